@@ -1,0 +1,277 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// Config is one run of the simulation: the service, its traffic, its clients
+// and its policy. It is plain data; the JSON keys are the ones the page's
+// URL, the form and the command line's flags use. DefaultConfig gives the
+// post's shop. A Config decoded from JSON should start from DefaultConfig,
+// so that a missing key keeps its default.
+type Config struct {
+	// Policy is what the service does with a request that does not fit
+	// (default fifo, the unbounded queue).
+	Policy Policy `json:"policy"`
+	// Workers is the number of identical workers, each serving one request
+	// at a time (default 8).
+	Workers int `json:"workers"`
+	// ServiceMS is the mean service time in milliseconds; each service time
+	// is drawn from an exponential distribution with this mean (default 80).
+	ServiceMS float64 `json:"service_ms"`
+	// NormalRPS is the arrival rate of new people outside the sale, per
+	// second (default 70).
+	NormalRPS float64 `json:"normal_rps"`
+	// SaleRPS is the arrival rate of new people during the sale, per second
+	// (default 150). Set it to NormalRPS for a morning with no sale.
+	SaleRPS float64 `json:"sale_rps"`
+	// SaleStartS is when the sale starts, in seconds from the start of the
+	// run (default 60).
+	SaleStartS float64 `json:"sale_start_s"`
+	// SaleS is how long the sale lasts, in seconds (default 60).
+	SaleS float64 `json:"sale_s"`
+	// DurationS is the length of the run in seconds (default 300). Events
+	// after it are not processed; nothing left is drained.
+	DurationS float64 `json:"duration_s"`
+	// TimeoutMS is how long each attempt's client waits for an answer
+	// before giving up, in milliseconds (default 2000, the app's 2 seconds).
+	TimeoutMS float64 `json:"timeout_ms"`
+	// Retries is how many more attempts a client sends after a timeout or a
+	// refusal it heard (default 0; the post also uses 1 and 3).
+	Retries int `json:"retries"`
+	// RetryDelayMS is how long a client waits before each retry, in
+	// milliseconds, counted from the timeout or the refusal (default 1000).
+	RetryDelayMS float64 `json:"retry_delay_ms"`
+	// RetryJitterMS adds to each retry delay a uniform random amount in
+	// [0, RetryJitterMS) milliseconds (default 0, no jitter).
+	RetryJitterMS float64 `json:"retry_jitter_ms"`
+	// Queue is the most requests that may wait for the bounded and priority
+	// policies (default 0, automatic: a quarter of the timeout's worth of
+	// work, 50 at the shop's numbers; see QueueBound). Other policies
+	// ignore it.
+	Queue int `json:"queue"`
+	// RefusalCostMS is the worker time a refusal takes before the client
+	// hears "no", in milliseconds (default 0, refusing is free).
+	RefusalCostMS float64 `json:"refusal_cost_ms"`
+	// OrderShare is the probability that a person is placing an order
+	// rather than asking for a price preview (default 0.2).
+	OrderShare float64 `json:"order_share"`
+	// CoDelTargetMS is M in Fail at Scale, the wait allowed to a request
+	// that arrives while the queue has not been empty for CoDelIntervalMS,
+	// in milliseconds (default 5).
+	CoDelTargetMS float64 `json:"codel_target_ms"`
+	// CoDelIntervalMS is N in Fail at Scale, in milliseconds (default 100).
+	CoDelIntervalMS float64 `json:"codel_interval_ms"`
+	// Seed selects the random streams; the same seed gives the same run on
+	// every platform (default 1). At most 2^53-1, so that it survives a
+	// round trip through JavaScript.
+	Seed uint64 `json:"seed"`
+}
+
+// DefaultConfig returns the post's shop: 8 workers at 80 ms, 70 people a
+// second, a sale of 150 a second from 60 s to 120 s, a 2 s timeout, no
+// retries, the unbounded queue, seed 1.
+func DefaultConfig() Config {
+	return Config{
+		Policy:          FIFO,
+		Workers:         8,
+		ServiceMS:       80,
+		NormalRPS:       70,
+		SaleRPS:         150,
+		SaleStartS:      60,
+		SaleS:           60,
+		DurationS:       300,
+		TimeoutMS:       2000,
+		Retries:         0,
+		RetryDelayMS:    1000,
+		Queue:           0,
+		RefusalCostMS:   0,
+		OrderShare:      0.2,
+		CoDelTargetMS:   5,
+		CoDelIntervalMS: 100,
+		Seed:            1,
+	}
+}
+
+// Limits on a Config, so that no input can hang a page or exhaust memory.
+const (
+	// MaxAttempts is the budget of a run: the most attempts it may be
+	// expected to send (people arriving times 1 + retries). A default run
+	// expects 25,800; the lab's largest, 115,200.
+	MaxAttempts = 20_000_000
+	// MaxSeed is the largest seed, 2^53-1, the largest integer a JavaScript
+	// number holds exactly.
+	MaxSeed     = 1<<53 - 1
+	maxWorkers  = 100_000
+	maxRetries  = 100
+	maxQueue    = 10_000_000
+	maxRPS      = 1_000_000
+	maxDuration = 86_400         // seconds: one day
+	maxMS       = 3_600_000      // milliseconds: one hour
+	minService  = 0.001          // milliseconds: one microsecond
+	windowNS    = 10_000_000_000 // 10 s windows (rule 17)
+)
+
+// FieldError is a problem with one field of a Config: the field's JSON key
+// and a message that gives the value and what to use instead.
+type FieldError struct {
+	Field string // JSON key, such as "workers"
+	Msg   string // what is wrong and how to fix it
+}
+
+func (e *FieldError) Error() string { return e.Field + ": " + e.Msg }
+
+// FieldErrors returns the FieldErrors inside err (as Validate joins them),
+// in order.
+func FieldErrors(err error) []*FieldError {
+	var out []*FieldError
+	var walk func(error)
+	walk = func(err error) {
+		var fe *FieldError
+		if errors.As(err, &fe) && fe == err {
+			out = append(out, fe)
+			return
+		}
+		if j, ok := err.(interface{ Unwrap() []error }); ok {
+			for _, e := range j.Unwrap() {
+				walk(e)
+			}
+			return
+		}
+		if errors.As(err, &fe) {
+			out = append(out, fe)
+		}
+	}
+	if err != nil {
+		walk(err)
+	}
+	return out
+}
+
+func num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// Validate checks every field and returns the problems joined, each a
+// *FieldError naming the field, the value and the allowed range; nil when the
+// Config can run.
+func (c Config) Validate() error {
+	var errs []error
+	bad := func(field, format string, args ...any) {
+		errs = append(errs, &FieldError{Field: field, Msg: fmt.Sprintf(format, args...)})
+	}
+	real := func(field string, x, lo, hi float64, unit string, loOpen bool) bool {
+		switch {
+		case math.IsNaN(x) || math.IsInf(x, 0):
+			bad(field, "%s is not a number: use a number from %s to %s%s", num(x), num(lo), num(hi), unit)
+		case loOpen && x <= lo:
+			bad(field, "%s is too small: use a number above %s, up to %s%s", num(x), num(lo), num(hi), unit)
+		case x < lo:
+			bad(field, "%s is too small: use a number from %s to %s%s", num(x), num(lo), num(hi), unit)
+		case x > hi:
+			bad(field, "%s is too large: use a number from %s to %s%s", num(x), num(lo), num(hi), unit)
+		default:
+			return true
+		}
+		return false
+	}
+	whole := func(field string, x, lo, hi int, unit string) {
+		if x < lo || x > hi {
+			bad(field, "%d is out of range: use a whole number from %d to %d%s", x, lo, hi, unit)
+		}
+	}
+	if c.Policy < 0 || int(c.Policy) >= len(policyNames) {
+		bad("policy", "%d is not a policy: use one of fifo, skip, bounded, codel, lifo, priority", int(c.Policy))
+	}
+	whole("workers", c.Workers, 1, maxWorkers, "")
+	real("service_ms", c.ServiceMS, minService, maxMS, " ms", false)
+	real("normal_rps", c.NormalRPS, 0, maxRPS, " per second", false)
+	real("sale_rps", c.SaleRPS, 0, maxRPS, " per second", false)
+	durOK := real("duration_s", c.DurationS, 10, maxDuration, " s", false)
+	startOK := real("sale_start_s", c.SaleStartS, 0, maxDuration, " s", false)
+	lenOK := real("sale_s", c.SaleS, 0, maxDuration, " s", false)
+	if durOK && startOK && lenOK && c.SaleStartS+c.SaleS+10 > c.DurationS {
+		bad("sale_s", "the sale ends at %s s, too late for a %s s run: end it by %s s, so that a 10 s window after it can show recovery, or make duration_s longer",
+			num(c.SaleStartS+c.SaleS), num(c.DurationS), num(c.DurationS-10))
+	}
+	real("timeout_ms", c.TimeoutMS, 0, maxMS, " ms", true)
+	whole("retries", c.Retries, 0, maxRetries, "")
+	real("retry_delay_ms", c.RetryDelayMS, 0, maxMS, " ms", false)
+	real("retry_jitter_ms", c.RetryJitterMS, 0, maxMS, " ms", false)
+	whole("queue", c.Queue, 0, maxQueue, " (0 sets it for you)")
+	real("refusal_cost_ms", c.RefusalCostMS, 0, maxMS, " ms", false)
+	real("order_share", c.OrderShare, 0, 1, "", false)
+	real("codel_target_ms", c.CoDelTargetMS, 0, maxMS, " ms", false)
+	real("codel_interval_ms", c.CoDelIntervalMS, 0, maxMS, " ms", true)
+	if c.Seed > MaxSeed {
+		bad("seed", "%d is too large: use a whole number from 0 to %d", c.Seed, uint64(MaxSeed))
+	}
+	if len(errs) == 0 {
+		if n := c.ExpectedAttempts(); n > MaxAttempts {
+			field := "sale_rps"
+			if c.NormalRPS*(c.DurationS-c.SaleS) > c.SaleRPS*c.SaleS {
+				field = "normal_rps"
+			}
+			bad(field, "this run would send about %.0f attempts, over the budget of %d: lower the traffic, the duration or the retries", n, MaxAttempts)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// ExpectedAttempts is the most attempts the run is expected to send: the
+// expected number of people times 1 + Retries. Validate refuses a Config
+// whose ExpectedAttempts is over MaxAttempts.
+func (c Config) ExpectedAttempts() float64 {
+	people := c.NormalRPS*(c.DurationS-c.SaleS) + c.SaleRPS*c.SaleS
+	return people * float64(1+c.Retries)
+}
+
+// CapacityRPS is how many requests a second the workers can finish on
+// average: Workers / ServiceMS, in requests per second (100 at the shop's
+// numbers).
+func (c Config) CapacityRPS() float64 {
+	return float64(c.Workers) * 1000 / c.ServiceMS
+}
+
+// QueueBound is the queue size in force for the bounded and priority
+// policies: Queue, or when it is 0, round(timeout x workers / service / 4),
+// a quarter of the timeout's worth of work (rule 8), at least 1.
+func (c Config) QueueBound() int {
+	if c.Queue > 0 {
+		return c.Queue
+	}
+	q := math.Round(c.TimeoutMS * float64(c.Workers) / c.ServiceMS / 4)
+	if !(q >= 1) {
+		return 1
+	}
+	if q > maxQueue {
+		return maxQueue
+	}
+	return int(q)
+}
+
+// QueueSeconds is how long a full bounded queue takes to work through:
+// QueueBound / CapacityRPS, in seconds (0.5 s at the shop's numbers; 10.24 s
+// for Envoy's 1,024).
+func (c Config) QueueSeconds() float64 {
+	return float64(c.QueueBound()) / c.CapacityRPS()
+}
+
+// SaleEndS is when the sale ends, in seconds.
+func (c Config) SaleEndS() float64 { return c.SaleStartS + c.SaleS }
+
+// Drains reports the fluid view (rule 18) for a client with the given
+// retries: after the sale an unbounded queue that holds more than a timeout's
+// worth of work drains only if NormalRPS x (1 + retries) is below
+// CapacityRPS.
+func (c Config) Drains(retries int) bool {
+	return c.NormalRPS*float64(1+retries) < c.CapacityRPS()
+}
+
+// SuggestedWorkers is the fewest workers whose capacity is over the sale
+// rate: floor(SaleRPS x ServiceMS / 1000) + 1 (rule 21; 13 at the shop's
+// numbers).
+func (c Config) SuggestedWorkers() int {
+	return int(math.Floor(c.SaleRPS*c.ServiceMS/1000)) + 1
+}

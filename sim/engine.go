@@ -1,0 +1,556 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+)
+
+// attempt is one request a client sends. A person's first attempt and each
+// retry are attempts; the person's own facts (first arrival, order or
+// preview, window) travel with every attempt, so there is no person record to
+// keep alive. Attempts are recycled once nothing refers to them.
+type attempt struct {
+	first    int64  // the person's first arrival, ns
+	t0       int64  // this attempt's arrival, ns
+	deadline int64  // t0 + timeout: when its client gives up, ns
+	limit    int64  // codel and lifo: how long it may wait, ns (rule 9)
+	seq      uint64 // arrival order, to keep the queue's two lines in order
+	tseq     uint64 // seq of its timeout event
+	window   int32  // the person's window, by first arrival
+	try      int32  // 1 for the first attempt, 2 for the first retry, ...
+	refs     int8   // how many places hold it: the timeout line, the system, a retry event
+	order    bool   // an order rather than a price preview
+	sale     bool   // the person first arrived during the sale
+	gaveUp   bool   // its client gave up (rule 4)
+	heard    bool   // its client heard a refusal
+	answered bool   // a worker finished it in time
+	// prevRefused, on a retry not yet sent, says whether the attempt before
+	// it was refused (rather than timed out), for people still waiting to
+	// retry when the run ends.
+	prevRefused bool
+}
+
+// outcome is how a person's last attempt ended (rule 14).
+type outcome uint8
+
+const (
+	answered outcome = iota
+	refused
+	timedOut
+	unfinished
+)
+
+// engine is one run in progress.
+type engine struct {
+	policy Policy
+	// times in ns
+	end, saleStart, saleEnd                 int64
+	timeout, retryDelay, retryJitter        int64
+	refusalCost, codelTarget, codelInterval int64
+	serviceMean                             float64 // ns
+	normalGap, saleGap                      float64 // mean ns between arrivals; 0 for no arrivals
+	orderShare                              float64
+	bound                                   int
+	retries                                 int32
+
+	arrivals, orders, service, jitter stream
+
+	now       int64
+	seq       uint64 // the next event's seq
+	arrival   int64  // the next new person's arrival, ns; math.MaxInt64 for none
+	arrSeq    uint64
+	timeouts  ring[*attempt] // attempts in order of deadline (the timeout is the same for all)
+	events    eventHeap
+	queue     queue
+	queueSeq  uint64
+	refusals  ring[*attempt] // refusal work waiting for a worker (rule 12)
+	free      int            // idle workers
+	lastEmpty int64          // codel: when an arrival last found the queue empty
+
+	spare []*attempt // recycled attempts
+	slab  []attempt
+
+	// what is measured
+	windows                        []Window
+	sale                           Sale
+	waits                          waitHistogram
+	people, attempts, wasted       int
+	usefulNS, wastedNS, refusingNS int64
+	longestWait                    int64
+	longestQueue                   int
+	saleAttempts                   int
+}
+
+// Run simulates one Config and returns what it measured, or the Config's
+// validation errors. The same Config gives the same Result, to the bit, on
+// every platform. It costs O(attempts x log(workers + pending retries)) time
+// and memory proportional to the requests in flight.
+func Run(c Config) (Result, error) {
+	if err := c.Validate(); err != nil {
+		return Result{}, err
+	}
+	e := newEngine(c)
+	e.loop()
+	return e.result(c), nil
+}
+
+func ms(x float64) int64 { return int64(math.Round(x * 1e6)) }
+
+func newEngine(c Config) *engine {
+	e := &engine{
+		policy:        c.Policy,
+		end:           int64(math.Round(c.DurationS * 1e9)),
+		saleStart:     int64(math.Round(c.SaleStartS * 1e9)),
+		saleEnd:       int64(math.Round(c.SaleEndS() * 1e9)),
+		timeout:       ms(c.TimeoutMS),
+		retryDelay:    ms(c.RetryDelayMS),
+		retryJitter:   ms(c.RetryJitterMS),
+		refusalCost:   ms(c.RefusalCostMS),
+		codelTarget:   ms(c.CoDelTargetMS),
+		codelInterval: ms(c.CoDelIntervalMS),
+		serviceMean:   c.ServiceMS * 1e6,
+		orderShare:    c.OrderShare,
+		retries:       int32(c.Retries),
+		arrivals:      newStream(c.Seed, streamArrivals),
+		orders:        newStream(c.Seed, streamOrders),
+		service:       newStream(c.Seed, streamService),
+		jitter:        newStream(c.Seed, streamJitter),
+		free:          c.Workers,
+	}
+	if c.NormalRPS > 0 {
+		e.normalGap = 1e9 / c.NormalRPS
+	}
+	if c.SaleRPS > 0 {
+		e.saleGap = 1e9 / c.SaleRPS
+	}
+	if c.Policy == Bounded || c.Policy == Priority {
+		e.bound = c.QueueBound()
+	}
+	e.windows = make([]Window, (e.end+windowNS-1)/windowNS)
+	for i := range e.windows {
+		e.windows[i].StartS = float64(i * 10)
+	}
+	e.scheduleArrival(0)
+	return e
+}
+
+func (e *engine) nextSeq() uint64 {
+	e.seq++
+	return e.seq
+}
+
+// scheduleArrival draws the next new person's arrival after t: a Poisson
+// process whose rate is piecewise constant (rule 2). A gap that crosses a
+// change of rate is drawn again from the boundary, which memorylessness
+// makes exact.
+func (e *engine) scheduleArrival(t int64) {
+	e.arrival = math.MaxInt64
+	for t < e.end {
+		gap, boundary := e.normalGap, int64(math.MaxInt64)
+		switch {
+		case t < e.saleStart:
+			boundary = e.saleStart
+		case t < e.saleEnd:
+			gap, boundary = e.saleGap, e.saleEnd
+		}
+		if gap > 0 {
+			d := float64(gap * e.arrivals.ExpFloat64())
+			if d < float64(boundary-t) && d < float64(e.end-t) {
+				e.arrival = t + int64(d)
+				break
+			}
+		}
+		t = boundary
+	}
+	e.arrSeq = e.nextSeq()
+}
+
+func (e *engine) alloc() *attempt {
+	if n := len(e.spare); n > 0 {
+		a := e.spare[n-1]
+		e.spare = e.spare[:n-1]
+		return a
+	}
+	if len(e.slab) == 0 {
+		e.slab = make([]attempt, 256)
+	}
+	a := &e.slab[0]
+	e.slab = e.slab[1:]
+	return a
+}
+
+// release drops one reference to a; the last one recycles it.
+func (e *engine) release(a *attempt) {
+	a.refs--
+	if a.refs == 0 {
+		*a = attempt{}
+		e.spare = append(e.spare, a)
+	}
+}
+
+// loop processes events in (time, seq) order until the run's end.
+func (e *engine) loop() {
+	for {
+		at, seq, next := e.arrival, e.arrSeq, 0
+		if e.timeouts.n > 0 {
+			if a := e.timeouts.front(); a.deadline < at || (a.deadline == at && a.tseq < seq) {
+				at, seq, next = a.deadline, a.tseq, 1
+			}
+		}
+		if len(e.events) > 0 && e.events[0].before(at, seq) {
+			at, next = e.events[0].at, 2
+		}
+		if at >= e.end {
+			return
+		}
+		e.now = at
+		switch next {
+		case 0:
+			e.newPerson()
+		case 1:
+			e.giveUp(e.timeouts.popFront())
+		default:
+			ev := e.events.pop()
+			switch ev.kind {
+			case serviceDone:
+				e.finishService(ev.a)
+			case refusalDone:
+				e.finishRefusal(ev.a)
+			case retryArrival:
+				e.arrive(ev.a)
+			}
+		}
+	}
+}
+
+// newPerson handles a new person's first attempt (rule 2).
+func (e *engine) newPerson() {
+	a := e.alloc()
+	a.first = e.now
+	a.try = 1
+	a.order = e.orders.Float64() < e.orderShare
+	a.window = int32(e.now / windowNS)
+	a.sale = e.now >= e.saleStart && e.now < e.saleEnd
+	e.people++
+	e.windows[a.window].People++
+	if a.sale {
+		e.sale.People++
+		if a.order {
+			e.sale.Orders++
+		}
+	}
+	e.scheduleArrival(e.now)
+	e.arrive(a)
+}
+
+// arrive admits, queues or refuses an attempt as the policy says, then puts
+// idle workers to work.
+func (e *engine) arrive(a *attempt) {
+	a.t0 = e.now
+	a.deadline = e.now + e.timeout
+	a.refs = 2 // the timeout line, and the system
+	a.tseq = e.nextSeq()
+	e.timeouts.pushBack(a)
+	e.attempts++
+	e.windows[a.window].Attempts++
+	if a.sale {
+		e.saleAttempts++
+	}
+	switch e.policy {
+	case Bounded:
+		if e.queue.len() >= e.bound {
+			e.refuse(a)
+			e.dispatch()
+			return
+		}
+	case Priority:
+		if e.queue.len() >= e.bound {
+			if !a.order || e.queue.previews.n == 0 {
+				e.refuse(a)
+				e.dispatch()
+				return
+			}
+			p := e.queue.previews.popBack() // the newest preview makes room (rule 11)
+			e.noteQueueWait(p)
+			e.refuse(p)
+		}
+	case CoDel, LIFO:
+		// Fail at Scale's onNewRequest, decided now from the queue as this
+		// request finds it (rule 9).
+		if e.queue.len() == 0 {
+			e.lastEmpty = e.now
+		}
+		if e.now-e.lastEmpty > e.codelInterval {
+			a.limit = e.codelTarget
+		} else {
+			a.limit = e.codelInterval
+		}
+	}
+	e.queueSeq++
+	a.seq = e.queueSeq
+	e.queue.push(a)
+	if n := e.queue.len(); n > e.longestQueue {
+		e.longestQueue = n
+	}
+	e.dispatch()
+}
+
+// dispatch gives idle workers work: pending refusals first, then the queue
+// (rule 5).
+func (e *engine) dispatch() {
+	for e.free > 0 {
+		if e.refusals.n > 0 {
+			a := e.refusals.popFront()
+			e.free--
+			done := e.now + e.refusalCost
+			e.refusingNS += min(done, e.end) - e.now
+			e.events.push(event{at: done, seq: e.nextSeq(), a: a, kind: refusalDone})
+			continue
+		}
+		if e.queue.len() == 0 {
+			return
+		}
+		var a *attempt
+		if e.policy == LIFO && e.now-e.lastEmpty > e.codelInterval {
+			a = e.queue.popNewest() // adaptive LIFO (rule 10)
+		} else {
+			a = e.queue.popOldest()
+		}
+		e.noteQueueWait(a)
+		switch e.policy {
+		case Skip:
+			if a.gaveUp { // skip the abandoned (rule 7)
+				e.release(a)
+				continue
+			}
+		case CoDel, LIFO:
+			if e.now-a.t0 > a.limit { // over its limit (rule 9)
+				if a.gaveUp {
+					e.release(a) // nobody is listening for a reply
+				} else {
+					e.refuse(a)
+				}
+				continue
+			}
+		}
+		e.free--
+		// Drawn when a worker starts it, from its own stream (rule 3).
+		d := float64(e.serviceMean*e.service.ExpFloat64()) + 0.5
+		if d > float64(e.end) {
+			d = float64(e.end)
+		}
+		done := e.now + int64(d)
+		if done >= a.deadline { // the timeout, scheduled first, fires first
+			e.wastedNS += min(done, e.end) - e.now
+		} else {
+			e.usefulNS += min(done, e.end) - e.now
+		}
+		e.events.push(event{at: done, seq: e.nextSeq(), a: a, kind: serviceDone})
+	}
+}
+
+func (e *engine) noteQueueWait(a *attempt) {
+	if w := e.now - a.t0; w > e.longestWait {
+		e.longestWait = w
+	}
+}
+
+// refuse says no to a: at once when refusing is free, else after a worker
+// has spent the refusal cost on it (rule 12).
+func (e *engine) refuse(a *attempt) {
+	if e.refusalCost == 0 {
+		e.hear(a)
+		e.release(a)
+		return
+	}
+	e.refusals.pushBack(a)
+}
+
+func (e *engine) finishRefusal(a *attempt) {
+	e.free++
+	if !a.gaveUp {
+		e.hear(a)
+	}
+	e.release(a)
+	e.dispatch()
+}
+
+// hear is a client hearing "no": it retries if it has retries left (rule 13).
+func (e *engine) hear(a *attempt) {
+	a.heard = true
+	if a.try <= e.retries {
+		e.retry(a, true)
+		return
+	}
+	e.settle(a, refused, 0)
+}
+
+// giveUp is a's client giving up, at its deadline, unless it was answered
+// or refused first (rule 4).
+func (e *engine) giveUp(a *attempt) {
+	if !a.heard && !a.answered {
+		a.gaveUp = true
+		if a.try <= e.retries {
+			e.retry(a, false)
+		} else {
+			e.settle(a, timedOut, 0)
+		}
+	}
+	e.release(a)
+}
+
+func (e *engine) finishService(a *attempt) {
+	e.free++
+	if a.gaveUp {
+		e.wasted++ // served to nobody (rule 4)
+	} else {
+		a.answered = true
+		e.settle(a, answered, e.now-a.first)
+	}
+	e.release(a)
+	e.dispatch()
+}
+
+// retry schedules a's client's next attempt, RetryDelayMS (plus jitter)
+// from now (rule 13).
+func (e *engine) retry(a *attempt, wasRefused bool) {
+	b := e.alloc()
+	b.first, b.order, b.window, b.sale = a.first, a.order, a.window, a.sale
+	b.try = a.try + 1
+	b.prevRefused = wasRefused
+	b.refs = 1
+	delay := e.retryDelay
+	if e.retryJitter > 0 {
+		delay += int64(float64(float64(e.retryJitter) * e.jitter.Float64()))
+	}
+	e.events.push(event{at: e.now + delay, seq: e.nextSeq(), a: b, kind: retryArrival})
+}
+
+// settle records how a person ended, by their last attempt (rule 14).
+func (e *engine) settle(a *attempt, o outcome, waitNS int64) {
+	w := &e.windows[a.window]
+	switch o {
+	case answered:
+		w.Answered++
+	case refused:
+		w.Refused++
+	case timedOut:
+		w.TimedOut++
+	case unfinished:
+		w.Unfinished++
+	}
+	if !a.sale {
+		return
+	}
+	switch o {
+	case answered:
+		e.sale.Answered++
+		if a.order {
+			e.sale.OrdersAnswered++
+		}
+		e.waits.add(waitNS)
+	case refused:
+		e.sale.Refused++
+	case timedOut:
+		e.sale.TimedOut++
+	case unfinished:
+		e.sale.Unfinished++
+	}
+}
+
+// result settles the people the run's end caught in flight and summarises.
+func (e *engine) result(c Config) Result {
+	e.now = e.end
+	for i := 0; i < e.timeouts.n; i++ {
+		if a := e.timeouts.at(i); !a.heard && !a.answered {
+			e.settle(a, unfinished, 0)
+		}
+	}
+	for _, ev := range e.events {
+		if ev.kind == retryArrival {
+			o := timedOut
+			if ev.a.prevRefused {
+				o = refused
+			}
+			e.settle(ev.a, o, 0)
+		}
+	}
+	if e.queue.len() > 0 {
+		e.noteQueueWait(e.queue.oldest())
+	}
+	for i := 0; i < e.refusals.n; i++ {
+		e.noteQueueWait(e.refusals.at(i))
+	}
+
+	r := Result{
+		Config:             c,
+		QueueBound:         e.bound,
+		People:             e.people,
+		Attempts:           e.attempts,
+		Wasted:             e.wasted,
+		Windows:            e.windows,
+		LongestQueueWaitMS: float64(e.longestWait) / 1e6,
+		LongestQueue:       e.longestQueue,
+	}
+	s := e.sale
+	if s.People > 0 {
+		p := float64(s.People)
+		s.AnsweredShare = float64(s.Answered) / p
+		s.RefusedShare = float64(s.Refused) / p
+		s.TimedOutShare = float64(s.TimedOut) / p
+		r.AttemptsPerPerson = float64(e.saleAttempts) / p
+	}
+	if s.Orders > 0 {
+		s.OrdersAnsweredShare = float64(s.OrdersAnswered) / float64(s.Orders)
+	}
+	s.MedianWaitMS = e.waits.quantileMS(0.5)
+	s.P99WaitMS = e.waits.quantileMS(0.99)
+	r.Sale = s
+
+	for i := range r.Windows {
+		w := &r.Windows[i]
+		w.AnsweredShare = 1
+		if w.People > 0 {
+			w.AnsweredShare = float64(w.Answered) / float64(w.People)
+		}
+	}
+	r.BackToNormalS = backToNormal(r.Windows, e.saleEnd)
+	switch {
+	case r.BackToNormalS != nil:
+		r.Recovery = Normal
+	case c.Drains(c.Retries):
+		r.Recovery = Backlog
+	default:
+		r.Recovery = Stuck
+	}
+
+	total := int64(c.Workers) * e.end
+	idle := total - e.usefulNS - e.wastedNS - e.refusingNS
+	if idle < 0 {
+		panic(fmt.Sprintf("sim: worker time over budget: %d ns used of %d", total-idle, total))
+	}
+	r.WorkerTimeS = WorkerTime{
+		Useful:   float64(e.usefulNS) / 1e9,
+		Wasted:   float64(e.wastedNS) / 1e9,
+		Refusing: float64(e.refusingNS) / 1e9,
+		Idle:     float64(idle) / 1e9,
+	}
+	return r
+}
+
+// backToNormal finds the first window starting at or after the sale's end
+// from which every later window answers at least 90% of its people, and
+// returns its start minus the sale's end in seconds; nil if the last window
+// falls short (rule 17).
+func backToNormal(ws []Window, saleEnd int64) *float64 {
+	first := int((saleEnd + windowNS - 1) / windowNS)
+	k := len(ws)
+	for k > first && ws[k-1].AnsweredShare >= 0.9 {
+		k--
+	}
+	if k == len(ws) {
+		return nil
+	}
+	s := float64(int64(k)*windowNS-saleEnd) / 1e9
+	return &s
+}

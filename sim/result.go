@@ -1,0 +1,107 @@
+package sim
+
+// Result is what one run measured. Shares are fractions in [0, 1]. People are
+// grouped by their first arrival; "the sale" means the people whose first
+// arrival falls in [SaleStartS, SaleStartS+SaleS) (rule 15).
+type Result struct {
+	// Config is the configuration that ran.
+	Config Config `json:"config"`
+	// QueueBound is the bound in force for the bounded and priority policies
+	// (Config.QueueBound), 0 for policies without one.
+	QueueBound int `json:"queue_bound"`
+	// Sale is how the people who first arrived during the sale fared.
+	Sale Sale `json:"sale"`
+	// People is everyone who arrived during the run.
+	People int `json:"people"`
+	// Attempts is every attempt sent during the run, retries included.
+	Attempts int `json:"attempts"`
+	// Wasted counts requests a worker finished after their client had
+	// already given up, over the whole run (rule 4).
+	Wasted int `json:"wasted"`
+	// BackToNormalS is how long after the sale ends the first 10 s window
+	// starts from which every later window answers at least 90% of its
+	// people, in seconds; nil when the run never gets back (rule 17).
+	BackToNormalS *float64 `json:"back_to_normal_s"`
+	// Recovery says why a run is or is not back to normal (rule 18).
+	Recovery Recovery `json:"recovery"`
+	// Windows are the 10 s windows of the run, by first arrival.
+	Windows []Window `json:"windows"`
+	// WorkerTimeS is the workers' time by use, in seconds; it adds up to
+	// Workers x DurationS.
+	WorkerTimeS WorkerTime `json:"worker_time_s"`
+	// AttemptsPerPerson is the mean attempts sent per sale person.
+	AttemptsPerPerson float64 `json:"attempts_per_person"`
+	// LongestQueueWaitMS is the longest any request waited in the queue
+	// before a worker took it, dropped it or refused it (or until the run
+	// ended), in milliseconds.
+	LongestQueueWaitMS float64 `json:"longest_queue_wait_ms"`
+	// LongestQueue is the most requests that waited at once, not counting
+	// those in service.
+	LongestQueue int `json:"longest_queue"`
+}
+
+// Sale is how the people who first arrived during the sale fared. People =
+// Answered + Refused + TimedOut + Unfinished; a person's outcome is that of
+// their last attempt, and answered if any attempt was (rule 14).
+type Sale struct {
+	People   int `json:"people"`
+	Answered int `json:"answered"`
+	Refused  int `json:"refused"`
+	TimedOut int `json:"timed_out"`
+	// Unfinished counts people whose last attempt was still in the system
+	// when the run ended (0 unless the run ends soon after the sale).
+	Unfinished     int     `json:"unfinished"`
+	AnsweredShare  float64 `json:"answered_share"`
+	RefusedShare   float64 `json:"refused_share"`
+	TimedOutShare  float64 `json:"timed_out_share"`
+	Orders         int     `json:"orders"`
+	OrdersAnswered int     `json:"orders_answered"`
+	// OrdersAnsweredShare is OrdersAnswered / Orders.
+	OrdersAnsweredShare float64 `json:"orders_answered_share"`
+	// MedianWaitMS and P99WaitMS are over answered sale people: the answer's
+	// time minus the person's first arrival, service included, in
+	// milliseconds, to within 0.05% (rule 16); nil when nobody was answered.
+	MedianWaitMS *float64 `json:"median_wait_ms"`
+	P99WaitMS    *float64 `json:"p99_wait_ms"`
+}
+
+// Window is one 10 s window of people, grouped by first arrival.
+type Window struct {
+	StartS     float64 `json:"start_s"`
+	People     int     `json:"people"`
+	Answered   int     `json:"answered"`
+	Refused    int     `json:"refused"`
+	TimedOut   int     `json:"timed_out"`
+	Unfinished int     `json:"unfinished"`
+	// AnsweredShare is Answered / People, 1 for a window with nobody in it.
+	AnsweredShare float64 `json:"answered_share"`
+	// Attempts is every attempt this window's people sent.
+	Attempts int `json:"attempts"`
+}
+
+// WorkerTime is the workers' time by use, in seconds. Work still in progress
+// when the run ends counts up to the end.
+type WorkerTime struct {
+	// Useful is serving requests answered in time.
+	Useful float64 `json:"useful"`
+	// Wasted is serving requests whose client had given up by the end.
+	Wasted float64 `json:"wasted"`
+	// Refusing is the refusal cost paid (rule 12).
+	Refusing float64 `json:"refusing"`
+	// Idle is the rest.
+	Idle float64 `json:"idle"`
+}
+
+// Recovery says how a run ended after the sale (rule 18).
+type Recovery string
+
+const (
+	// Normal: back to normal within the run.
+	Normal Recovery = "normal"
+	// Backlog: not back by the end, but the fluid view says the queue would
+	// drain: the backlog was too long for the run.
+	Backlog Recovery = "backlog"
+	// Stuck: not back, and the fluid view says the queue never drains:
+	// retries keep it full, a metastable failure.
+	Stuck Recovery = "stuck"
+)

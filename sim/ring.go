@@ -1,0 +1,164 @@
+package sim
+
+// ring is a double-ended queue in a growable ring buffer: push at the back,
+// pop at either end, each O(1) amortised. It grows by doubling and never
+// shrinks, so its memory follows the most items it ever held at once.
+type ring[T any] struct {
+	buf  []T
+	head int
+	n    int
+}
+
+func (r *ring[T]) len() int { return r.n }
+
+func (r *ring[T]) pushBack(x T) {
+	if r.n == len(r.buf) {
+		size := 2 * len(r.buf)
+		if size == 0 {
+			size = 16
+		}
+		buf := make([]T, size)
+		for i := 0; i < r.n; i++ {
+			buf[i] = r.buf[(r.head+i)&(len(r.buf)-1)]
+		}
+		r.buf, r.head = buf, 0
+	}
+	r.buf[(r.head+r.n)&(len(r.buf)-1)] = x
+	r.n++
+}
+
+func (r *ring[T]) front() T { return r.buf[r.head] }
+
+func (r *ring[T]) back() T { return r.buf[(r.head+r.n-1)&(len(r.buf)-1)] }
+
+// at returns the i-th item from the front.
+func (r *ring[T]) at(i int) T { return r.buf[(r.head+i)&(len(r.buf)-1)] }
+
+func (r *ring[T]) popFront() T {
+	var zero T
+	x := r.buf[r.head]
+	r.buf[r.head] = zero
+	r.head = (r.head + 1) & (len(r.buf) - 1)
+	r.n--
+	return x
+}
+
+func (r *ring[T]) popBack() T {
+	var zero T
+	i := (r.head + r.n - 1) & (len(r.buf) - 1)
+	x := r.buf[i]
+	r.buf[i] = zero
+	r.n--
+	return x
+}
+
+// queue holds the requests waiting for a worker, in two lines by kind so that
+// the priority policy can find the newest preview in O(1). Arrival order
+// across both lines is kept by each attempt's seq.
+type queue struct {
+	previews ring[*attempt]
+	orders   ring[*attempt]
+}
+
+func (q *queue) len() int { return q.previews.n + q.orders.n }
+
+func (q *queue) push(a *attempt) {
+	if a.order {
+		q.orders.pushBack(a)
+	} else {
+		q.previews.pushBack(a)
+	}
+}
+
+// popOldest removes and returns the request that arrived first.
+func (q *queue) popOldest() *attempt {
+	if q.orders.n == 0 || (q.previews.n > 0 && q.previews.front().seq < q.orders.front().seq) {
+		return q.previews.popFront()
+	}
+	return q.orders.popFront()
+}
+
+// popNewest removes and returns the request that arrived last.
+func (q *queue) popNewest() *attempt {
+	if q.orders.n == 0 || (q.previews.n > 0 && q.previews.back().seq > q.orders.back().seq) {
+		return q.previews.popBack()
+	}
+	return q.orders.popBack()
+}
+
+// oldest returns the request that arrived first without removing it.
+func (q *queue) oldest() *attempt {
+	if q.orders.n == 0 || (q.previews.n > 0 && q.previews.front().seq < q.orders.front().seq) {
+		return q.previews.front()
+	}
+	return q.orders.front()
+}
+
+// eventKind is what happens at an event in the heap.
+type eventKind uint8
+
+const (
+	serviceDone  eventKind = iota // a worker finishes serving a request
+	refusalDone                   // a worker finishes refusing (rule 12)
+	retryArrival                  // a client's retry arrives (rule 13)
+)
+
+// event is something scheduled to happen at virtual time at (ns). Events at
+// the same time happen in the order they were scheduled (seq).
+type event struct {
+	at   int64
+	seq  uint64
+	a    *attempt
+	kind eventKind
+}
+
+func (e *event) before(at int64, seq uint64) bool {
+	return e.at < at || (e.at == at && e.seq < seq)
+}
+
+// eventHeap is a binary min-heap of events ordered by (at, seq), as
+// container/heap would keep it but without its interface calls: push and pop
+// are O(log n) in the events pending, which are at most the workers plus
+// the retries waiting to be sent.
+type eventHeap []event
+
+func (h *eventHeap) push(e event) {
+	*h = append(*h, e)
+	s := *h
+	i := len(s) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !s[i].before(s[p].at, s[p].seq) {
+			break
+		}
+		s[i], s[p] = s[p], s[i]
+		i = p
+	}
+}
+
+func (h *eventHeap) pop() event {
+	s := *h
+	top := s[0]
+	last := len(s) - 1
+	s[0] = s[last]
+	s[last] = event{}
+	s = s[:last]
+	i := 0
+	for {
+		l := 2*i + 1
+		if l >= len(s) {
+			break
+		}
+		m := l
+		if r := l + 1; r < len(s) && s[r].before(s[l].at, s[l].seq) {
+			m = r
+		}
+		if !s[m].before(s[i].at, s[i].seq) {
+			break
+		}
+		s[i], s[m] = s[m], s[i]
+		i = m
+	}
+	*h = s
+	return top
+}
