@@ -1,0 +1,90 @@
+package sim
+
+// Sample is a named Config for a situation the post discusses.
+type Sample struct {
+	// Key is the sample's identifier in URLs and flags ("sale").
+	Key string `json:"key"`
+	// Name is its title as the post writes it ("The sale").
+	Name string `json:"name"`
+	// About says what it shows, in a sentence.
+	About  string `json:"about"`
+	Config Config `json:"config"`
+}
+
+// Samples returns one Config for each situation the post discusses, the
+// default first.
+func Samples() []Sample {
+	d := DefaultConfig()
+	with := func(f func(*Config)) Config {
+		c := d
+		f(&c)
+		return c
+	}
+	return []Sample{
+		{"sale", "The sale", "The shop's sale: 150 a second for a minute against 100 a second of capacity, into an unbounded queue.", d},
+		{"skip", "Skip the abandoned", "Workers drop requests whose client has already left.",
+			with(func(c *Config) { c.Policy = Skip })},
+		{"bounded", "Bounded queue of 50", "At most 50 wait, half a second of work; the 51st is refused at once.",
+			with(func(c *Config) { c.Policy = Bounded; c.Queue = 50 })},
+		{"envoy", "The sale, Envoy's 1,024", "A bound of 1,024 holds 10.24 s of work against a 2 s timeout, so it sheds nothing.",
+			with(func(c *Config) { c.Policy = Bounded; c.Queue = 1024 })},
+		{"codel", "Queue timeout (CoDel)", "Fail at Scale's queue timeout: 5 ms while congested, else 100 ms.",
+			with(func(c *Config) { c.Policy = CoDel })},
+		{"lifo", "Newest first", "The queue timeout with adaptive LIFO.",
+			with(func(c *Config) { c.Policy = LIFO })},
+		{"priority", "Orders first", "The bounded queue, but a full queue drops its newest preview for an order.",
+			with(func(c *Config) { c.Policy = Priority })},
+		{"retries", "Unbounded, with 3 retries", "Every client retries 3 times a second apart: the queue never drains after the sale.",
+			with(func(c *Config) { c.Retries = 3 })},
+		{"bounded-retries", "Bounded, with 3 retries", "The bounded queue barely notices retries.",
+			with(func(c *Config) { c.Policy = Bounded; c.Retries = 3 })},
+		{"quiet", "An ordinary morning, queue timeout", "70 a second and no sale: the queue timeout still turns some away.",
+			with(func(c *Config) { c.Policy = CoDel; c.SaleRPS = c.NormalRPS })},
+		{"refusal-cost", "Saying no costs 20 ms", "Each refusal takes a worker 20 ms before the client hears no.",
+			with(func(c *Config) { c.Policy = Bounded; c.RefusalCostMS = 20 })},
+		{"refusal-cost-80", "Saying no costs as much as yes", "At 80 ms a refusal costs as much as an answer: worse than no bound.",
+			with(func(c *Config) { c.Policy = Bounded; c.RefusalCostMS = 80 })},
+		{"big-sale", "A sale of 200 a second", "Not back by 300 s, but a backlog too long for the run, not a stuck queue.",
+			with(func(c *Config) { c.SaleRPS = 200 })},
+		{"timeout-4s", "A 4 s timeout", "A longer timeout buys time, not capacity.",
+			with(func(c *Config) { c.TimeoutMS = 4000 })},
+		{"workers-13", "13 workers", "The fewest workers whose capacity is over 150 a second.",
+			with(func(c *Config) { c.Workers = 13 })},
+	}
+}
+
+// SampleByKey returns the sample with the given key.
+func SampleByKey(key string) (Sample, bool) {
+	for _, s := range Samples() {
+		if s.Key == key {
+			return s, true
+		}
+	}
+	return Sample{}, false
+}
+
+// Lab dimensions: the post's lab records every combination of these.
+var (
+	LabRetries   = []int{0, 1, 3}
+	LabSaleRPS   = []float64{70, 150, 200} // 70: no sale
+	LabTimeoutMS = []float64{1000, 2000, 4000}
+)
+
+// Lab returns the lab's 162 Configs: every policy x retries 0, 1, 3 x sale
+// 70 (none), 150, 200 per second x timeout 1, 2, 4 s, in that nesting
+// order, otherwise the defaults.
+func Lab() []Config {
+	out := make([]Config, 0, len(Policies)*len(LabRetries)*len(LabSaleRPS)*len(LabTimeoutMS))
+	for _, p := range Policies {
+		for _, r := range LabRetries {
+			for _, s := range LabSaleRPS {
+				for _, t := range LabTimeoutMS {
+					c := DefaultConfig()
+					c.Policy, c.Retries, c.SaleRPS, c.TimeoutMS = p, r, s, t
+					out = append(out, c)
+				}
+			}
+		}
+	}
+	return out
+}
