@@ -59,16 +59,16 @@ type engine struct {
 	seq       uint64 // the next event's seq
 	arrival   int64  // the next new person's arrival, ns; math.MaxInt64 for none
 	arrSeq    uint64
-	timeouts  ring[*attempt] // attempts in order of deadline (the timeout is the same for all)
+	timeouts  ring[id] // attempts in order of deadline (the timeout is the same for all)
 	events    eventHeap
 	queue     queue
 	queueSeq  uint64
-	refusals  ring[*attempt] // refusal work waiting for a worker (rule 12)
-	free      int            // idle workers
-	lastEmpty int64          // codel: when an arrival last found the queue empty
+	refusals  ring[id] // refusal work waiting for a worker (rule 12)
+	free      int      // idle workers
+	lastEmpty int64    // codel: when an arrival last found the queue empty
 
-	spare []*attempt // recycled attempts
-	slab  []attempt
+	pool  []attempt // every attempt in flight, by id; no pointers, so the GC never scans it
+	spare []id      // ids free for reuse
 
 	// what is measured
 	windows                        []Window
@@ -165,26 +165,31 @@ func (e *engine) scheduleArrival(t int64) {
 	e.arrSeq = e.nextSeq()
 }
 
-func (e *engine) alloc() *attempt {
+// id names an attempt in the engine's pool. Lines and events hold ids, not
+// pointers, so that the garbage collector has nothing to trace or barrier.
+type id int32
+
+// alloc returns a fresh attempt's id, reusing a released one if it can.
+func (e *engine) alloc() id {
 	if n := len(e.spare); n > 0 {
-		a := e.spare[n-1]
+		i := e.spare[n-1]
 		e.spare = e.spare[:n-1]
-		return a
+		return i
 	}
-	if len(e.slab) == 0 {
-		e.slab = make([]attempt, 256)
-	}
-	a := &e.slab[0]
-	e.slab = e.slab[1:]
-	return a
+	e.pool = append(e.pool, attempt{})
+	return id(len(e.pool) - 1)
 }
 
-// release drops one reference to a; the last one recycles it.
-func (e *engine) release(a *attempt) {
+// at returns the attempt named i. The pointer is valid until the next alloc.
+func (e *engine) at(i id) *attempt { return &e.pool[i] }
+
+// release drops one reference to attempt i; the last one recycles it.
+func (e *engine) release(i id) {
+	a := &e.pool[i]
 	a.refs--
 	if a.refs == 0 {
 		*a = attempt{}
-		e.spare = append(e.spare, a)
+		e.spare = append(e.spare, i)
 	}
 }
 
@@ -193,7 +198,7 @@ func (e *engine) loop() {
 	for {
 		at, seq, next := e.arrival, e.arrSeq, 0
 		if e.timeouts.n > 0 {
-			if a := e.timeouts.front(); a.deadline < at || (a.deadline == at && a.tseq < seq) {
+			if a := e.at(e.timeouts.front()); a.deadline < at || (a.deadline == at && a.tseq < seq) {
 				at, seq, next = a.deadline, a.tseq, 1
 			}
 		}
@@ -225,7 +230,8 @@ func (e *engine) loop() {
 
 // newPerson handles a new person's first attempt (rule 2).
 func (e *engine) newPerson() {
-	a := e.alloc()
+	i := e.alloc()
+	a := e.at(i)
 	a.first = e.now
 	a.try = 1
 	a.order = e.orders.Float64() < e.orderShare
@@ -240,17 +246,18 @@ func (e *engine) newPerson() {
 		}
 	}
 	e.scheduleArrival(e.now)
-	e.arrive(a)
+	e.arrive(i)
 }
 
-// arrive admits, queues or refuses an attempt as the policy says, then puts
+// arrive admits, queues or refuses attempt i as the policy says, then puts
 // idle workers to work.
-func (e *engine) arrive(a *attempt) {
+func (e *engine) arrive(i id) {
+	a := e.at(i)
 	a.t0 = e.now
 	a.deadline = e.now + e.timeout
 	a.refs = 2 // the timeout line, and the system
 	a.tseq = e.nextSeq()
-	e.timeouts.pushBack(a)
+	e.timeouts.pushBack(i)
 	e.attempts++
 	e.windows[a.window].Attempts++
 	if a.sale {
@@ -259,14 +266,14 @@ func (e *engine) arrive(a *attempt) {
 	switch e.policy {
 	case Bounded:
 		if e.queue.len() >= e.bound {
-			e.refuse(a)
+			e.refuse(i)
 			e.dispatch()
 			return
 		}
 	case Priority:
 		if e.queue.len() >= e.bound {
 			if !a.order || e.queue.previews.n == 0 {
-				e.refuse(a)
+				e.refuse(i)
 				e.dispatch()
 				return
 			}
@@ -288,7 +295,7 @@ func (e *engine) arrive(a *attempt) {
 	}
 	e.queueSeq++
 	a.seq = e.queueSeq
-	e.queue.push(a)
+	e.queue.push(i, a.order)
 	if n := e.queue.len(); n > e.longestQueue {
 		e.longestQueue = n
 	}
@@ -300,35 +307,36 @@ func (e *engine) arrive(a *attempt) {
 func (e *engine) dispatch() {
 	for e.free > 0 {
 		if e.refusals.n > 0 {
-			a := e.refusals.popFront()
+			i := e.refusals.popFront()
 			e.free--
 			done := e.now + e.refusalCost
 			e.refusingNS += min(done, e.end) - e.now
-			e.events.push(event{at: done, seq: e.nextSeq(), a: a, kind: refusalDone})
+			e.events.push(event{at: done, seq: e.nextSeq(), a: i, kind: refusalDone})
 			continue
 		}
 		if e.queue.len() == 0 {
 			return
 		}
-		var a *attempt
+		var i id
 		if e.policy == LIFO && e.now-e.lastEmpty > e.codelInterval {
-			a = e.queue.popNewest() // adaptive LIFO (rule 10)
+			i = e.queue.popNewest(e.pool) // adaptive LIFO (rule 10)
 		} else {
-			a = e.queue.popOldest()
+			i = e.queue.popOldest(e.pool)
 		}
-		e.noteQueueWait(a)
+		e.noteQueueWait(i)
+		a := e.at(i)
 		switch e.policy {
 		case Skip:
 			if a.gaveUp { // skip the abandoned (rule 7)
-				e.release(a)
+				e.release(i)
 				continue
 			}
 		case CoDel, LIFO:
 			if e.now-a.t0 > a.limit { // over its limit (rule 9)
 				if a.gaveUp {
-					e.release(a) // nobody is listening for a reply
+					e.release(i) // nobody is listening for a reply
 				} else {
-					e.refuse(a)
+					e.refuse(i)
 				}
 				continue
 			}
@@ -345,85 +353,88 @@ func (e *engine) dispatch() {
 		} else {
 			e.usefulNS += min(done, e.end) - e.now
 		}
-		e.events.push(event{at: done, seq: e.nextSeq(), a: a, kind: serviceDone})
+		e.events.push(event{at: done, seq: e.nextSeq(), a: i, kind: serviceDone})
 	}
 }
 
-func (e *engine) noteQueueWait(a *attempt) {
-	if w := e.now - a.t0; w > e.longestWait {
+func (e *engine) noteQueueWait(i id) {
+	if w := e.now - e.pool[i].t0; w > e.longestWait {
 		e.longestWait = w
 	}
 }
 
-// refuse says no to a: at once when refusing is free, else after a worker
-// has spent the refusal cost on it (rule 12).
-func (e *engine) refuse(a *attempt) {
+// refuse says no to attempt i: at once when refusing is free, else after a
+// worker has spent the refusal cost on it (rule 12).
+func (e *engine) refuse(i id) {
 	if e.refusalCost == 0 {
-		e.hear(a)
-		e.release(a)
+		e.hear(i)
+		e.release(i)
 		return
 	}
-	e.refusals.pushBack(a)
+	e.refusals.pushBack(i)
 }
 
-func (e *engine) finishRefusal(a *attempt) {
+func (e *engine) finishRefusal(i id) {
 	e.free++
-	if !a.gaveUp {
-		e.hear(a)
+	if !e.pool[i].gaveUp {
+		e.hear(i)
 	}
-	e.release(a)
+	e.release(i)
 	e.dispatch()
 }
 
 // hear is a client hearing "no": it retries if it has retries left (rule 13).
-func (e *engine) hear(a *attempt) {
+func (e *engine) hear(i id) {
+	a := e.at(i)
 	a.heard = true
 	if a.try <= e.retries {
-		e.retry(a, true)
+		e.retry(i, true)
 		return
 	}
 	e.settle(a, refused, 0)
 }
 
-// giveUp is a's client giving up, at its deadline, unless it was answered
-// or refused first (rule 4).
-func (e *engine) giveUp(a *attempt) {
-	if !a.heard && !a.answered {
+// giveUp is attempt i's client giving up, at its deadline, unless it was
+// answered or refused first (rule 4).
+func (e *engine) giveUp(i id) {
+	if a := e.at(i); !a.heard && !a.answered {
 		a.gaveUp = true
 		if a.try <= e.retries {
-			e.retry(a, false)
+			e.retry(i, false)
 		} else {
 			e.settle(a, timedOut, 0)
 		}
 	}
-	e.release(a)
+	e.release(i)
 }
 
-func (e *engine) finishService(a *attempt) {
+func (e *engine) finishService(i id) {
 	e.free++
-	if a.gaveUp {
+	if a := e.at(i); a.gaveUp {
 		e.wasted++ // served to nobody (rule 4)
 	} else {
 		a.answered = true
 		e.settle(a, answered, e.now-a.first)
 	}
-	e.release(a)
+	e.release(i)
 	e.dispatch()
 }
 
-// retry schedules a's client's next attempt, RetryDelayMS (plus jitter)
-// from now (rule 13).
-func (e *engine) retry(a *attempt, wasRefused bool) {
-	b := e.alloc()
-	b.first, b.order, b.window, b.sale = a.first, a.order, a.window, a.sale
-	b.try = a.try + 1
+// retry schedules the next attempt of attempt i's client, RetryDelayMS (plus
+// jitter) from now (rule 13).
+func (e *engine) retry(i id, wasRefused bool) {
+	prev := e.pool[i] // a copy: alloc may move the pool
+	j := e.alloc()
+	b := e.at(j)
+	b.first, b.order, b.window, b.sale = prev.first, prev.order, prev.window, prev.sale
+	b.try = prev.try + 1
 	b.prevRefused = wasRefused
 	b.refs = 1
 	delay := e.retryDelay
 	if e.retryJitter > 0 {
 		delay += int64(float64(float64(e.retryJitter) * e.jitter.Float64()))
 	}
-	e.events.push(event{at: e.now + delay, seq: e.nextSeq(), a: b, kind: retryArrival})
+	e.events.push(event{at: e.now + delay, seq: e.nextSeq(), a: j, kind: retryArrival})
 }
 
 // settle records how a person ended, by their last attempt (rule 14).
@@ -461,25 +472,25 @@ func (e *engine) settle(a *attempt, o outcome, waitNS int64) {
 // result settles the people the run's end caught in flight and summarises.
 func (e *engine) result(c Config) Result {
 	e.now = e.end
-	for i := 0; i < e.timeouts.n; i++ {
-		if a := e.timeouts.at(i); !a.heard && !a.answered {
+	for k := 0; k < e.timeouts.n; k++ {
+		if a := e.at(e.timeouts.at(k)); !a.heard && !a.answered {
 			e.settle(a, unfinished, 0)
 		}
 	}
 	for _, ev := range e.events {
 		if ev.kind == retryArrival {
 			o := timedOut
-			if ev.a.prevRefused {
+			if e.pool[ev.a].prevRefused {
 				o = refused
 			}
-			e.settle(ev.a, o, 0)
+			e.settle(e.at(ev.a), o, 0)
 		}
 	}
 	if e.queue.len() > 0 {
-		e.noteQueueWait(e.queue.oldest())
+		e.noteQueueWait(e.queue.oldest(e.pool))
 	}
-	for i := 0; i < e.refusals.n; i++ {
-		e.noteQueueWait(e.refusals.at(i))
+	for k := 0; k < e.refusals.n; k++ {
+		e.noteQueueWait(e.refusals.at(k))
 	}
 
 	r := Result{

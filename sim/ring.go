@@ -56,39 +56,44 @@ func (r *ring[T]) popBack() T {
 // the priority policy can find the newest preview in O(1). Arrival order
 // across both lines is kept by each attempt's seq.
 type queue struct {
-	previews ring[*attempt]
-	orders   ring[*attempt]
+	previews ring[id]
+	orders   ring[id]
 }
 
 func (q *queue) len() int { return q.previews.n + q.orders.n }
 
-func (q *queue) push(a *attempt) {
-	if a.order {
-		q.orders.pushBack(a)
+func (q *queue) push(i id, order bool) {
+	if order {
+		q.orders.pushBack(i)
 	} else {
-		q.previews.pushBack(a)
+		q.previews.pushBack(i)
 	}
 }
 
+// previewsFirst reports whether the oldest waiting request is a preview.
+func (q *queue) previewsFirst(pool []attempt) bool {
+	return q.orders.n == 0 || (q.previews.n > 0 && pool[q.previews.front()].seq < pool[q.orders.front()].seq)
+}
+
 // popOldest removes and returns the request that arrived first.
-func (q *queue) popOldest() *attempt {
-	if q.orders.n == 0 || (q.previews.n > 0 && q.previews.front().seq < q.orders.front().seq) {
+func (q *queue) popOldest(pool []attempt) id {
+	if q.previewsFirst(pool) {
 		return q.previews.popFront()
 	}
 	return q.orders.popFront()
 }
 
 // popNewest removes and returns the request that arrived last.
-func (q *queue) popNewest() *attempt {
-	if q.orders.n == 0 || (q.previews.n > 0 && q.previews.back().seq > q.orders.back().seq) {
+func (q *queue) popNewest(pool []attempt) id {
+	if q.orders.n == 0 || (q.previews.n > 0 && pool[q.previews.back()].seq > pool[q.orders.back()].seq) {
 		return q.previews.popBack()
 	}
 	return q.orders.popBack()
 }
 
 // oldest returns the request that arrived first without removing it.
-func (q *queue) oldest() *attempt {
-	if q.orders.n == 0 || (q.previews.n > 0 && q.previews.front().seq < q.orders.front().seq) {
+func (q *queue) oldest(pool []attempt) id {
+	if q.previewsFirst(pool) {
 		return q.previews.front()
 	}
 	return q.orders.front()
@@ -108,7 +113,7 @@ const (
 type event struct {
 	at   int64
 	seq  uint64
-	a    *attempt
+	a    id
 	kind eventKind
 }
 
