@@ -1,0 +1,143 @@
+package report
+
+import (
+	"fmt"
+
+	"github.com/shedsim/shedsim/sim"
+)
+
+// Advice is one thing to change, with what it did when this package ran it:
+// every number in Text was measured on Config with the same seed.
+type Advice struct {
+	// Text says what to change and what it measured.
+	Text string `json:"text"`
+	// Config is the alternative that was run, for a "try it" button.
+	Config sim.Config `json:"config"`
+	// Answered is the alternative's answered share of the sale's people.
+	Answered float64 `json:"answered"`
+}
+
+// earlyNo are the policies that say no before the timeout does.
+var earlyNo = []sim.Policy{sim.Bounded, sim.CoDel, sim.LIFO, sim.Priority}
+
+// Advise says what to change about c, given compared, c run under every
+// policy (as Compare returns it). It runs the alternatives it quotes: more
+// workers, no retries, an automatic bound, free refusals. It returns at
+// least one item.
+func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
+	if len(compared) != len(sim.Policies) {
+		return nil, fmt.Errorf("report: Advise needs one result per policy, got %d", len(compared))
+	}
+	cur := compared[c.Policy]
+	var out []Advice
+
+	// The best early-no policy for this config, by answered share.
+	best := compared[earlyNo[0]]
+	for _, p := range earlyNo[1:] {
+		if compared[p].Sale.AnsweredShare > best.Sale.AnsweredShare {
+			best = compared[p]
+		}
+	}
+	if best.Config.Policy != c.Policy && best.Sale.AnsweredShare > cur.Sale.AnsweredShare+0.01 {
+		out = append(out, Advice{
+			Text: fmt.Sprintf("Switch to the %s: %s of the sale's people answered instead of %s, with a median wait of %s; %s.",
+				lower(best.Config.Policy.Title()), Percent(best.Sale.AnsweredShare), Percent(cur.Sale.AnsweredShare),
+				Millis(best.Sale.MedianWaitMS), Recovered(best)),
+			Config: best.Config, Answered: best.Sale.AnsweredShare,
+		})
+	} else if fast := fastest(compared, cur); fast != nil {
+		out = append(out, Advice{
+			Text: fmt.Sprintf("The %s answers %s, close to this policy's %s, with a median wait of %s instead of %s.",
+				lower(fast.Config.Policy.Title()), Percent(fast.Sale.AnsweredShare), Percent(cur.Sale.AnsweredShare),
+				Millis(fast.Sale.MedianWaitMS), Millis(cur.Sale.MedianWaitMS)),
+			Config: fast.Config, Answered: fast.Sale.AnsweredShare,
+		})
+	}
+
+	try := func(change func(*sim.Config), say func(r sim.Result) string) error {
+		alt := c
+		change(&alt)
+		r, err := sim.Run(alt)
+		if err != nil {
+			return err
+		}
+		out = append(out, Advice{Text: say(r), Config: alt, Answered: r.Sale.AnsweredShare})
+		return nil
+	}
+
+	if n := c.SuggestedWorkers(); c.Workers < n && c.SaleRPS > c.NormalRPS {
+		err := try(func(a *sim.Config) { a.Workers = n }, func(r sim.Result) string {
+			return fmt.Sprintf("Or run %d workers, the fewest whose capacity (%s/s) is over the sale's %s/s: %s answered with this policy, %s.",
+				n, Number(r.Config.CapacityRPS(), 1), Number(c.SaleRPS, 2), Percent(r.Sale.AnsweredShare), Recovered(r))
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	if c.Retries > 0 {
+		err := try(func(a *sim.Config) { a.Retries = 0 }, func(r sim.Result) string {
+			return fmt.Sprintf("Retry less: with no retries this policy answers %s and is %s, against %s and %s with %d. A retry budget stops retries when they stop helping.",
+				Percent(r.Sale.AnsweredShare), Recovered(r), Percent(cur.Sale.AnsweredShare), Recovered(cur), c.Retries)
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	if (c.Policy == sim.Bounded || c.Policy == sim.Priority) && CanHoldTimeout(c) {
+		err := try(func(a *sim.Config) { a.Queue = 0 }, func(r sim.Result) string {
+			return fmt.Sprintf("Bound the queue as a time: %s waiting hold %s of work against a %s timeout, so the bound sheds nothing. The automatic %s (%s of work) answers %s.",
+				Count(c.QueueBound()), Seconds(c.QueueSeconds()), Duration(c.TimeoutMS),
+				Count(r.Config.QueueBound()), Seconds(r.Config.QueueSeconds()), Percent(r.Sale.AnsweredShare))
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	if c.RefusalCostMS > 0 && c.Policy != sim.FIFO && c.Policy != sim.Skip {
+		err := try(func(a *sim.Config) { a.RefusalCostMS = 0 }, func(r sim.Result) string {
+			return fmt.Sprintf("Make saying no cheap: each refusal takes a worker %s now, %s of their time. Shed before the expensive part, in the gateway or the handler's first lines, and %s are answered instead of %s.",
+				Duration(c.RefusalCostMS), Percent(cur.WorkerTimeS.Refusing/(float64(c.Workers)*c.DurationS)),
+				Percent(r.Sale.AnsweredShare), Percent(cur.Sale.AnsweredShare))
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, Advice{
+			Text: fmt.Sprintf("Nothing to change: the %s answers %s of the sale's people, as many as any policy here, and is %s.",
+				lower(c.Policy.Title()), Percent(cur.Sale.AnsweredShare), Recovered(cur)),
+			Config: c, Answered: cur.Sale.AnsweredShare,
+		})
+	}
+	return out, nil
+}
+
+// fastest returns an early-no policy that answers within 3 points of cur
+// with at most half cur's median wait, the quickest such; nil if none.
+func fastest(compared []sim.Result, cur sim.Result) *sim.Result {
+	if cur.Sale.MedianWaitMS == nil {
+		return nil
+	}
+	var pick *sim.Result
+	for _, p := range earlyNo {
+		r := &compared[p]
+		if p == cur.Config.Policy || r.Sale.MedianWaitMS == nil || r.Sale.AnsweredShare < cur.Sale.AnsweredShare-0.03 {
+			continue
+		}
+		if *r.Sale.MedianWaitMS*2 > *cur.Sale.MedianWaitMS {
+			continue
+		}
+		if pick == nil || *r.Sale.MedianWaitMS < *pick.Sale.MedianWaitMS {
+			pick = r
+		}
+	}
+	return pick
+}
+
+func lower(s string) string {
+	if s == "" || s[0] < 'A' || s[0] > 'Z' {
+		return s
+	}
+	return string(s[0]-'A'+'a') + s[1:]
+}

@@ -1,0 +1,129 @@
+package report
+
+import (
+	"fmt"
+
+	"github.com/shedsim/shedsim/sim"
+)
+
+// Chart is the geometry of a timeline: one stacked bar per 10 s window
+// (answered, refused, timed out, still waiting at the end, as shares of the
+// window's people), the sale shaded, in the units of an SVG viewBox of
+// Width x Height. Summary is its text alternative.
+type Chart struct {
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+	// Plot is the area inside the axes.
+	Plot Rect `json:"plot"`
+	// Sale is the shaded rectangle of the sale.
+	Sale   Rect   `json:"sale"`
+	Bars   []Bar  `json:"bars"`
+	XTicks []Tick `json:"x_ticks"`
+	YTicks []Tick `json:"y_ticks"`
+	// Summary describes the chart in a sentence, for screen readers.
+	Summary string `json:"summary"`
+}
+
+// Rect is a rectangle in viewBox units.
+type Rect struct {
+	X float64 `json:"x"`
+	Y float64 `json:"y"`
+	W float64 `json:"w"`
+	H float64 `json:"h"`
+}
+
+// Bar is one window: its stacked parts, bottom up.
+type Bar struct {
+	StartS   float64 `json:"start_s"`
+	People   int     `json:"people"`
+	Answered float64 `json:"answered"` // share of the window's people
+	Parts    []Part  `json:"parts"`
+	// Label is the bar's text for a tooltip or a screen reader.
+	Label string `json:"label"`
+}
+
+// Part is one outcome's segment of a bar.
+type Part struct {
+	// Kind is "answered", "refused", "timed_out" or "unfinished".
+	Kind string `json:"kind"`
+	Rect
+}
+
+// Tick is an axis label at a position in viewBox units.
+type Tick struct {
+	At    float64 `json:"at"`
+	Label string  `json:"label"`
+}
+
+// Chart geometry, in viewBox units.
+const (
+	chartW, chartH               = 600.0, 220.0
+	marginL, marginR             = 44.0, 8.0
+	marginT, marginB             = 8.0, 28.0
+	plotW                        = chartW - marginL - marginR
+	plotH                        = chartH - marginT - marginB
+	barGap                       = 0.12 // share of a slot left empty
+	secondsPerTickWanted float64 = 60
+)
+
+// Timeline lays out r's windows as a chart.
+func Timeline(r sim.Result) Chart {
+	c := r.Config
+	ch := Chart{Width: chartW, Height: chartH, Plot: Rect{marginL, marginT, plotW, plotH}}
+	x := func(s float64) float64 { return marginL + float64(s/c.DurationS)*plotW }
+	ch.Sale = Rect{X: x(c.SaleStartS), Y: marginT, W: x(c.SaleEndS()) - x(c.SaleStartS), H: plotH}
+	for _, w := range r.Windows {
+		end := min(w.StartS+10, c.DurationS)
+		left, right := x(w.StartS), x(end)
+		gap := float64(right-left) * barGap / 2
+		b := Bar{StartS: w.StartS, People: w.People, Answered: w.AnsweredShare}
+		y := marginT + plotH
+		if w.People > 0 {
+			p := float64(w.People)
+			for _, part := range []struct {
+				kind string
+				n    int
+			}{{"answered", w.Answered}, {"refused", w.Refused}, {"timed_out", w.TimedOut}, {"unfinished", w.Unfinished}} {
+				if part.n == 0 {
+					continue
+				}
+				h := float64(part.n) / p * plotH
+				y -= h
+				b.Parts = append(b.Parts, Part{part.kind, Rect{left + gap, y, right - left - 2*gap, h}})
+			}
+		}
+		b.Label = fmt.Sprintf("%s to %s: %s of %s people answered", Seconds(w.StartS), Seconds(end), Percent(w.AnsweredShare), Count(w.People))
+		ch.Bars = append(ch.Bars, b)
+	}
+	step := secondsPerTickWanted
+	for c.DurationS/step > 10 {
+		step *= 2
+	}
+	for c.DurationS/step < 3 && step > 10 {
+		step /= 2
+	}
+	for s := 0.0; s <= c.DurationS; s += step {
+		ch.XTicks = append(ch.XTicks, Tick{x(s), Number(s, 0) + " s"})
+	}
+	for _, f := range []float64{0, 0.5, 1} {
+		ch.YTicks = append(ch.YTicks, Tick{marginT + plotH - float64(f*plotH), Percent(f)})
+	}
+	ch.Summary = timelineSummary(r)
+	return ch
+}
+
+func timelineSummary(r sim.Result) string {
+	c := r.Config
+	zero := 0
+	for _, w := range r.Windows {
+		if w.StartS >= c.SaleStartS && w.StartS < c.SaleEndS() && w.People > 0 && w.Answered == 0 {
+			zero++
+		}
+	}
+	s := fmt.Sprintf("%s: answered share of each 10 s of arrivals over %s. During the sale, from %s to %s, %s of people were answered",
+		c.Policy.Title(), Seconds(c.DurationS), Seconds(c.SaleStartS), Seconds(c.SaleEndS()), Percent(r.Sale.AnsweredShare))
+	if zero > 0 {
+		s += fmt.Sprintf(", and nobody in %d of its 10 s windows", zero)
+	}
+	return s + "; " + Recovered(r) + "."
+}

@@ -1,0 +1,101 @@
+package report
+
+import "github.com/shedsim/shedsim/sim"
+
+// Row is one policy's line in the comparison table, for the people who
+// first arrived during the sale (wasted work is over the whole run).
+type Row struct {
+	Policy sim.Policy `json:"policy"`
+	// Title is the policy's name as the post writes it.
+	Title string `json:"title"`
+	// Answered, Refused and TimedOut are shares of the sale's people.
+	Answered float64 `json:"answered"`
+	Refused  float64 `json:"refused"`
+	TimedOut float64 `json:"timed_out"`
+	// OrdersAnswered is the share of the sale's orders answered.
+	OrdersAnswered float64 `json:"orders_answered"`
+	// MedianWaitMS and P99WaitMS are over answered sale people, service
+	// included; nil when nobody was answered.
+	MedianWaitMS *float64 `json:"median_wait_ms"`
+	P99WaitMS    *float64 `json:"p99_wait_ms"`
+	// Wasted counts requests served after their client had gone.
+	Wasted int `json:"wasted"`
+	// BackToNormalS is nil when the run never got back.
+	BackToNormalS *float64     `json:"back_to_normal_s"`
+	Recovery      sim.Recovery `json:"recovery"`
+	// AttemptsPerPerson is the mean attempts per sale person.
+	AttemptsPerPerson float64 `json:"attempts_per_person"`
+}
+
+// RowOf summarises one Result as a table row.
+func RowOf(r sim.Result) Row {
+	return Row{
+		Policy:            r.Config.Policy,
+		Title:             r.Config.Policy.Title(),
+		Answered:          r.Sale.AnsweredShare,
+		Refused:           r.Sale.RefusedShare,
+		TimedOut:          r.Sale.TimedOutShare,
+		OrdersAnswered:    r.Sale.OrdersAnsweredShare,
+		MedianWaitMS:      r.Sale.MedianWaitMS,
+		P99WaitMS:         r.Sale.P99WaitMS,
+		Wasted:            r.Wasted,
+		BackToNormalS:     r.BackToNormalS,
+		Recovery:          r.Recovery,
+		AttemptsPerPerson: r.AttemptsPerPerson,
+	}
+}
+
+// Compare runs c under every policy, in the order of sim.Policies, with
+// everything else the same.
+func Compare(c sim.Config) ([]sim.Result, error) {
+	out := make([]sim.Result, 0, len(sim.Policies))
+	for _, p := range sim.Policies {
+		c.Policy = p
+		r, err := sim.Run(c)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// Rows summarises Results as table rows, in order.
+func Rows(rs []sim.Result) []Row {
+	out := make([]Row, len(rs))
+	for i, r := range rs {
+		out[i] = RowOf(r)
+	}
+	return out
+}
+
+// Recovered says in words how a run ended after the sale: "back to normal
+// 90 s after the sale", "back to normal at once", "not back by 300 s: a
+// backlog too long for the run", "not back by 300 s: stuck".
+func Recovered(r sim.Result) string {
+	switch {
+	case r.BackToNormalS != nil && *r.BackToNormalS == 0:
+		return "back to normal at once"
+	case r.BackToNormalS != nil:
+		return "back to normal " + Seconds(*r.BackToNormalS) + " after the sale"
+	case r.Recovery == sim.Backlog:
+		return "not back by " + Seconds(r.Config.DurationS) + ": a backlog too long for the run"
+	default:
+		return "not back by " + Seconds(r.Config.DurationS) + ": stuck, retries keep the queue full"
+	}
+}
+
+// BackCell is the short form for a table cell: "at once", "90 s",
+// "backlog", "stuck".
+func BackCell(r Row) string {
+	switch {
+	case r.BackToNormalS != nil && *r.BackToNormalS == 0:
+		return "at once"
+	case r.BackToNormalS != nil:
+		return Seconds(*r.BackToNormalS)
+	case r.Recovery == sim.Backlog:
+		return "backlog"
+	default:
+		return "stuck"
+	}
+}

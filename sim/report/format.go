@@ -1,0 +1,86 @@
+package report
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Percent formats a share in [0, 1] as a percentage with one decimal: 0.084
+// is "8.4%".
+func Percent(share float64) string {
+	return strconv.FormatFloat(math.Round(share*1000)/10, 'f', 1, 64) + "%"
+}
+
+// Count formats a whole number with thousands separators: 14309 is
+// "14,309".
+func Count(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// Number formats x with at most the given decimals, dropping trailing zeros
+// and adding thousands separators: 162.5, 100, 10.24, 1,024.
+func Number(x float64, decimals int) string {
+	p := math.Pow10(decimals)
+	x = math.Round(x*p) / p
+	s := strconv.FormatFloat(x, 'f', decimals, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	whole, frac, _ := strings.Cut(s, ".")
+	neg := strings.HasPrefix(whole, "-")
+	if neg {
+		whole = whole[1:]
+	}
+	if n, err := strconv.Atoi(whole); err == nil {
+		whole = Count(n)
+	}
+	if neg {
+		whole = "-" + whole
+	}
+	if frac != "" {
+		return whole + "." + frac
+	}
+	return whole
+}
+
+// Millis formats a duration in milliseconds for people: "98 ms" under 10
+// seconds' worth of whole milliseconds, "2.5 s" from 10 s up; "-" for nil.
+func Millis(ms *float64) string {
+	if ms == nil {
+		return "-"
+	}
+	return Duration(*ms)
+}
+
+// Duration formats milliseconds for people: "5 ms", "98 ms", "550 ms",
+// "1.97 s", "2 s", "10.2 s".
+func Duration(ms float64) string {
+	switch {
+	case ms >= 10000:
+		return Number(ms/1000, 1) + " s"
+	case ms >= 1000:
+		return Number(ms/1000, 2) + " s"
+	case ms < 10:
+		return Number(ms, 1) + " ms"
+	}
+	return Number(ms, 0) + " ms"
+}
+
+// Seconds formats a duration in seconds: "90 s", "10.2 s".
+func Seconds(s float64) string { return Number(s, 1) + " s" }

@@ -1,0 +1,97 @@
+package report
+
+import (
+	"fmt"
+
+	"github.com/shedsim/shedsim/sim"
+)
+
+// Line is a labelled sentence under the chart, such as "This run: back to
+// normal 90 s after the sale."
+type Line struct {
+	Label string `json:"label"`
+	Text  string `json:"text"`
+}
+
+// String joins the label and the text.
+func (l Line) String() string { return l.Label + ": " + l.Text }
+
+// CanHoldTimeout reports whether c's policy can keep a request waiting for
+// as long as its client's timeout: the unbounded queues always can, a
+// bounded queue when the bound is at least a timeout's worth of work, the
+// queue timeout when its interval is at least the timeout. Only such a
+// queue can fill with work nobody waits for, so only for such a queue does
+// the fluid view decide whether a spike can leave it stuck.
+func CanHoldTimeout(c sim.Config) bool {
+	switch c.Policy {
+	case sim.Bounded, sim.Priority:
+		return c.QueueSeconds()*1000 >= c.TimeoutMS
+	case sim.CoDel, sim.LIFO:
+		return max(c.CoDelIntervalMS, c.CoDelTargetMS) >= c.TimeoutMS
+	default:
+		return true
+	}
+}
+
+// FluidLine is the post's fluid view for one retry count: "retries=3:
+// 70/s x 4 tries = 280/s against 100/s, never drains" (rule 18).
+func FluidLine(c sim.Config, retries int) string {
+	tries := 1 + retries
+	verdict := "never drains"
+	if c.Drains(retries) {
+		verdict = "drains"
+	}
+	return fmt.Sprintf("retries=%d: %s/s x %d tries = %s/s against %s/s, %s",
+		retries, Number(c.NormalRPS, 2), tries, Number(c.NormalRPS*float64(tries), 2), Number(c.CapacityRPS(), 2), verdict)
+}
+
+// Fluid is the fluid view for retries 0 to max(3, c.Retries), as the post
+// prints it.
+func Fluid(c sim.Config) []string {
+	out := []string{}
+	for r := 0; r <= max(3, c.Retries); r++ {
+		out = append(out, FluidLine(c, r))
+	}
+	return out
+}
+
+// Outlook is the first line under the chart. For a queue that can hold a
+// request as long as its timeout it is "Once everyone times out", the fluid
+// arithmetic for this config: whether a queue full of abandoned work drains
+// after the sale. For a policy that cannot hold anyone that long it is the
+// longest wait this run measured in the queue.
+func Outlook(r sim.Result) Line {
+	c := r.Config
+	if !CanHoldTimeout(c) {
+		return Line{"Longest wait in the queue", fmt.Sprintf("%s, against a %s timeout: no request can wait for nothing here.",
+			Duration(r.LongestQueueWaitMS), Duration(c.TimeoutMS))}
+	}
+	tries := 1 + c.Retries
+	noun := "tries"
+	if tries == 1 {
+		noun = "try"
+	}
+	load := c.NormalRPS * float64(tries)
+	if c.Drains(c.Retries) {
+		return Line{"Once everyone times out", fmt.Sprintf("each person sends %d %s, %s/s x %d = %s/s against %s/s: a backlog drains at %s/s once the sale ends.",
+			tries, noun, Number(c.NormalRPS, 2), tries, Number(load, 2), Number(c.CapacityRPS(), 2), Number(c.CapacityRPS()-load, 2))}
+	}
+	return Line{"Once everyone times out", fmt.Sprintf("each person sends %d %s, %s/s x %d = %s/s against %s/s: once the queue holds more than %s of work it never drains, even after the sale.",
+		tries, noun, Number(c.NormalRPS, 2), tries, Number(load, 2), Number(c.CapacityRPS(), 2), Duration(c.TimeoutMS))}
+}
+
+// ThisRun is the second line: what actually happened after the sale.
+func ThisRun(r sim.Result) Line {
+	text := Recovered(r) + "."
+	switch {
+	case r.BackToNormalS == nil && r.Recovery == sim.Stuck:
+		text = fmt.Sprintf("stuck: not back by %s. Retries keep the queue full: %s of the sale's people answered, %s requests served to nobody.",
+			Seconds(r.Config.DurationS), Percent(r.Sale.AnsweredShare), Count(r.Wasted))
+	case r.BackToNormalS == nil:
+		text = fmt.Sprintf("not back by %s: a backlog too long for the run, not a stuck queue; a longer run would drain it.",
+			Seconds(r.Config.DurationS))
+	case r.Wasted > 0:
+		text = fmt.Sprintf("%s; %s requests served to nobody.", Recovered(r), Count(r.Wasted))
+	}
+	return Line{"This run", text}
+}

@@ -1,0 +1,260 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/shedsim/shedsim/sim"
+)
+
+// Table is plain-text table: the first column left-aligned, the rest
+// right-aligned, columns two spaces apart.
+type Table struct {
+	Header []string
+	Rows   [][]string
+}
+
+// WriteTo writes the table to w.
+func (t Table) WriteTo(w io.Writer) (int64, error) {
+	width := make([]int, len(t.Header))
+	for _, row := range append([][]string{t.Header}, t.Rows...) {
+		for i, cell := range row {
+			width[i] = max(width[i], utf8.RuneCountInString(cell))
+		}
+	}
+	var b strings.Builder
+	for _, row := range append([][]string{t.Header}, t.Rows...) {
+		for i, cell := range row {
+			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(cell))
+			switch {
+			case i == 0:
+				b.WriteString(cell + pad)
+			default:
+				b.WriteString("  " + pad + cell)
+			}
+		}
+		b.WriteString("\n")
+	}
+	n, err := io.WriteString(w, b.String())
+	return int64(n), err
+}
+
+// ComparisonTable is the post's main table: every policy for the sale.
+func ComparisonTable(rows []Row) Table {
+	t := Table{Header: []string{"Policy", "Answered", "Refused", "Timed out", "Orders answered", "Median wait", "p99 wait", "Wasted", "Back to normal"}}
+	for _, r := range rows {
+		t.Rows = append(t.Rows, []string{r.Title, Percent(r.Answered), Percent(r.Refused), Percent(r.TimedOut),
+			Percent(r.OrdersAnswered), Millis(r.MedianWaitMS), Millis(r.P99WaitMS), Count(r.Wasted), BackCell(r)})
+	}
+	return t
+}
+
+// Describe says in one line what c simulates.
+func Describe(c sim.Config) string {
+	sale := fmt.Sprintf("a sale of %s/s from %s to %s", Number(c.SaleRPS, 2), Seconds(c.SaleStartS), Seconds(c.SaleEndS()))
+	if c.SaleRPS == c.NormalRPS || c.SaleS == 0 {
+		sale = "no sale"
+	}
+	retries := "no retries"
+	if c.Retries > 0 {
+		retries = fmt.Sprintf("%d retries %s apart", c.Retries, Duration(c.RetryDelayMS))
+	}
+	return fmt.Sprintf("%d workers at %s (%s/s), %s/s normally and %s, a %s timeout, %s, seed %d",
+		c.Workers, Duration(c.ServiceMS), Number(c.CapacityRPS(), 1), Number(c.NormalRPS, 2), sale, Duration(c.TimeoutMS), retries, c.Seed)
+}
+
+const backToNormalNote = "Back to normal: the first 10 s after the sale from which every later 10 s answers at least 90% of its people."
+
+// WritePostTables runs base and its variations and writes the post's tables
+// to w: every policy in the sale, the bound as a time, an ordinary morning,
+// the cost of saying no, the client's timeout, retries, and the fluid view.
+func WritePostTables(w io.Writer, base sim.Config) error {
+	var err error
+	p := func(format string, args ...any) {
+		if err == nil {
+			_, err = fmt.Fprintf(w, format, args...)
+		}
+	}
+	tab := func(t Table) {
+		if err == nil {
+			_, err = t.WriteTo(w)
+		}
+	}
+	run := func(c sim.Config) sim.Result {
+		r, e := sim.Run(c)
+		if e != nil && err == nil {
+			err = e
+		}
+		return r
+	}
+
+	rs, e := Compare(base)
+	if e != nil {
+		return e
+	}
+	p("The sale: %s.\nShares are of the people who first arrived during the sale; wasted work is the whole run's.\n\n", Describe(base))
+	tab(ComparisonTable(Rows(rs)))
+	p("\n%s\n", backToNormalNote)
+
+	// The bound as a time.
+	p("\nThe bound is a time: a bound sheds only if bound / capacity is shorter than the timeout (%s).\n\n", Duration(base.TimeoutMS))
+	bt := Table{Header: []string{"Queue bound", "Work it holds", "Answered", "Refused", "Timed out", "Median wait"}}
+	for _, q := range []int{0, 1024} {
+		c := base
+		c.Policy, c.Queue = sim.Bounded, q
+		r := run(c)
+		name := Count(c.QueueBound())
+		if q == 0 {
+			name += " (automatic)"
+		}
+		bt.Rows = append(bt.Rows, []string{name, Seconds(c.QueueSeconds()), Percent(r.Sale.AnsweredShare),
+			Percent(r.Sale.RefusedShare), Percent(r.Sale.TimedOutShare), Millis(r.Sale.MedianWaitMS)})
+	}
+	f := rs[sim.FIFO]
+	bt.Rows = append(bt.Rows, []string{"none", "-", Percent(f.Sale.AnsweredShare), Percent(f.Sale.RefusedShare),
+		Percent(f.Sale.TimedOutShare), Millis(f.Sale.MedianWaitMS)})
+	tab(bt)
+
+	// An ordinary morning.
+	quiet := base
+	quiet.SaleRPS = base.NormalRPS
+	p("\nAn ordinary morning: %s/s throughout, no sale. Shares of the people who arrived from %s to %s.\n\n",
+		Number(base.NormalRPS, 2), Seconds(base.SaleStartS), Seconds(base.SaleEndS()))
+	qs, e := Compare(quiet)
+	if e != nil {
+		return e
+	}
+	qt := Table{Header: []string{"Policy", "Answered", "Refused", "Median wait"}}
+	for _, r := range qs {
+		qt.Rows = append(qt.Rows, []string{r.Config.Policy.Title(), Percent(r.Sale.AnsweredShare), Percent(r.Sale.RefusedShare), Millis(r.Sale.MedianWaitMS)})
+	}
+	tab(qt)
+
+	// The cost of saying no.
+	p("\nSaying no costs worker time: the bounded queue when each refusal takes a worker first.\n\n")
+	ct := Table{Header: []string{"Refusal cost", "Answered", "Refused", "Timed out", "Worker time refusing"}}
+	for _, cost := range []float64{0, 20, 40, 80} {
+		c := base
+		c.Policy, c.RefusalCostMS = sim.Bounded, cost
+		r := run(c)
+		ct.Rows = append(ct.Rows, []string{Duration(cost), Percent(r.Sale.AnsweredShare), Percent(r.Sale.RefusedShare),
+			Percent(r.Sale.TimedOutShare), Percent(r.WorkerTimeS.Refusing / (float64(c.Workers) * c.DurationS))})
+	}
+	tab(ct)
+	p("For comparison, the unbounded queue answers %s.\n", Percent(f.Sale.AnsweredShare))
+
+	// The client's timeout.
+	p("\nThe client's timeout, for the unbounded queue: a longer one buys time, not capacity.\n\n")
+	tt := Table{Header: []string{"Timeout", "Answered", "Median wait", "Back to normal"}}
+	for _, ms := range []float64{1000, 2000, 4000} {
+		c := base
+		c.Policy, c.TimeoutMS = sim.FIFO, ms
+		r := run(c)
+		tt.Rows = append(tt.Rows, []string{Duration(ms), Percent(r.Sale.AnsweredShare), Millis(r.Sale.MedianWaitMS), BackCell(RowOf(r))})
+	}
+	tab(tt)
+
+	// Retries.
+	p("\nWith retries, %s apart, after a timeout or a refusal: answered, and back to normal.\n\n", Duration(base.RetryDelayMS))
+	rt := Table{Header: []string{"Policy", "retries=0", "back", "retries=1", "back", "retries=3", "back"}}
+	for _, pol := range sim.Policies {
+		row := []string{pol.Title()}
+		for _, n := range []int{0, 1, 3} {
+			c := base
+			c.Policy, c.Retries = pol, n
+			r := run(c)
+			row = append(row, Percent(r.Sale.AnsweredShare), BackCell(RowOf(r)))
+		}
+		rt.Rows = append(rt.Rows, row)
+	}
+	tab(rt)
+
+	p("\nThe fluid view: after the sale, an unbounded queue drains only if every person's tries fit\n")
+	for _, l := range Fluid(base) {
+		p("  %s\n", l)
+	}
+	return err
+}
+
+// WriteTimelines writes the answered share per 10 s window for every policy
+// under c, the sale's windows marked.
+func WriteTimelines(w io.Writer, c sim.Config) error {
+	rs, err := Compare(c)
+	if err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintf(w, "Answered per 10 s of arrivals, every policy: %s.\nSale windows are marked *.\n\n", Describe(c)); err != nil {
+		return err
+	}
+	t := Table{Header: []string{"Window"}}
+	for _, r := range rs {
+		t.Header = append(t.Header, r.Config.Policy.String())
+	}
+	for i, w0 := range rs[0].Windows {
+		mark := " "
+		if w0.StartS >= c.SaleStartS && w0.StartS < c.SaleEndS() {
+			mark = "*"
+		}
+		row := []string{fmt.Sprintf("%s %s", mark, Seconds(w0.StartS))}
+		for _, r := range rs {
+			row = append(row, Percent(r.Windows[i].AnsweredShare))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	if _, err := t.WriteTo(w); err != nil {
+		return err
+	}
+	t = Table{Header: []string{"Policy", "Back to normal"}}
+	for _, r := range rs {
+		t.Rows = append(t.Rows, []string{r.Config.Policy.Title(), Recovered(r)})
+	}
+	_, err = fmt.Fprintln(w)
+	if err == nil {
+		_, err = t.WriteTo(w)
+	}
+	return err
+}
+
+// WriteView writes one run as the simulator page shows it: every policy side
+// by side, the chosen policy's windows, the two lines and the advice.
+func WriteView(w io.Writer, v View) error {
+	var err error
+	p := func(format string, args ...any) {
+		if err == nil {
+			_, err = fmt.Fprintf(w, format, args...)
+		}
+	}
+	c := v.Config
+	p("%s.\n", Describe(c))
+	if c.Policy == sim.Bounded || c.Policy == sim.Priority {
+		p("Queue bound %s, %s of work.\n", Count(v.QueueBound), Seconds(v.QueueSeconds))
+	}
+	p("\nEvery policy, for the people who first arrived during the sale:\n\n")
+	if err == nil {
+		_, err = ComparisonTable(v.Rows).WriteTo(w)
+	}
+	p("\n%s, answered per 10 s of arrivals (* the sale):\n\n", c.Policy.Title())
+	t := Table{Header: []string{"Window", "People", "Answered", "Refused", "Timed out", "Attempts"}}
+	for _, win := range v.Chosen.Windows {
+		mark := " "
+		if win.StartS >= c.SaleStartS && win.StartS < c.SaleEndS() {
+			mark = "*"
+		}
+		t.Rows = append(t.Rows, []string{mark + " " + Seconds(win.StartS), Count(win.People), Percent(win.AnsweredShare),
+			Count(win.Refused), Count(win.TimedOut), Count(win.Attempts)})
+	}
+	if err == nil {
+		_, err = t.WriteTo(w)
+	}
+	p("\n%s\n%s\n\nWhat to change:\n", v.Outlook, v.ThisRun)
+	for _, a := range v.Advice {
+		p("- %s\n", a.Text)
+	}
+	p("\nThe fluid view: after the sale, an unbounded queue drains only if every person's tries fit\n")
+	for _, l := range v.Fluid {
+		p("  %s\n", l)
+	}
+	return err
+}

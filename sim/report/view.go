@@ -1,0 +1,55 @@
+package report
+
+import "github.com/shedsim/shedsim/sim"
+
+// View is everything the simulator page shows for one Config: every policy
+// side by side, the chosen policy over time, the two lines under the chart,
+// and what to change.
+type View struct {
+	// Config is the configuration as given (Queue may be 0, automatic).
+	Config sim.Config `json:"config"`
+	// QueueBound is the bound the bounded and priority policies use, with
+	// the automatic choice resolved, and QueueSeconds its worth of work.
+	QueueBound   int     `json:"queue_bound"`
+	QueueSeconds float64 `json:"queue_seconds"`
+	// CapacityRPS is Workers / ServiceMS, in requests per second.
+	CapacityRPS float64 `json:"capacity_rps"`
+	// Rows compares every policy, in the order of sim.Policies.
+	Rows []Row `json:"rows"`
+	// Chosen is the full Result of Config's own policy.
+	Chosen  sim.Result `json:"chosen"`
+	Chart   Chart      `json:"chart"`
+	Outlook Line       `json:"outlook"`
+	ThisRun Line       `json:"this_run"`
+	// Advice is what to change, measured.
+	Advice []Advice `json:"advice"`
+	// Fluid is the fluid view for retries 0 to max(3, Retries).
+	Fluid []string `json:"fluid"`
+}
+
+// Build runs c under every policy, plus the alternatives its advice quotes,
+// and lays out the result. It returns c's validation errors unchanged.
+func Build(c sim.Config) (View, error) {
+	rs, err := Compare(c)
+	if err != nil {
+		return View{}, err
+	}
+	adv, err := Advise(c, rs)
+	if err != nil {
+		return View{}, err
+	}
+	chosen := rs[c.Policy]
+	return View{
+		Config:       c,
+		QueueBound:   c.QueueBound(),
+		QueueSeconds: c.QueueSeconds(),
+		CapacityRPS:  c.CapacityRPS(),
+		Rows:         Rows(rs),
+		Chosen:       chosen,
+		Chart:        Timeline(chosen),
+		Outlook:      Outlook(chosen),
+		ThisRun:      ThisRun(chosen),
+		Advice:       adv,
+		Fluid:        Fluid(c),
+	}, nil
+}
