@@ -151,7 +151,7 @@ func FieldErrors(err error) []*FieldError {
 	return out
 }
 
-func num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+func num(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
 // Validate checks every field and returns the problems joined, each a
 // *FieldError naming the field, the value and the allowed range; nil when the

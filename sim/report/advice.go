@@ -76,8 +76,12 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 	}
 	if c.Retries > 0 {
 		err := try(func(a *sim.Config) { a.Retries = 0 }, func(r sim.Result) string {
-			return fmt.Sprintf("Retry less: with no retries this policy answers %s and is %s, against %s and %s with %d. A retry budget stops retries when they stop helping.",
-				Percent(r.Sale.AnsweredShare), Recovered(r), Percent(cur.Sale.AnsweredShare), Recovered(cur), c.Retries)
+			tries := "retries"
+			if c.Retries == 1 {
+				tries = "retry"
+			}
+			return fmt.Sprintf("Retry less: with no retries this policy answers %s and is %s. With %d %s it answers %s and is %s. A retry budget stops retries when they stop helping.",
+				Percent(r.Sale.AnsweredShare), Recovered(r), c.Retries, tries, Percent(cur.Sale.AnsweredShare), Recovered(cur))
 		})
 		if err != nil {
 			return nil, err

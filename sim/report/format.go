@@ -68,14 +68,14 @@ func Millis(ms *float64) string {
 	return Duration(*ms)
 }
 
-// Duration formats milliseconds for people: "5 ms", "98 ms", "550 ms",
-// "1.97 s", "2 s", "10.2 s".
+// Duration formats milliseconds for people: "5 ms", "98 ms", "1,970 ms",
+// whole seconds as "2 s", and from 10 s up "10.2 s".
 func Duration(ms float64) string {
 	switch {
 	case ms >= 10000:
 		return Number(ms/1000, 1) + " s"
-	case ms >= 1000:
-		return Number(ms/1000, 2) + " s"
+	case ms >= 1000 && ms == math.Trunc(ms/1000)*1000:
+		return Number(ms/1000, 0) + " s"
 	case ms < 10:
 		return Number(ms, 1) + " ms"
 	}

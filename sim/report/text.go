@@ -37,7 +37,11 @@ func (t Table) WriteTo(w io.Writer) (int64, error) {
 		}
 		b.WriteString("\n")
 	}
-	n, err := io.WriteString(w, b.String())
+	lines := strings.Split(b.String(), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	n, err := io.WriteString(w, strings.Join(lines, "\n"))
 	return int64(n), err
 }
 

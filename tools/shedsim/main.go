@@ -1,0 +1,37 @@
+// Command shedsim runs the load shedding simulation of the post
+// "Backpressure and load shedding" and prints what the post prints.
+//
+//	shedsim                                        the post's tables
+//	shedsim --timeline                             answered per 10 s, every policy
+//	shedsim --policy fifo --retries 1 --spike 150  one run, your numbers
+//	shedsim --sample retries                       one of the post's situations
+//	shedsim --seeds 20                             every policy over 20 seeds
+//	shedsim --lab                                  the lab's 162 runs, as JSON
+//	shedsim plan --rate-rps 150 --service-ms 80    Erlang C: how many workers
+//
+// Every Config field is a flag, its JSON key with dashes (--sale-rps). Bad
+// input is one line on stderr and exit status 2.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "shedsim: "+err.Error())
+		if _, ok := err.(usageError); ok {
+			os.Exit(2)
+		}
+		os.Exit(1)
+	}
+}
+
+// usageError is bad input: a flag, a value or a Config field. It exits 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+var _ io.Writer = os.Stdout

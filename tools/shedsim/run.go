@@ -1,0 +1,398 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/shedsim/shedsim/sim"
+	"github.com/shedsim/shedsim/sim/plan"
+	"github.com/shedsim/shedsim/sim/report"
+)
+
+// run is the whole command: it parses args, runs, and writes to stdout.
+// Errors a user can cause are usageErrors.
+func run(args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "plan" {
+		return runPlan(args[1:], stdout, stderr)
+	}
+	c := sim.DefaultConfig()
+	fs := flag.NewFlagSet("shedsim", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { usage(fs, stderr) }
+	var policy string
+	fs.StringVar(&policy, "policy", "", "one run of this policy: fifo, skip, bounded, codel, lifo or priority")
+	fs.IntVar(&c.Workers, "workers", c.Workers, "identical workers")
+	fs.Float64Var(&c.ServiceMS, "service-ms", c.ServiceMS, "mean service time, ms (exponential)")
+	fs.Float64Var(&c.NormalRPS, "normal-rps", c.NormalRPS, "arrivals outside the sale, per second")
+	fs.Float64Var(&c.SaleRPS, "sale-rps", c.SaleRPS, "arrivals during the sale, per second")
+	fs.Float64Var(&c.SaleRPS, "spike", c.SaleRPS, "the same as --sale-rps, as the post spells it")
+	fs.Float64Var(&c.SaleStartS, "sale-start-s", c.SaleStartS, "when the sale starts, s")
+	fs.Float64Var(&c.SaleS, "sale-s", c.SaleS, "how long the sale lasts, s")
+	fs.Float64Var(&c.DurationS, "duration-s", c.DurationS, "length of the run, s")
+	fs.Float64Var(&c.TimeoutMS, "timeout-ms", c.TimeoutMS, "each attempt's client gives up after this, ms")
+	fs.IntVar(&c.Retries, "retries", c.Retries, "retries after a timeout or a refusal")
+	fs.Float64Var(&c.RetryDelayMS, "retry-delay-ms", c.RetryDelayMS, "delay before each retry, ms")
+	fs.Float64Var(&c.RetryJitterMS, "retry-jitter-ms", c.RetryJitterMS, "uniform random extra delay per retry, up to this, ms")
+	fs.IntVar(&c.Queue, "queue", c.Queue, "queue bound for bounded and priority (0: a quarter of the timeout's worth of work)")
+	fs.Float64Var(&c.RefusalCostMS, "refusal-cost-ms", c.RefusalCostMS, "worker time a refusal takes, ms")
+	fs.Float64Var(&c.OrderShare, "order-share", c.OrderShare, "share of people placing an order")
+	fs.Float64Var(&c.CoDelTargetMS, "codel-target-ms", c.CoDelTargetMS, "queue timeout's M, ms")
+	fs.Float64Var(&c.CoDelIntervalMS, "codel-interval-ms", c.CoDelIntervalMS, "queue timeout's N, ms")
+	fs.Uint64Var(&c.Seed, "seed", c.Seed, "random seed; the same seed gives the same run everywhere")
+	timeline := fs.Bool("timeline", false, "answered per 10 s, every policy")
+	asJSON := fs.Bool("json", false, "print the Result (or every policy's Results) as JSON")
+	lab := fs.Bool("lab", false, "print the lab's 162 runs as JSON")
+	seeds := fs.Int("seeds", 0, "run this many seeds from --seed and summarise mean and spread")
+	sample := fs.String("sample", "", "start from one of the post's situations (--sample list)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return usageError{err.Error()}
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Sprintf("unexpected argument %q: flags start with --, see --help", fs.Arg(0))}
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if set["spike"] && set["sale-rps"] {
+		return usageError{"--spike and --sale-rps are the same setting: give one"}
+	}
+
+	oneRun := policy != "" || *sample != ""
+	if *sample != "" {
+		s, ok := sim.SampleByKey(*sample)
+		if !ok {
+			if *sample == "list" {
+				return listSamples(stdout)
+			}
+			return usageError{fmt.Sprintf("--sample: no sample %q: use one of %s", *sample, sampleKeys())}
+		}
+		// The sample is the base; flags given explicitly override it.
+		over := c
+		c = s.Config
+		fs.Visit(func(f *flag.Flag) { copyFlag(&c, over, f.Name) })
+	}
+	if policy != "" {
+		p, err := sim.ParsePolicy(policy)
+		if err != nil {
+			return usageError{"--policy: " + err.Error()}
+		}
+		c.Policy = p
+	}
+	if err := c.Validate(); err != nil {
+		return usageError{flagErrors(err)}
+	}
+
+	switch {
+	case *lab:
+		return writeLab(stdout)
+	case *seeds != 0:
+		if *seeds < 1 || *seeds > 1000 {
+			return usageError{fmt.Sprintf("--seeds: %d is out of range: use a whole number from 1 to 1000", *seeds)}
+		}
+		return writeSeeds(stdout, c, *seeds, oneRun)
+	case *timeline:
+		return report.WriteTimelines(stdout, c)
+	case oneRun && *asJSON:
+		r, err := sim.Run(c)
+		if err != nil {
+			return err
+		}
+		return writeJSON(stdout, r)
+	case oneRun:
+		v, err := report.Build(c)
+		if err != nil {
+			return err
+		}
+		return report.WriteView(stdout, v)
+	case *asJSON:
+		rs, err := report.Compare(c)
+		if err != nil {
+			return err
+		}
+		return writeJSON(stdout, rs)
+	default:
+		return report.WritePostTables(stdout, c)
+	}
+}
+
+func usage(fs *flag.FlagSet, w io.Writer) {
+	fmt.Fprint(w, `Usage:
+  shedsim                                        the post's tables
+  shedsim --timeline                             answered per 10 s, every policy
+  shedsim --policy fifo --retries 1 --spike 150  one run, your numbers
+  shedsim --sample NAME                          one of the post's situations (--sample list)
+  shedsim --seeds 20                             every policy over 20 seeds, mean and spread
+  shedsim --lab                                  the lab's 162 runs as JSON
+  shedsim plan [--rate-rps 150 --service-ms 80 --target 0.05 --limit-ms 0]
+
+Flags:
+`)
+	fs.PrintDefaults()
+}
+
+// copyFlag sets the Config field behind flag name from src.
+func copyFlag(dst *sim.Config, src sim.Config, name string) {
+	switch name {
+	case "workers":
+		dst.Workers = src.Workers
+	case "service-ms":
+		dst.ServiceMS = src.ServiceMS
+	case "normal-rps":
+		dst.NormalRPS = src.NormalRPS
+	case "sale-rps", "spike":
+		dst.SaleRPS = src.SaleRPS
+	case "sale-start-s":
+		dst.SaleStartS = src.SaleStartS
+	case "sale-s":
+		dst.SaleS = src.SaleS
+	case "duration-s":
+		dst.DurationS = src.DurationS
+	case "timeout-ms":
+		dst.TimeoutMS = src.TimeoutMS
+	case "retries":
+		dst.Retries = src.Retries
+	case "retry-delay-ms":
+		dst.RetryDelayMS = src.RetryDelayMS
+	case "retry-jitter-ms":
+		dst.RetryJitterMS = src.RetryJitterMS
+	case "queue":
+		dst.Queue = src.Queue
+	case "refusal-cost-ms":
+		dst.RefusalCostMS = src.RefusalCostMS
+	case "order-share":
+		dst.OrderShare = src.OrderShare
+	case "codel-target-ms":
+		dst.CoDelTargetMS = src.CoDelTargetMS
+	case "codel-interval-ms":
+		dst.CoDelIntervalMS = src.CoDelIntervalMS
+	case "seed":
+		dst.Seed = src.Seed
+	}
+}
+
+// flagErrors turns a Config's field errors into one line that names each
+// flag.
+func flagErrors(err error) string {
+	var parts []string
+	for _, fe := range sim.FieldErrors(err) {
+		parts = append(parts, "--"+strings.ReplaceAll(fe.Field, "_", "-")+": "+fe.Msg)
+	}
+	if len(parts) == 0 {
+		return err.Error()
+	}
+	return strings.Join(parts, "; ")
+}
+
+func sampleKeys() string {
+	var keys []string
+	for _, s := range sim.Samples() {
+		keys = append(keys, s.Key)
+	}
+	return strings.Join(keys, ", ")
+}
+
+func listSamples(w io.Writer) error {
+	t := report.Table{Header: []string{"Sample", "Name", "What it shows"}}
+	for _, s := range sim.Samples() {
+		t.Rows = append(t.Rows, []string{s.Key, s.Name, s.About})
+	}
+	_, err := t.WriteTo(w)
+	return err
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// writeLab prints the lab's runs as one JSON array, a Result a line.
+func writeLab(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("[\n")
+	for i, c := range sim.Lab() {
+		r, err := sim.Run(c)
+		if err != nil {
+			return err
+		}
+		line, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		b.Write(line)
+		if i < len(sim.Lab())-1 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("]\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// stat is a mean and a sample standard deviation.
+type stat struct{ sum, sumSq, n float64 }
+
+func (s *stat) add(x float64) { s.sum += x; s.sumSq += x * x; s.n++ }
+func (s stat) mean() float64  { return s.sum / s.n }
+func (s stat) sd() float64 {
+	if s.n < 2 {
+		return 0
+	}
+	v := (s.sumSq - s.sum*s.sum/s.n) / (s.n - 1)
+	return math.Sqrt(max(v, 0))
+}
+
+// writeSeeds runs n seeds from c.Seed for every policy (or c's alone) and
+// prints each measure's mean and standard deviation between seeds.
+func writeSeeds(w io.Writer, c sim.Config, n int, onePolicy bool) error {
+	policies := sim.Policies
+	if onePolicy {
+		policies = []sim.Policy{c.Policy}
+	}
+	fmt.Fprintf(w, "%s, seeds %d to %d: mean ± standard deviation between seeds.\n\n", report.Describe(c), c.Seed, c.Seed+uint64(n)-1)
+	t := report.Table{Header: []string{"Policy", "Answered", "Refused", "Timed out", "Median wait", "Wasted", "Back to normal", "Not back"}}
+	pct := func(s stat) string {
+		return report.Number(s.mean()*100, 1) + " ± " + report.Number(s.sd()*100, 1) + "%"
+	}
+	for _, p := range policies {
+		var ans, ref, tout, med, wasted, back stat
+		notBack := map[sim.Recovery]int{}
+		for i := 0; i < n; i++ {
+			cc := c
+			cc.Policy, cc.Seed = p, c.Seed+uint64(i)
+			if cc.Seed > sim.MaxSeed {
+				return usageError{fmt.Sprintf("--seed: %d seeds from %d pass the largest seed, %d", n, c.Seed, uint64(sim.MaxSeed))}
+			}
+			r, err := sim.Run(cc)
+			if err != nil {
+				return err
+			}
+			ans.add(r.Sale.AnsweredShare)
+			ref.add(r.Sale.RefusedShare)
+			tout.add(r.Sale.TimedOutShare)
+			if r.Sale.MedianWaitMS != nil {
+				med.add(*r.Sale.MedianWaitMS)
+			}
+			wasted.add(float64(r.Wasted))
+			if r.BackToNormalS != nil {
+				back.add(*r.BackToNormalS)
+			} else {
+				notBack[r.Recovery]++
+			}
+		}
+		medCell, backCell := "-", "-"
+		if med.n > 0 {
+			medCell = report.Number(med.mean(), 0) + " ± " + report.Number(med.sd(), 0) + " ms"
+		}
+		if back.n > 0 {
+			backCell = report.Number(back.mean(), 1) + " ± " + report.Number(back.sd(), 1) + " s"
+		}
+		var nb []string
+		for _, k := range sortedKeys(notBack) {
+			nb = append(nb, fmt.Sprintf("%d %s", notBack[k], k))
+		}
+		nbCell := "0"
+		if len(nb) > 0 {
+			nbCell = strings.Join(nb, ", ")
+		}
+		t.Rows = append(t.Rows, []string{p.Title(), pct(ans), pct(ref), pct(tout), medCell,
+			report.Number(wasted.mean(), 0) + " ± " + report.Number(wasted.sd(), 0), backCell, nbCell})
+	}
+	_, err := t.WriteTo(w)
+	return err
+}
+
+func sortedKeys(m map[sim.Recovery]int) []sim.Recovery {
+	keys := make([]sim.Recovery, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
+	return keys
+}
+
+// runPlan is "shedsim plan": Erlang C's fewest workers for a target.
+func runPlan(args []string, stdout, stderr io.Writer) error {
+	in := plan.DefaultInput()
+	fs := flag.NewFlagSet("shedsim plan", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Float64Var(&in.RateRPS, "rate-rps", in.RateRPS, "arrival rate, per second")
+	fs.Float64Var(&in.ServiceMS, "service-ms", in.ServiceMS, "mean service time, ms")
+	fs.Float64Var(&in.Target, "target", in.Target, "largest acceptable share of requests that wait (0.05 = 5%)")
+	fs.Float64Var(&in.LimitMS, "limit-ms", in.LimitMS, "0: share that wait at all; above 0: share that wait longer than this, ms")
+	asJSON := fs.Bool("json", false, "print the plan as JSON")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return usageError{err.Error()}
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Sprintf("plan: unexpected argument %q", fs.Arg(0))}
+	}
+	p, err := plan.Compute(in)
+	if err != nil {
+		var parts []string
+		for _, e := range joined(err) {
+			var fe *plan.FieldError
+			if errors.As(e, &fe) {
+				parts = append(parts, "--"+strings.ReplaceAll(fe.Field, "_", "-")+": "+fe.Msg)
+			} else {
+				parts = append(parts, e.Error())
+			}
+		}
+		return usageError{"plan: " + strings.Join(parts, "; ")}
+	}
+	if *asJSON {
+		return writeJSON(stdout, p)
+	}
+	return writePlan(stdout, p)
+}
+
+func joined(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
+}
+
+func writePlan(w io.Writer, p plan.Plan) error {
+	in := p.Input
+	what := "wait at all"
+	if in.LimitMS > 0 {
+		what = "wait longer than " + report.Duration(in.LimitMS)
+	}
+	share := func(r plan.Row) string { return report.Number(r.Wait*100, 2) + "%" }
+	fmt.Fprintf(w, "Erlang C (M/M/c): %s/s at %s is %s Erlangs of work.\n", report.Number(in.RateRPS, 2), report.Duration(in.ServiceMS), report.Number(p.OfferedLoad, 2))
+	fmt.Fprintf(w, "The fewest servers for at most %s of requests to %s: %d.\n", report.Number(in.Target*100, 2)+"%", what, p.Servers)
+	if p.OneFewer != nil {
+		fmt.Fprintf(w, "With %d, %s %s; with %d, %s.\n\n", p.OneFewer.Servers, share(*p.OneFewer), what, p.Servers, share(p.Answer))
+	}
+	t := report.Table{Header: []string{"Servers", "Utilisation", "Share that " + what, "Mean wait", "p99 wait", ""}}
+	for _, r := range p.Nearby {
+		mark := ""
+		if r.Servers == p.Servers {
+			mark = "<- the answer"
+		}
+		if !r.Stable {
+			t.Rows = append(t.Rows, []string{fmt.Sprint(r.Servers), report.Number(r.Utilisation*100, 1) + "%", "100%", "grows without bound", "-", mark})
+			continue
+		}
+		t.Rows = append(t.Rows, []string{fmt.Sprint(r.Servers), report.Number(r.Utilisation*100, 1) + "%", share(r),
+			report.Duration(r.MeanWaitMS), report.Duration(r.P99WaitMS), mark})
+	}
+	_, err := t.WriteTo(w)
+	if err == nil {
+		_, err = fmt.Fprintln(w, "\nIt assumes Poisson arrivals, exponential service, sustained traffic and nobody giving up.")
+	}
+	return err
+}
