@@ -1,7 +1,5 @@
 package sim
 
-import "github.com/shedsim/shedsim/sim/internal/portable"
-
 // stream is a splitmix64 generator (Steele, Lea and Flood, "Fast splittable
 // pseudorandom number generators", OOPSLA 2014): 64 bits of state, one
 // addition and a mix per draw. Each purpose (arrivals, the order draw,
@@ -39,11 +37,4 @@ func (s *stream) Uint64() uint64 {
 // Float64 returns a uniform draw in [0, 1), with 53 random bits.
 func (s *stream) Float64() float64 {
 	return float64(s.Uint64()>>11) * 0x1p-53
-}
-
-// ExpFloat64 returns an exponential draw with mean 1: -ln(u) for u uniform
-// in (0, 1], with the portable logarithm.
-func (s *stream) ExpFloat64() float64 {
-	u := float64(s.Uint64()>>11+1) * 0x1p-53
-	return -portable.Log(u)
 }
