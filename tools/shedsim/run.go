@@ -341,28 +341,12 @@ func runPlan(args []string, stdout, stderr io.Writer) error {
 	}
 	p, err := plan.Compute(in)
 	if err != nil {
-		var parts []string
-		for _, e := range joined(err) {
-			var fe *plan.FieldError
-			if errors.As(e, &fe) {
-				parts = append(parts, "--"+strings.ReplaceAll(fe.Field, "_", "-")+": "+fe.Msg)
-			} else {
-				parts = append(parts, e.Error())
-			}
-		}
-		return usageError{"plan: " + strings.Join(parts, "; ")}
+		return usageError{"plan: " + flagErrors(err)}
 	}
 	if *asJSON {
 		return writeJSON(stdout, p)
 	}
 	return writePlan(stdout, p)
-}
-
-func joined(err error) []error {
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		return j.Unwrap()
-	}
-	return []error{err}
 }
 
 func writePlan(w io.Writer, p plan.Plan) error {

@@ -1,0 +1,248 @@
+package plan
+
+import (
+	"errors"
+	"fmt"
+	"github.com/shedsim/shedsim/sim"
+	"math"
+	"strconv"
+)
+
+const (
+	// MaxServers is the most servers the planner considers. Validate keeps
+	// the offered load low enough that the answer and its curve fit.
+	MaxServers = 100_000
+	// MaxOfferedLoad is the largest offered load, in Erlangs
+	// (RateRPS × ServiceMS / 1000), that Validate accepts. With MinTarget,
+	// 50,000 Erlangs need 51,349 servers, well inside MaxServers.
+	MaxOfferedLoad = 50_000
+	// MinTarget is the smallest Target Validate accepts: one request in a
+	// billion. Far smaller targets would ask for shares that float64
+	// arithmetic only holds as subnormal numbers, where the recursion stops
+	// falling.
+	MinTarget = 1e-9
+
+	maxRPS     = 1_000_000 // requests a second
+	minService = 0.001     // milliseconds: one microsecond
+	maxMS      = 3_600_000 // milliseconds: one hour
+
+	// nearbySpan is how many server counts Nearby shows either side of the
+	// answer.
+	nearbySpan = 4
+	// curveBelow and curveAbove bound Curve: at most this many server
+	// counts below and above the answer.
+	curveBelow = 30
+	curveAbove = 10
+)
+
+// Input is what the planner is asked, with snake_case JSON keys. Unlike
+// sim.Config, a zero field does not mean its default: Validate refuses it.
+type Input struct {
+	// RateRPS is the arrival rate, in requests a second, above 0 and at
+	// most 1,000,000. Default 120.
+	RateRPS float64 `json:"rate_rps"`
+	// ServiceMS is the mean service time, in milliseconds, from 0.001 to
+	// 3,600,000. Default 45.
+	ServiceMS float64 `json:"service_ms"`
+	// Target is the largest acceptable share of requests that wait (or that
+	// wait longer than LimitMS), a fraction from MinTarget (1e-9) to below 1.
+	// Default 0.05, that is 5%.
+	Target float64 `json:"target"`
+	// LimitMS is the wait, in milliseconds, that Target is about: 0 means
+	// any wait at all; above 0 means waits longer than LimitMS. From 0 to
+	// 3,600,000. Default 0.
+	LimitMS float64 `json:"limit_ms"`
+}
+
+// DefaultInput returns the planner's own example: 120 requests a second,
+// 45 ms each, at most 5% of requests waiting at all.
+func DefaultInput() Input {
+	return Input{RateRPS: 120, ServiceMS: 45, Target: 0.05, LimitMS: 0}
+}
+
+// OfferedLoad returns the offered load, in Erlangs: RateRPS × ServiceMS /
+// 1000, the average number of busy servers (12 at 150/s and 80 ms).
+func (in Input) OfferedLoad() float64 {
+	return in.RateRPS * in.ServiceMS / 1000
+}
+
+// FieldError is a problem with one field of an Input: the field's JSON key
+// (such as "rate_rps") and a message that gives the value and what to use
+// instead. It is the engine's type, so that sim.FieldErrors lists both.
+type FieldError = sim.FieldError
+
+// num formats x for a message: plain digits for ordinary sizes
+// (3600000, 0.001), exponent form for the very large and very small.
+func num(x float64) string {
+	if ax := math.Abs(x); ax == 0 || ax >= 1e-4 && ax < 1e15 {
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(x, 'g', -1, 64)
+}
+
+// Validate checks every field and returns the problems joined, each a
+// *FieldError naming the field, the value and the allowed range; nil when
+// Compute can answer.
+func (in Input) Validate() error {
+	var errs []error
+	bad := func(field, format string, args ...any) {
+		errs = append(errs, &FieldError{Field: field, Msg: fmt.Sprintf(format, args...)})
+	}
+	// check reports whether x is in range (ok); if not, it records why,
+	// with the range in words given by format and args.
+	check := func(field string, x float64, ok, tooSmall bool, format string, args ...any) bool {
+		want := func() string { return fmt.Sprintf(format, args...) }
+		switch {
+		case math.IsNaN(x) || math.IsInf(x, 0):
+			bad(field, "%s is not a number: use %s", num(x), want())
+		case ok:
+			return true
+		case tooSmall:
+			bad(field, "%s is too small: use %s", num(x), want())
+		default:
+			bad(field, "%s is too large: use %s", num(x), want())
+		}
+		return false
+	}
+	r, s, t, l := in.RateRPS, in.ServiceMS, in.Target, in.LimitMS
+	rateOK := check("rate_rps", r, r > 0 && r <= maxRPS, r <= 0,
+		"a number of requests per second above 0, up to %s", num(maxRPS))
+	serviceOK := check("service_ms", s, s >= minService && s <= maxMS, s < minService,
+		"a number of milliseconds from %s to %s", num(minService), num(maxMS))
+	check("target", t, t >= MinTarget && t < 1, t < MinTarget,
+		"a fraction from %s (one in a billion) to below 1, such as 0.05 for 5%%", num(MinTarget))
+	check("limit_ms", l, l >= 0 && l <= maxMS, l < 0,
+		"0 for any wait at all, or a number of milliseconds up to %s", num(maxMS))
+	if rateOK && serviceOK {
+		if a := in.OfferedLoad(); a > MaxOfferedLoad {
+			bad("rate_rps", "%s per second at %s ms each is an offered load of %s Erlangs, more than the planner sizes: keep rate_rps × service_ms / 1000 at most %d",
+				num(in.RateRPS), num(in.ServiceMS), num(a), MaxOfferedLoad)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Row is how one number of servers fares.
+type Row struct {
+	// Servers is the number of servers, c.
+	Servers int `json:"servers"`
+	// Utilisation is the offered load over the servers, a/c: the share of
+	// the time each server is busy when Stable; 1 or more when not.
+	Utilisation float64 `json:"utilisation"`
+	// Stable reports whether the servers keep up on average (c > a). When
+	// false the queue grows without bound: Wait is 1, MeetsTarget is false,
+	// and MeanWaitMS and P99WaitMS are 0, standing for "no finite value"
+	// (JSON has no infinity).
+	Stable bool `json:"stable"`
+	// Wait is the share of requests the target is about, a fraction in
+	// [0, 1]: those that wait at all (ErlangC) when the Input's LimitMS is
+	// 0, else those that wait longer than LimitMS (WaitOver).
+	Wait float64 `json:"wait"`
+	// MeanWaitMS is the mean wait in the queue over all requests, in
+	// milliseconds (MeanWaitMS).
+	MeanWaitMS float64 `json:"mean_wait_ms"`
+	// P99WaitMS is the 99th percentile of the wait in the queue over all
+	// requests, in milliseconds (P99WaitMS); 0 when at most 1% wait.
+	P99WaitMS float64 `json:"p99_wait_ms"`
+	// MeetsTarget reports whether Wait is at most the Input's Target.
+	MeetsTarget bool `json:"meets_target"`
+}
+
+// Plan is the planner's answer.
+type Plan struct {
+	// Input is what was asked.
+	Input Input `json:"input"`
+	// OfferedLoad is RateRPS × ServiceMS / 1000, in Erlangs: the average
+	// number of busy servers. Any stable count of servers is above it.
+	OfferedLoad float64 `json:"offered_load"`
+	// Servers is the answer: the fewest servers whose Wait is at most the
+	// Target.
+	Servers int `json:"servers"`
+	// Answer is the Row for Servers.
+	Answer Row `json:"answer"`
+	// OneFewer is the Row for Servers − 1, what one fewer would cost (it
+	// may be unstable); nil when Servers is 1.
+	OneFewer *Row `json:"one_fewer"`
+	// Nearby holds the Rows from max(1, Servers − 4) to Servers + 4, in
+	// order; unstable ones are marked by Stable.
+	Nearby []Row `json:"nearby"`
+	// Curve holds the Rows for a chart of how waiting falls as servers are
+	// added: every stable count from max(first stable count, Servers − 30)
+	// to Servers + 10, in order.
+	Curve []Row `json:"curve"`
+}
+
+// Compute returns the Plan for in, or the errors of in.Validate. It walks the
+// Erlang B recursion once up to the answer and once more up to the end of the
+// Curve, so it costs O(Servers) time and O(1) memory beyond the Plan.
+func Compute(in Input) (Plan, error) {
+	if err := in.Validate(); err != nil {
+		return Plan{}, err
+	}
+	a := in.OfferedLoad()
+	p := Plan{Input: in, OfferedLoad: a}
+
+	// The fewest servers: C(c, a), and so Wait, falls as c grows past a,
+	// so the first count that meets the target is the answer.
+	b := 1.0
+	for c := 1; ; c++ {
+		if c > MaxServers {
+			return Plan{}, &FieldError{Field: "target", Msg: fmt.Sprintf(
+				"%s would need more than %d servers at an offered load of %s Erlangs: use a larger target or a smaller load",
+				num(in.Target), MaxServers, num(a))}
+		}
+		b = erlangBStep(b, c, a)
+		if r := row(in, c, a, b); r.MeetsTarget {
+			p.Servers = c
+			break
+		}
+	}
+
+	firstStable := int(math.Floor(a)) + 1 // a <= MaxOfferedLoad, so this fits
+	nearLo := max(1, p.Servers-nearbySpan)
+	curveLo := max(firstStable, p.Servers-curveBelow)
+	hi := p.Servers + max(nearbySpan, curveAbove)
+	p.Nearby = make([]Row, 0, p.Servers+nearbySpan-nearLo+1)
+	p.Curve = make([]Row, 0, p.Servers+curveAbove-curveLo+1)
+	b = 1.0
+	for c := 1; c <= hi; c++ {
+		b = erlangBStep(b, c, a)
+		if c < min(nearLo, curveLo, p.Servers-1) {
+			continue // no row wanted yet; the recursion still needs this step
+		}
+		r := row(in, c, a, b)
+		if c == p.Servers {
+			p.Answer = r
+		}
+		if c == p.Servers-1 {
+			fewer := r
+			p.OneFewer = &fewer
+		}
+		if c >= nearLo && c <= p.Servers+nearbySpan {
+			p.Nearby = append(p.Nearby, r)
+		}
+		if c >= curveLo && c <= p.Servers+curveAbove && r.Stable {
+			p.Curve = append(p.Curve, r)
+		}
+	}
+	return p, nil
+}
+
+// row returns the Row for c servers given b = B(c, a).
+func row(in Input, c int, a, b float64) Row {
+	r := Row{Servers: c, Utilisation: a / float64(c)}
+	if float64(c) <= a {
+		r.Wait = 1
+		return r
+	}
+	pw := erlangC(c, a, b)
+	r.Stable = true
+	r.Wait = pw
+	if in.LimitMS > 0 {
+		r.Wait = waitOver(c, a, in.ServiceMS, in.LimitMS, pw)
+	}
+	r.MeanWaitMS = meanWaitMS(c, a, in.ServiceMS, pw)
+	r.P99WaitMS = p99WaitMS(c, a, in.ServiceMS, pw)
+	r.MeetsTarget = r.Wait <= in.Target
+	return r
+}
