@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // Config is one run of the simulation: the service, its traffic, its clients
@@ -65,6 +66,35 @@ type Config struct {
 	CoDelTargetMS float64 `json:"codel_target_ms"`
 	// CoDelIntervalMS is N in Fail at Scale, in milliseconds (default 100).
 	CoDelIntervalMS float64 `json:"codel_interval_ms"`
+	// Client is how clients retry: fixed (the post's, default), backoff,
+	// budget, ratio, retry-after or throttle. See Client.
+	Client Client `json:"client"`
+	// BackoffBaseMS and BackoffCapMS are the backoff client's base and cap,
+	// in milliseconds (defaults 1000, the post's retry delay, and 20000, the
+	// AWS SDKs' largest backoff).
+	BackoffBaseMS float64 `json:"backoff_base_ms"`
+	BackoffCapMS  float64 `json:"backoff_cap_ms"`
+	// BudgetTokens is the budget client's quota of tokens (default 500, as
+	// the AWS SDKs).
+	BudgetTokens int `json:"budget_tokens"`
+	// BudgetRefusalCost and BudgetTimeoutCost are the tokens a retry costs
+	// after a refusal and after a timeout (defaults 5 and 10, as the AWS
+	// SDKs).
+	BudgetRefusalCost int `json:"budget_refusal_cost"`
+	BudgetTimeoutCost int `json:"budget_timeout_cost"`
+	// BudgetRefill is the tokens an answered first attempt puts back
+	// (default 1; an answered retry refunds its own cost).
+	BudgetRefill int `json:"budget_refill"`
+	// RatioMax is the ratio client's largest share of retries among the
+	// requests sent in the last ClientWindowS (default 0.1, the SRE book's
+	// 10%).
+	RatioMax float64 `json:"ratio_max"`
+	// ThrottleK is the throttle client's K: it sends freely until requests
+	// are K times what is accepted (default 2, the SRE book's).
+	ThrottleK float64 `json:"throttle_k"`
+	// ClientWindowS is the history the ratio and throttle clients keep, in
+	// seconds (default 120, the SRE book's two minutes).
+	ClientWindowS float64 `json:"client_window_s"`
 	// Seed selects the random streams; the same seed gives the same run on
 	// every platform (default 1). At most 2^53-1, so that it survives a
 	// round trip through JavaScript.
@@ -76,23 +106,33 @@ type Config struct {
 // retries, the unbounded queue, seed 1.
 func DefaultConfig() Config {
 	return Config{
-		Policy:          FIFO,
-		Workers:         8,
-		ServiceMS:       80,
-		NormalRPS:       70,
-		SaleRPS:         150,
-		SaleStartS:      60,
-		SaleS:           60,
-		DurationS:       300,
-		TimeoutMS:       2000,
-		Retries:         0,
-		RetryDelayMS:    1000,
-		Queue:           0,
-		RefusalCostMS:   0,
-		OrderShare:      0.2,
-		CoDelTargetMS:   5,
-		CoDelIntervalMS: 100,
-		Seed:            1,
+		Policy:            FIFO,
+		Workers:           8,
+		ServiceMS:         80,
+		NormalRPS:         70,
+		SaleRPS:           150,
+		SaleStartS:        60,
+		SaleS:             60,
+		DurationS:         300,
+		TimeoutMS:         2000,
+		Retries:           0,
+		RetryDelayMS:      1000,
+		Queue:             0,
+		RefusalCostMS:     0,
+		OrderShare:        0.2,
+		CoDelTargetMS:     5,
+		CoDelIntervalMS:   100,
+		Client:            Fixed,
+		BackoffBaseMS:     1000,
+		BackoffCapMS:      20000,
+		BudgetTokens:      500,
+		BudgetRefusalCost: 5,
+		BudgetTimeoutCost: 10,
+		BudgetRefill:      1,
+		RatioMax:          0.1,
+		ThrottleK:         2,
+		ClientWindowS:     120,
+		Seed:              1,
 	}
 }
 
@@ -105,6 +145,7 @@ const (
 	// MaxSeed is the largest seed, 2^53-1, the largest integer a JavaScript
 	// number holds exactly.
 	MaxSeed     = 1<<53 - 1
+	maxTokens   = 1_000_000
 	maxWorkers  = 100_000
 	maxRetries  = 100
 	maxQueue    = 10_000_000
@@ -204,6 +245,18 @@ func (c Config) Validate() error {
 	real("order_share", c.OrderShare, 0, 1, "", false)
 	real("codel_target_ms", c.CoDelTargetMS, 0, maxMS, " ms", false)
 	real("codel_interval_ms", c.CoDelIntervalMS, 0, maxMS, " ms", true)
+	if c.Client < 0 || int(c.Client) >= len(clientNames) {
+		bad("client", "%d is not a client: use one of %s", int(c.Client), strings.Join(clientNames[:], ", "))
+	}
+	real("backoff_base_ms", c.BackoffBaseMS, 0, maxMS, " ms", false)
+	real("backoff_cap_ms", c.BackoffCapMS, 0, maxMS, " ms", false)
+	whole("budget_tokens", c.BudgetTokens, 0, maxTokens, "")
+	whole("budget_refusal_cost", c.BudgetRefusalCost, 1, maxTokens, "")
+	whole("budget_timeout_cost", c.BudgetTimeoutCost, 1, maxTokens, "")
+	whole("budget_refill", c.BudgetRefill, 0, maxTokens, "")
+	real("ratio_max", c.RatioMax, 0, 0.9, "", false)
+	real("throttle_k", c.ThrottleK, 1, 100, "", false)
+	real("client_window_s", c.ClientWindowS, 1, 3600, " s", false)
 	if c.Seed > MaxSeed {
 		bad("seed", "%d is too large: use a whole number from 0 to %d", c.Seed, uint64(MaxSeed))
 	}
@@ -263,10 +316,10 @@ func (c Config) SaleEndS() float64 { return c.SaleStartS + c.SaleS }
 
 // Drains reports the fluid view (rule 18) for a client with the given
 // retries: after the sale an unbounded queue that holds more than a timeout's
-// worth of work drains only if NormalRPS x (1 + retries) is below
-// CapacityRPS.
+// worth of work drains only if NormalRPS x FluidTries(retries), the fixed
+// client's 1 + retries, is below CapacityRPS.
 func (c Config) Drains(retries int) bool {
-	return c.NormalRPS*float64(1+retries) < c.CapacityRPS()
+	return c.NormalRPS*c.FluidTries(retries) < c.CapacityRPS()
 }
 
 // SuggestedWorkers is the fewest workers whose capacity is over the sale

@@ -19,6 +19,7 @@ type attempt struct {
 	window   int32  // the person's window, by first arrival
 	try      int32  // 1 for the first attempt, 2 for the first retry, ...
 	refs     int8   // how many places hold it: the timeout line, the system, a retry event
+	paid     int32  // budget client: the tokens this retry cost
 	order    bool   // an order rather than a price preview
 	sale     bool   // the person first arrived during the sale
 	gaveUp   bool   // its client gave up (rule 4)
@@ -54,6 +55,18 @@ type engine struct {
 	retries                                 int32
 
 	arrivals, orders, service, jitter stream
+
+	// the sending side's client strategy (see Client)
+	client                                               Client
+	backoffBase, backoffCap                              float64 // ns
+	tokens, quota                                        int64
+	refusalCostTokens, timeoutCostTokens, refill         int64
+	ratioMax, throttleK                                  float64
+	history                                              slidingWindow
+	clientRand                                           stream
+	capacityPerNS                                        float64 // workers / mean service, requests per ns
+	retriesMade, retriesDeclined, throttled, retriesSent int
+	tokensSpent, tokensRefilled                          int64
 
 	now       int64
 	seq       uint64 // the next event's seq
@@ -116,6 +129,22 @@ func newEngine(c Config) *engine {
 		service:       newStream(c.Seed, streamService),
 		jitter:        newStream(c.Seed, streamJitter),
 		free:          c.Workers,
+
+		client:            c.Client,
+		backoffBase:       c.BackoffBaseMS * 1e6,
+		backoffCap:        c.BackoffCapMS * 1e6,
+		tokens:            int64(c.BudgetTokens),
+		quota:             int64(c.BudgetTokens),
+		refusalCostTokens: int64(c.BudgetRefusalCost),
+		timeoutCostTokens: int64(c.BudgetTimeoutCost),
+		refill:            int64(c.BudgetRefill),
+		ratioMax:          c.RatioMax,
+		throttleK:         c.ThrottleK,
+		clientRand:        newStream(c.Seed, streamClient),
+		capacityPerNS:     float64(c.Workers) / (c.ServiceMS * 1e6),
+	}
+	if c.Client == Ratio || c.Client == Throttle {
+		e.history = newSlidingWindow(int(math.Round(c.ClientWindowS)))
 	}
 	if c.NormalRPS > 0 {
 		e.normalGap = 1e9 / c.NormalRPS
@@ -222,7 +251,7 @@ func (e *engine) loop() {
 			case refusalDone:
 				e.finishRefusal(ev.a)
 			case retryArrival:
-				e.arrive(ev.a)
+				e.send(ev.a)
 			}
 		}
 	}
@@ -246,6 +275,30 @@ func (e *engine) newPerson() {
 		}
 	}
 	e.scheduleArrival(e.now)
+	e.send(i)
+}
+
+// send is the client sending attempt i: the throttle client may refuse it
+// itself (Client Throttle), otherwise it arrives at the service.
+func (e *engine) send(i id) {
+	switch e.client {
+	case Ratio:
+		e.history.advance(e.now)
+		e.history.add(sentRequests)
+	case Throttle:
+		e.history.advance(e.now)
+		req, acc := float64(e.history.sum[sentRequests]), float64(e.history.sum[gotAccepts])
+		e.history.add(sentRequests)
+		if p := throttleProbability(req, acc, e.throttleK); p > 0 && e.clientRand.Float64() < p {
+			e.throttled++
+			a := e.at(i)
+			a.heard = true
+			a.refs = 1
+			e.retryOrSettle(i, refused)
+			e.release(i)
+			return
+		}
+	}
 	e.arrive(i)
 }
 
@@ -259,6 +312,9 @@ func (e *engine) arrive(i id) {
 	a.tseq = e.nextSeq()
 	e.timeouts.pushBack(i)
 	e.attempts++
+	if a.try > 1 {
+		e.retriesSent++
+	}
 	e.windows[a.window].Attempts++
 	if a.sale {
 		e.saleAttempts++
@@ -383,15 +439,10 @@ func (e *engine) finishRefusal(i id) {
 	e.dispatch()
 }
 
-// hear is a client hearing "no": it retries if it has retries left (rule 13).
+// hear is a client hearing "no" (rule 13).
 func (e *engine) hear(i id) {
-	a := e.at(i)
-	a.heard = true
-	if a.try <= e.retries {
-		e.retry(i, true)
-		return
-	}
-	e.settle(a, refused, 0)
+	e.at(i).heard = true
+	e.retryOrSettle(i, refused)
 }
 
 // giveUp is attempt i's client giving up, at its deadline, unless it was
@@ -399,11 +450,7 @@ func (e *engine) hear(i id) {
 func (e *engine) giveUp(i id) {
 	if a := e.at(i); !a.heard && !a.answered {
 		a.gaveUp = true
-		if a.try <= e.retries {
-			e.retry(i, false)
-		} else {
-			e.settle(a, timedOut, 0)
-		}
+		e.retryOrSettle(i, timedOut)
 	}
 	e.release(i)
 }
@@ -414,27 +461,110 @@ func (e *engine) finishService(i id) {
 		e.wasted++ // served to nobody (rule 4)
 	} else {
 		a.answered = true
+		e.accepted(a)
 		e.settle(a, answered, e.now-a.first)
 	}
 	e.release(i)
 	e.dispatch()
 }
 
-// retry schedules the next attempt of attempt i's client, RetryDelayMS (plus
-// jitter) from now (rule 13).
-func (e *engine) retry(i id, wasRefused bool) {
-	prev := e.pool[i] // a copy: alloc may move the pool
-	j := e.alloc()
-	b := e.at(j)
-	b.first, b.order, b.window, b.sale = prev.first, prev.order, prev.window, prev.sale
-	b.try = prev.try + 1
-	b.prevRefused = wasRefused
-	b.refs = 1
+// accepted tells the sending side that a was answered: the throttle client
+// counts an accept, the budget client refills.
+func (e *engine) accepted(a *attempt) {
+	switch e.client {
+	case Throttle:
+		e.history.advance(e.now)
+		e.history.add(gotAccepts)
+	case Budget:
+		back := e.refill
+		if a.paid > 0 {
+			back = int64(a.paid) // an answered retry refunds its cost
+		}
+		back = min(back, e.quota-e.tokens)
+		e.tokens += back
+		e.tokensRefilled += back
+	}
+}
+
+// retryOrSettle decides, after attempt i ended with o (refused or timed
+// out), whether its client tries again and when (rule 13 and Client);
+// otherwise the person ends with o (rule 14).
+func (e *engine) retryOrSettle(i id, o outcome) {
+	a := e.at(i)
+	if a.try > e.retries {
+		e.settle(a, o, 0)
+		return
+	}
 	delay := e.retryDelay
 	if e.retryJitter > 0 {
 		delay += int64(float64(float64(e.retryJitter) * e.jitter.Float64()))
 	}
+	var paid int64
+	switch e.client {
+	case Backoff:
+		// Full jitter: uniform in [0, min(cap, base x 2^(n-1))).
+		delay = int64(float64(backoffCeiling(e.backoffBase, e.backoffCap, a.try) * e.clientRand.Float64()))
+	case Budget:
+		paid = e.timeoutCostTokens
+		if o == refused {
+			paid = e.refusalCostTokens
+		}
+		if e.tokens < paid {
+			e.retriesDeclined++
+			e.settle(a, o, 0)
+			return
+		}
+		e.tokens -= paid
+		e.tokensSpent += paid
+	case Ratio:
+		e.history.advance(e.now)
+		if a.try >= ratioMaxAttempts || float64(e.history.sum[sentRetries]) >= float64(e.ratioMax*float64(e.history.sum[sentRequests])) {
+			e.retriesDeclined++
+			e.settle(a, o, 0)
+			return
+		}
+		e.history.add(sentRetries)
+	case RetryAfter:
+		if o == refused {
+			delay = e.retryAfter() + int64(float64(1e9*e.clientRand.Float64()))
+		}
+	}
+	e.retriesMade++
+	prev := *a // a copy: alloc may move the pool
+	j := e.alloc()
+	b := e.at(j)
+	b.first, b.order, b.window, b.sale = prev.first, prev.order, prev.window, prev.sale
+	b.try = prev.try + 1
+	b.prevRefused = o == refused
+	b.paid = int32(paid)
+	b.refs = 1
 	e.events.push(event{at: e.now + delay, seq: e.nextSeq(), a: j, kind: retryArrival})
+}
+
+// throttleProbability is the SRE book's client request rejection
+// probability, max(0, (requests - k x accepts) / (requests + 1)), with
+// requests and accepts counted over the client's recent history.
+func throttleProbability(requests, accepts, k float64) float64 {
+	return max(0, (requests-float64(k*accepts))/(requests+1))
+}
+
+// backoffCeiling is the full-jitter backoff's bound for a client's retry
+// number n (1 for the first retry): min(cap, base x 2^(n-1)), in ns.
+func backoffCeiling(base, cap float64, n int32) float64 {
+	ceiling := base
+	for k := int32(1); k < n && ceiling < cap; k++ {
+		ceiling *= 2
+	}
+	return min(ceiling, cap)
+}
+
+// retryAfter is the server's Retry-After hint, in ns: how long the requests
+// waiting would take to drain at full capacity, in whole seconds as HTTP
+// sends it, at least 1.
+func (e *engine) retryAfter() int64 {
+	drain := float64(e.queue.len()) / e.capacityPerNS // ns
+	s := math.Ceil(drain / 1e9)
+	return int64(max(s, 1)) * 1_000_000_000
 }
 
 // settle records how a person ended, by their last attempt (rule 14).
@@ -502,6 +632,14 @@ func (e *engine) result(c Config) Result {
 		Windows:            e.windows,
 		LongestQueueWaitMS: float64(e.longestWait) / 1e6,
 		LongestQueue:       e.longestQueue,
+		Client: ClientStats{
+			Retries:        e.retriesMade,
+			RetriesSent:    e.retriesSent,
+			Declined:       e.retriesDeclined,
+			Throttled:      e.throttled,
+			TokensSpent:    e.tokensSpent,
+			TokensRefilled: e.tokensRefilled,
+		},
 	}
 	s := e.sale
 	if s.People > 0 {
@@ -529,6 +667,8 @@ func (e *engine) result(c Config) Result {
 	switch {
 	case r.BackToNormalS != nil:
 		r.Recovery = Normal
+	case c.Client == Throttle && e.queue.len() == 0:
+		r.Recovery = Throttled
 	case c.Drains(c.Retries):
 		r.Recovery = Backlog
 	default:

@@ -38,6 +38,26 @@ type Result struct {
 	// LongestQueue is the most requests that waited at once, not counting
 	// those in service.
 	LongestQueue int `json:"longest_queue"`
+	// Client is what the sending side's client strategy did.
+	Client ClientStats `json:"client"`
+}
+
+// ClientStats is what the sending side did over the whole run (see Client).
+type ClientStats struct {
+	// Retries is the retries clients decided to make (some may still have
+	// been waiting to be sent when the run ended).
+	Retries int `json:"retries"`
+	// RetriesSent is the retries that reached the service.
+	RetriesSent int `json:"retries_sent"`
+	// Declined is the retries the strategy would not make: the budget could
+	// not pay, the ratio was reached, or 3 attempts were made (Ratio).
+	Declined int `json:"declined"`
+	// Throttled is the attempts the throttle client refused itself.
+	Throttled int `json:"throttled"`
+	// TokensSpent and TokensRefilled are the budget client's token flows;
+	// TokensSpent <= BudgetTokens + TokensRefilled.
+	TokensSpent    int64 `json:"tokens_spent"`
+	TokensRefilled int64 `json:"tokens_refilled"`
 }
 
 // Sale is how the people who first arrived during the sale fared. People =
@@ -104,4 +124,9 @@ const (
 	// Stuck: not back, and the fluid view says the queue never drains:
 	// retries keep it full, a metastable failure.
 	Stuck Recovery = "stuck"
+	// Throttled: not back, with the service's queue empty at the end: the
+	// clients refuse their own requests. Adaptive throttling (Client
+	// Throttle) that saw nothing accepted for its whole window lets almost
+	// nothing through, so nothing is accepted to open it again.
+	Throttled Recovery = "throttled"
 )

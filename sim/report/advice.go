@@ -87,6 +87,15 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 			return nil, err
 		}
 	}
+	if c.Retries > 0 && c.Client == sim.Fixed && cur.BackToNormalS == nil {
+		err := try(func(a *sim.Config) { a.Client = sim.Budget }, func(r sim.Result) string {
+			return fmt.Sprintf("Give the clients a retry budget (a token bucket of %d, as the AWS SDKs keep): %s answered and %s, %s attempts per person instead of %s.",
+				c.BudgetTokens, Percent(r.Sale.AnsweredShare), Recovered(r), Number(r.AttemptsPerPerson, 2), Number(cur.AttemptsPerPerson, 2))
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
 	if (c.Policy == sim.Bounded || c.Policy == sim.Priority) && CanHoldTimeout(c) {
 		err := try(func(a *sim.Config) { a.Queue = 0 }, func(r sim.Result) string {
 			return fmt.Sprintf("Bound the queue as a time: %s waiting hold %s of work against a %s timeout, so the bound sheds nothing. The automatic %s (%s of work) answers %s.",

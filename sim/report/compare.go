@@ -80,6 +80,8 @@ func Recovered(r sim.Result) string {
 		return "back to normal " + Seconds(*r.BackToNormalS) + " after the sale"
 	case r.Recovery == sim.Backlog:
 		return "not back by " + Seconds(r.Config.DurationS) + ": a backlog too long for the run"
+	case r.Recovery == sim.Throttled:
+		return "not back by " + Seconds(r.Config.DurationS) + ": the clients throttle themselves shut"
 	default:
 		return "not back by " + Seconds(r.Config.DurationS) + ": stuck, retries keep the queue full"
 	}
@@ -95,6 +97,8 @@ func BackCell(r Row) string {
 		return Seconds(*r.BackToNormalS)
 	case r.Recovery == sim.Backlog:
 		return "backlog"
+	case r.Recovery == sim.Throttled:
+		return "throttled"
 	default:
 		return "stuck"
 	}

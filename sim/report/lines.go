@@ -34,15 +34,32 @@ func CanHoldTimeout(c sim.Config) bool {
 }
 
 // FluidLine is the post's fluid view for one retry count: "retries=3:
-// 70/s x 4 tries = 280/s against 100/s, never drains" (rule 18).
+// 70/s x 4 tries = 280/s against 100/s, never drains" (rule 18). For a
+// client other than the post's it counts the tries that client makes once
+// everyone times out (sim.Config.FluidTries) and says why.
 func FluidLine(c sim.Config, retries int) string {
-	tries := 1 + retries
 	verdict := "never drains"
 	if c.Drains(retries) {
 		verdict = "drains"
 	}
-	return fmt.Sprintf("retries=%d: %s/s x %d tries = %s/s against %s/s, %s",
-		retries, Number(c.NormalRPS, 2), tries, Number(c.NormalRPS*float64(tries), 2), Number(c.CapacityRPS(), 2), verdict)
+	tries := c.FluidTries(retries)
+	head := fmt.Sprintf("retries=%d", retries)
+	if c.Client != sim.Fixed {
+		head += ", " + c.Client.String()
+	}
+	if c.Client == sim.Throttle {
+		return fmt.Sprintf("%s: the client sends at most %s x what is accepted; once nothing is, almost nothing reaches the %s/s, %s",
+			head, Number(c.ThrottleK, 2), Number(c.CapacityRPS(), 2), verdict)
+	}
+	line := fmt.Sprintf("%s: %s/s x %s tries = %s/s against %s/s, %s",
+		head, Number(c.NormalRPS, 2), Number(tries, 2), Number(float64(c.NormalRPS*tries), 2), Number(c.CapacityRPS(), 2), verdict)
+	switch {
+	case c.Client == sim.Budget && retries > 0:
+		line += " (the budget is spent, and nothing answered refills it)"
+	case c.Client == sim.Ratio && retries > 0:
+		line += fmt.Sprintf(" (retries stay under %s%% of requests, and 3 attempts)", Number(c.RatioMax*100, 1))
+	}
+	return line
 }
 
 // Fluid is the fluid view for retries 0 to max(3, c.Retries), as the post
@@ -66,18 +83,22 @@ func Outlook(r sim.Result) Line {
 		return Line{"Longest wait in the queue", fmt.Sprintf("%s, against a %s timeout: no request can wait for nothing here.",
 			Duration(r.LongestQueueWaitMS), Duration(c.TimeoutMS))}
 	}
-	tries := 1 + c.Retries
+	tries := c.FluidTries(c.Retries)
+	if c.Client == sim.Throttle {
+		return Line{"Once everyone times out", fmt.Sprintf("the clients send at most %s x what is accepted, so with nothing accepted almost nothing reaches the service's %s/s: its queue drains, and the clients' throttle decides when people are answered again.",
+			Number(c.ThrottleK, 2), Number(c.CapacityRPS(), 2))}
+	}
 	noun := "tries"
 	if tries == 1 {
 		noun = "try"
 	}
-	load := c.NormalRPS * float64(tries)
+	load := float64(c.NormalRPS * tries)
 	if c.Drains(c.Retries) {
-		return Line{"Once everyone times out", fmt.Sprintf("each person sends %d %s, %s/s x %d = %s/s against %s/s: a backlog drains at %s/s once the sale ends.",
-			tries, noun, Number(c.NormalRPS, 2), tries, Number(load, 2), Number(c.CapacityRPS(), 2), Number(c.CapacityRPS()-load, 2))}
+		return Line{"Once everyone times out", fmt.Sprintf("each person sends %s %s, %s/s x %s = %s/s against %s/s: a backlog drains at %s/s once the sale ends.",
+			Number(tries, 2), noun, Number(c.NormalRPS, 2), Number(tries, 2), Number(load, 2), Number(c.CapacityRPS(), 2), Number(c.CapacityRPS()-load, 2))}
 	}
-	return Line{"Once everyone times out", fmt.Sprintf("each person sends %d %s, %s/s x %d = %s/s against %s/s: once the queue holds more than %s of work it never drains, even after the sale.",
-		tries, noun, Number(c.NormalRPS, 2), tries, Number(load, 2), Number(c.CapacityRPS(), 2), Duration(c.TimeoutMS))}
+	return Line{"Once everyone times out", fmt.Sprintf("each person sends %s %s, %s/s x %s = %s/s against %s/s: once the queue holds more than %s of work it never drains, even after the sale.",
+		Number(tries, 2), noun, Number(c.NormalRPS, 2), Number(tries, 2), Number(load, 2), Number(c.CapacityRPS(), 2), Duration(c.TimeoutMS))}
 }
 
 // ThisRun is the second line: what actually happened after the sale.
@@ -87,6 +108,9 @@ func ThisRun(r sim.Result) Line {
 	case r.BackToNormalS == nil && r.Recovery == sim.Stuck:
 		text = fmt.Sprintf("stuck: not back by %s. Retries keep the queue full: %s of the sale's people answered, %s requests served to nobody.",
 			Seconds(r.Config.DurationS), Percent(r.Sale.AnsweredShare), Count(r.Wasted))
+	case r.BackToNormalS == nil && r.Recovery == sim.Throttled:
+		text = fmt.Sprintf("not back by %s, with the queue empty: the clients refused %s of their own requests. With nothing accepted in the last %s, adaptive throttling lets almost nothing through, so nothing is accepted to open it again.",
+			Seconds(r.Config.DurationS), Count(r.Client.Throttled), Seconds(r.Config.ClientWindowS))
 	case r.BackToNormalS == nil:
 		text = fmt.Sprintf("not back by %s: a backlog too long for the run, not a stuck queue; a longer run would drain it.",
 			Seconds(r.Config.DurationS))

@@ -62,8 +62,13 @@ func Describe(c sim.Config) string {
 		sale = "no sale"
 	}
 	retries := "no retries"
-	if c.Retries > 0 {
+	switch {
+	case c.Retries > 0 && c.Client == sim.Fixed:
 		retries = fmt.Sprintf("%d retries %s apart", c.Retries, Duration(c.RetryDelayMS))
+	case c.Retries > 0:
+		retries = fmt.Sprintf("up to %d retries, %s", c.Retries, lower(c.Client.Title()))
+	case c.Client == sim.Throttle:
+		retries = "no retries, adaptive throttling"
 	}
 	return fmt.Sprintf("%d workers at %s (%s/s), %s/s normally and %s, a %s timeout, %s, seed %d",
 		c.Workers, Duration(c.ServiceMS), Number(c.CapacityRPS(), 1), Number(c.NormalRPS, 2), sale, Duration(c.TimeoutMS), retries, c.Seed)
@@ -259,6 +264,13 @@ func WriteView(w io.Writer, v View) error {
 	p("\nThe fluid view: after the sale, an unbounded queue drains only if every person's tries fit\n")
 	for _, l := range v.Fluid {
 		p("  %s\n", l)
+	}
+	if err == nil && (c.Retries > 0 || c.Client != sim.Fixed) {
+		var cv ClientView
+		if cv, err = BuildClients(c); err == nil {
+			p("\n")
+			err = WriteClients(w, cv)
+		}
 	}
 	return err
 }

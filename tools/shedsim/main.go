@@ -6,6 +6,7 @@
 //	shedsim --policy fifo --retries 1 --spike 150  one run, your numbers
 //	shedsim --sample retries                       one of the post's situations
 //	shedsim --seeds 20                             every policy over 20 seeds
+//	shedsim --clients --retries 3                  every client strategy side by side
 //	shedsim --lab                                  the lab's 162 runs, as JSON
 //	shedsim plan --rate-rps 150 --service-ms 80    Erlang C: how many workers
 //

@@ -44,8 +44,20 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.Float64Var(&c.OrderShare, "order-share", c.OrderShare, "share of people placing an order")
 	fs.Float64Var(&c.CoDelTargetMS, "codel-target-ms", c.CoDelTargetMS, "queue timeout's M, ms")
 	fs.Float64Var(&c.CoDelIntervalMS, "codel-interval-ms", c.CoDelIntervalMS, "queue timeout's N, ms")
+	var client string
+	fs.StringVar(&client, "client", "", "how clients retry: fixed (the post's), backoff, budget, ratio, retry-after or throttle")
+	fs.Float64Var(&c.BackoffBaseMS, "backoff-base-ms", c.BackoffBaseMS, "backoff client: base, ms")
+	fs.Float64Var(&c.BackoffCapMS, "backoff-cap-ms", c.BackoffCapMS, "backoff client: cap, ms")
+	fs.IntVar(&c.BudgetTokens, "budget-tokens", c.BudgetTokens, "budget client: token quota")
+	fs.IntVar(&c.BudgetRefusalCost, "budget-refusal-cost", c.BudgetRefusalCost, "budget client: tokens a retry after a refusal costs")
+	fs.IntVar(&c.BudgetTimeoutCost, "budget-timeout-cost", c.BudgetTimeoutCost, "budget client: tokens a retry after a timeout costs")
+	fs.IntVar(&c.BudgetRefill, "budget-refill", c.BudgetRefill, "budget client: tokens an answer puts back")
+	fs.Float64Var(&c.RatioMax, "ratio-max", c.RatioMax, "ratio client: largest share of retries among requests")
+	fs.Float64Var(&c.ThrottleK, "throttle-k", c.ThrottleK, "throttle client: K")
+	fs.Float64Var(&c.ClientWindowS, "client-window-s", c.ClientWindowS, "ratio and throttle clients: history kept, s")
 	fs.Uint64Var(&c.Seed, "seed", c.Seed, "random seed; the same seed gives the same run everywhere")
 	timeline := fs.Bool("timeline", false, "answered per 10 s, every policy")
+	clients := fs.Bool("clients", false, "every client strategy side by side, for --policy (default fifo)")
 	asJSON := fs.Bool("json", false, "print the Result (or every policy's Results) as JSON")
 	lab := fs.Bool("lab", false, "print the lab's 162 runs as JSON")
 	seeds := fs.Int("seeds", 0, "run this many seeds from --seed and summarise mean and spread")
@@ -86,6 +98,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		c.Policy = p
 	}
+	if client != "" {
+		cl, err := sim.ParseClient(client)
+		if err != nil {
+			return usageError{"--client: " + err.Error()}
+		}
+		c.Client = cl
+	}
 	if err := c.Validate(); err != nil {
 		return usageError{flagErrors(err)}
 	}
@@ -100,6 +119,18 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return writeSeeds(stdout, c, *seeds, oneRun)
 	case *timeline:
 		return report.WriteTimelines(stdout, c)
+	case *clients && *asJSON:
+		v, err := report.BuildClients(c)
+		if err != nil {
+			return err
+		}
+		return writeJSON(stdout, v)
+	case *clients:
+		v, err := report.BuildClients(c)
+		if err != nil {
+			return err
+		}
+		return report.WriteClients(stdout, v)
 	case oneRun && *asJSON:
 		r, err := sim.Run(c)
 		if err != nil {
@@ -130,6 +161,7 @@ func usage(fs *flag.FlagSet, w io.Writer) {
   shedsim --policy fifo --retries 1 --spike 150  one run, your numbers
   shedsim --sample NAME                          one of the post's situations (--sample list)
   shedsim --seeds 20                             every policy over 20 seeds, mean and spread
+  shedsim --clients --retries 3                  every client strategy side by side
   shedsim --lab                                  the lab's 162 runs as JSON
   shedsim plan [--rate-rps 150 --service-ms 80 --target 0.05 --limit-ms 0]
 
@@ -175,6 +207,24 @@ func copyFlag(dst *sim.Config, src sim.Config, name string) {
 		dst.CoDelIntervalMS = src.CoDelIntervalMS
 	case "seed":
 		dst.Seed = src.Seed
+	case "backoff-base-ms":
+		dst.BackoffBaseMS = src.BackoffBaseMS
+	case "backoff-cap-ms":
+		dst.BackoffCapMS = src.BackoffCapMS
+	case "budget-tokens":
+		dst.BudgetTokens = src.BudgetTokens
+	case "budget-refusal-cost":
+		dst.BudgetRefusalCost = src.BudgetRefusalCost
+	case "budget-timeout-cost":
+		dst.BudgetTimeoutCost = src.BudgetTimeoutCost
+	case "budget-refill":
+		dst.BudgetRefill = src.BudgetRefill
+	case "ratio-max":
+		dst.RatioMax = src.RatioMax
+	case "throttle-k":
+		dst.ThrottleK = src.ThrottleK
+	case "client-window-s":
+		dst.ClientWindowS = src.ClientWindowS
 	}
 }
 

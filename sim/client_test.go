@@ -1,0 +1,217 @@
+package sim
+
+import (
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestParseClient(t *testing.T) {
+	for _, c := range Clients {
+		got, err := ParseClient(" " + c.String() + " ")
+		require.NoError(t, err)
+		assert.Equal(t, c, got, "every client parses from its key")
+		b, err := c.MarshalText()
+		require.NoError(t, err)
+		var back Client
+		require.NoError(t, back.UnmarshalText(b))
+		assert.Equal(t, c, back, "text round trip")
+	}
+	_, err := ParseClient("polite")
+	assert.ErrorContains(t, err, "fixed, backoff, budget, ratio, retry-after, throttle", "the error lists the choices")
+}
+
+// TestThrottleProbability checks the SRE book's formula, case by case.
+func TestThrottleProbability(t *testing.T) {
+	cases := []struct {
+		reason            string
+		requests, accepts float64
+		k, want           float64
+	}{
+		{"nothing sent yet: never refuse", 0, 0, 2, 0},
+		{"everything accepted: never refuse", 1000, 1000, 2, 0},
+		{"half accepted with K=2: requests = K x accepts, never refuse", 1000, 500, 2, 0},
+		{"a third accepted with K=2", 900, 300, 2, 300.0 / 901},
+		{"nothing accepted: refuse all but 1/(requests+1)", 99, 0, 2, 99.0 / 100},
+		{"K=1 is stricter", 1000, 500, 1, 500.0 / 1001},
+	}
+	for _, tc := range cases {
+		assert.InDelta(t, tc.want, throttleProbability(tc.requests, tc.accepts, tc.k), 1e-15, tc.reason)
+	}
+}
+
+// TestBackoffCeiling checks the full-jitter bound min(cap, base x 2^(n-1))
+// and, by drawing, that every backoff delay stays in [0, cap].
+func TestBackoffCeiling(t *testing.T) {
+	base, cap := 1e9, 20e9
+	for n, want := range map[int32]float64{1: 1e9, 2: 2e9, 3: 4e9, 5: 16e9, 6: 20e9, 100: 20e9} {
+		assert.Equal(t, want, backoffCeiling(base, cap, n), "retry %d", n)
+	}
+	c := DefaultConfig()
+	c.Policy, c.Client, c.Retries = Bounded, Backoff, 8
+	c.BackoffBaseMS, c.BackoffCapMS = 300, 900
+	e := newEngine(c)
+	for try := int32(1); try <= 8; try++ {
+		for k := 0; k < 200; k++ {
+			i := e.alloc()
+			a := e.at(i)
+			a.try, a.refs = try, 1
+			e.retryOrSettle(i, refused)
+			ev := e.events.pop()
+			delay := ev.at - e.now
+			assert.True(t, delay >= 0 && float64(delay) < backoffCeiling(300e6, 900e6, try),
+				"retry %d waited %d ns: outside [0, min(cap, base x 2^(n-1)))", try, delay)
+			e.release(i)
+		}
+	}
+}
+
+// TestRetryAfterIsHonoured checks the hint: the time to drain the queue at
+// full capacity in whole seconds, at least 1, and that a refused client
+// waits at least that long, and less than a second more.
+func TestRetryAfterIsHonoured(t *testing.T) {
+	c := DefaultConfig()
+	c.Policy, c.Client, c.Retries, c.Queue = Bounded, RetryAfter, 3, 1000
+	e := newEngine(c)
+	for _, waiting := range []int{0, 1, 100, 101, 250, 1000} {
+		for e.queue.len() < waiting {
+			i := e.alloc()
+			e.at(i).refs = 1
+			e.queue.push(i, false)
+		}
+		// 100/s of capacity: 250 waiting take 2.5 s, so the hint is 3 s.
+		want := int64(max(1, math.Ceil(float64(waiting)/100))) * 1e9
+		assert.Equal(t, want, e.retryAfter(), "%d waiting", waiting)
+		for k := 0; k < 50; k++ {
+			i := e.alloc()
+			a := e.at(i)
+			a.try, a.refs = 1, 1
+			e.retryOrSettle(i, refused)
+			ev := e.events.pop()
+			d := ev.at - e.now
+			assert.True(t, d >= want && d < want+1e9, "%d waiting: a refused client waited %d ns, want [%d, %d)", waiting, d, want, want+1e9)
+			e.release(i)
+		}
+	}
+	// A timeout carries no hint: the client waits RetryDelayMS.
+	i := e.alloc()
+	a := e.at(i)
+	a.try, a.refs = 1, 1
+	e.retryOrSettle(i, timedOut)
+	assert.Equal(t, int64(1e9), e.events.pop().at-e.now, "after a timeout, the fixed delay")
+}
+
+// TestRatioNeverExceedsItsShare checks the ratio client's rule at every
+// decision: a retry is made only while retries are under RatioMax of the
+// requests in the window, and never a third retry.
+func TestRatioNeverExceedsItsShare(t *testing.T) {
+	c := DefaultConfig()
+	c.Client, c.Retries = Ratio, 3
+	e := newEngine(c)
+	e.history.advance(0)
+	for k := 0; k < 100; k++ {
+		e.history.add(sentRequests)
+	}
+	made := 0
+	for k := 0; k < 30; k++ {
+		i := e.alloc()
+		a := e.at(i)
+		a.try, a.refs = 1, 1
+		e.retryOrSettle(i, timedOut)
+		e.release(i)
+	}
+	made = e.retriesMade
+	assert.Equal(t, 10, made, "100 requests in the window allow 10 retries at 10%%")
+	assert.Equal(t, 20, e.retriesDeclined, "the other 20 are declined")
+	i := e.alloc()
+	a := e.at(i)
+	a.try, a.refs = 3, 1
+	e.history.advance(500e9) // a fresh window: only the attempt limit applies
+	e.retryOrSettle(i, timedOut)
+	assert.Equal(t, made, e.retriesMade, "no fourth attempt under the ratio client")
+}
+
+// TestBudgetNeverExceedsItsAllowance checks the token bucket over whole
+// runs: the tokens spent never exceed the quota plus what answers refilled,
+// each retry paid at least the cheaper cost, and an empty bucket that
+// nothing refills makes no retries at all.
+func TestBudgetNeverExceedsItsAllowance(t *testing.T) {
+	for _, p := range Policies {
+		for _, seed := range []uint64{1, 2, 3} {
+			c := DefaultConfig()
+			c.Policy, c.Client, c.Retries, c.Seed = p, Budget, 3, seed
+			r, err := Run(c)
+			require.NoError(t, err)
+			s := r.Client
+			assert.LessOrEqual(t, s.TokensSpent, int64(c.BudgetTokens)+s.TokensRefilled, "%s seed %d: spent within the allowance", p, seed)
+			assert.LessOrEqual(t, int64(s.Retries)*int64(min(c.BudgetRefusalCost, c.BudgetTimeoutCost)), s.TokensSpent, "%s seed %d: every retry paid", p, seed)
+			assert.GreaterOrEqual(t, int64(s.Retries)*int64(max(c.BudgetRefusalCost, c.BudgetTimeoutCost)), s.TokensSpent, "%s seed %d: no retry paid more than the dearer cost", p, seed)
+		}
+	}
+	c := DefaultConfig()
+	c.Client, c.Retries, c.BudgetTokens, c.BudgetRefill = Budget, 3, 0, 0
+	r, err := Run(c)
+	require.NoError(t, err)
+	assert.Zero(t, r.Client.Retries, "an empty bucket that nothing refills allows no retry")
+	assert.Equal(t, r.Attempts, r.People, "so every person sends exactly one attempt")
+}
+
+// TestThrottleRefusesWhenNothingIsAccepted drives the throttle client
+// against a service that accepts nothing (one worker busy for the whole run,
+// a queue of one): after n requests each is sent with probability
+// 1/(n+1), so about ln(N) + 0.58 of N requests reach the service.
+func TestThrottleRefusesWhenNothingIsAccepted(t *testing.T) {
+	c := DefaultConfig()
+	c.Policy, c.Client, c.Workers, c.ServiceMS, c.Queue = Bounded, Throttle, 1, maxMS, 1
+	c.SaleRPS, c.ClientWindowS = c.NormalRPS, 3600
+	r, err := Run(c)
+	require.NoError(t, err)
+	n := float64(r.People)
+	expect := math.Log(n) + 0.5772
+	assert.Equal(t, r.People, r.Client.Throttled+r.Attempts, "every request was either sent or refused by the client")
+	assert.InDelta(t, expect, float64(r.Attempts), 5*math.Sqrt(expect), "sent ~ harmonic number H_N = %.1f", expect)
+
+	c = DefaultConfig()
+	c.Client, c.Workers = Throttle, 40
+	r, err = Run(c)
+	require.NoError(t, err)
+	// Only at the very start, before the first answers come back (at 1
+	// request and 0 accepts the formula gives 1/2), does it refuse.
+	assert.Less(t, r.Client.Throttled, r.People/500, "a service that answers everyone is throttled only at the start")
+	assert.Equal(t, 1.0, r.Sale.AnsweredShare, "and everyone in the sale is answered")
+}
+
+// TestClientsAndTheMetastableCase is issue 5's recovery, over seeds 1..20:
+// the post's unbounded queue with 3 retries stays stuck with the post's
+// client and gets back to normal under a retry budget; under a retry ratio
+// the queue drains (back, or a backlog the fluid view says drains); under
+// adaptive throttling the service's queue empties but the clients refuse
+// themselves (recovery "throttled"), never "stuck".
+func TestClientsAndTheMetastableCase(t *testing.T) {
+	want := map[Client]func(Recovery) bool{
+		Fixed:    func(r Recovery) bool { return r == Stuck },
+		Budget:   func(r Recovery) bool { return r == Normal },
+		Ratio:    func(r Recovery) bool { return r == Normal || r == Backlog },
+		Throttle: func(r Recovery) bool { return r != Stuck },
+	}
+	for cl, ok := range want {
+		for seed := uint64(1); seed <= 20; seed++ {
+			c := DefaultConfig()
+			c.Retries, c.Client, c.Seed = 3, cl, seed
+			r, err := Run(c)
+			require.NoError(t, err)
+			assert.True(t, ok(r.Recovery), "%s seed %d: recovery %q", cl, seed, r.Recovery)
+			if cl == Budget {
+				assert.Less(t, r.AttemptsPerPerson, 1.1, "%s seed %d: the budget holds attempts near 1 per person", cl, seed)
+			}
+		}
+	}
+	c := DefaultConfig()
+	c.Retries = 3
+	for cl, tries := range map[Client]float64{Fixed: 4, Backoff: 4, RetryAfter: 4, Budget: 1, Ratio: 1 / 0.9, Throttle: 0} {
+		c.Client = cl
+		assert.InDelta(t, tries, c.FluidTries(3), 1e-12, "%s: the fluid view's tries once everyone times out", cl)
+	}
+}

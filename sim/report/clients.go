@@ -1,0 +1,128 @@
+package report
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/shedsim/shedsim/sim"
+)
+
+// ClientRow is one client strategy's line in the client comparison, for
+// the people who first arrived during the sale.
+type ClientRow struct {
+	Client sim.Client `json:"client"`
+	Title  string     `json:"title"`
+	// Answered, Refused and TimedOut are shares of the sale's people.
+	Answered float64 `json:"answered"`
+	Refused  float64 `json:"refused"`
+	TimedOut float64 `json:"timed_out"`
+	// AttemptsPerPerson is the attempts that reached the service per sale
+	// person; ExtraLoad is the share of the service's arrivals that were
+	// retries, over the whole run.
+	AttemptsPerPerson float64 `json:"attempts_per_person"`
+	ExtraLoad         float64 `json:"extra_load"`
+	// Throttled is the attempts the clients refused themselves.
+	Throttled     int          `json:"throttled"`
+	Declined      int          `json:"declined"`
+	MedianWaitMS  *float64     `json:"median_wait_ms"`
+	BackToNormalS *float64     `json:"back_to_normal_s"`
+	Recovery      sim.Recovery `json:"recovery"`
+	// Fluid is the fluid view for this client at the config's retries.
+	Fluid string `json:"fluid"`
+}
+
+// CompareClients runs c under every client strategy, in the order of
+// sim.Clients, with everything else the same.
+func CompareClients(c sim.Config) ([]sim.Result, error) {
+	out := make([]sim.Result, 0, len(sim.Clients))
+	for _, cl := range sim.Clients {
+		c.Client = cl
+		r, err := sim.Run(c)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// ClientRowOf summarises one Result as a client comparison row.
+func ClientRowOf(r sim.Result) ClientRow {
+	extra := 0.0
+	if r.Attempts > 0 {
+		extra = float64(r.Client.RetriesSent) / float64(r.Attempts)
+	}
+	return ClientRow{
+		Client:            r.Config.Client,
+		Title:             r.Config.Client.Title(),
+		Answered:          r.Sale.AnsweredShare,
+		Refused:           r.Sale.RefusedShare,
+		TimedOut:          r.Sale.TimedOutShare,
+		AttemptsPerPerson: r.AttemptsPerPerson,
+		ExtraLoad:         extra,
+		Throttled:         r.Client.Throttled,
+		Declined:          r.Client.Declined,
+		MedianWaitMS:      r.Sale.MedianWaitMS,
+		BackToNormalS:     r.BackToNormalS,
+		Recovery:          r.Recovery,
+		Fluid:             FluidLine(r.Config, r.Config.Retries),
+	}
+}
+
+// ClientRows summarises Results as client comparison rows, in order.
+func ClientRows(rs []sim.Result) []ClientRow {
+	out := make([]ClientRow, len(rs))
+	for i, r := range rs {
+		out[i] = ClientRowOf(r)
+	}
+	return out
+}
+
+// ClientTable is the client comparison as a text table.
+func ClientTable(rows []ClientRow) Table {
+	t := Table{Header: []string{"Client", "Answered", "Refused", "Timed out", "Attempts per person", "Retries in load", "Back to normal"}}
+	for _, r := range rows {
+		back := Row{BackToNormalS: r.BackToNormalS, Recovery: r.Recovery}
+		t.Rows = append(t.Rows, []string{r.Title, Percent(r.Answered), Percent(r.Refused), Percent(r.TimedOut),
+			Number(r.AttemptsPerPerson, 2), Percent(r.ExtraLoad), BackCell(back)})
+	}
+	return t
+}
+
+// ClientView is every client strategy side by side for one Config's
+// policy: the page shows it under the policies, the command line with
+// --clients.
+type ClientView struct {
+	Config sim.Config  `json:"config"`
+	Rows   []ClientRow `json:"rows"`
+}
+
+// BuildClients runs c's policy under every client strategy.
+func BuildClients(c sim.Config) (ClientView, error) {
+	rs, err := CompareClients(c)
+	if err != nil {
+		return ClientView{}, err
+	}
+	return ClientView{Config: c, Rows: ClientRows(rs)}, nil
+}
+
+// WriteClients writes the client comparison for c's policy, with each
+// client's fluid view.
+func WriteClients(w io.Writer, v ClientView) error {
+	c := v.Config
+	if _, err := fmt.Fprintf(w, "Every client strategy, with the %s and up to %d retries (%s):\n\n", lower(c.Policy.Title()), c.Retries, Describe(c)); err != nil {
+		return err
+	}
+	if _, err := ClientTable(v.Rows).WriteTo(w); err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintln(w, "\nBudgets, ratios and throttling are kept by the sending side as a whole, not per person.\nThe fluid view for each, once everyone times out:"); err != nil {
+		return err
+	}
+	for _, r := range v.Rows {
+		if _, err := fmt.Fprintf(w, "  %s\n", r.Fluid); err != nil {
+			return err
+		}
+	}
+	return nil
+}
