@@ -276,7 +276,9 @@ func (c Config) Validate() error {
 // expected number of people times 1 + Retries. Validate refuses a Config
 // whose ExpectedAttempts is over MaxAttempts.
 func (c Config) ExpectedAttempts() float64 {
-	people := c.NormalRPS*(c.DurationS-c.SaleS) + c.SaleRPS*c.SaleS
+	// Each product is rounded on its own, so no platform fuses a
+	// multiply-add here and Validate decides the same everywhere.
+	people := float64(c.NormalRPS*(c.DurationS-c.SaleS)) + float64(c.SaleRPS*c.SaleS)
 	return people * float64(1+c.Retries)
 }
 

@@ -336,6 +336,7 @@ func (e *engine) arrive(i id) {
 			p := e.queue.previews.popBack() // the newest preview makes room (rule 11)
 			e.noteQueueWait(p)
 			e.refuse(p)
+			a = e.at(i) // refusing may have scheduled a retry, and moved the pool
 		}
 	case CoDel, LIFO:
 		// Fail at Scale's onNewRequest, decided now from the queue as this
@@ -352,10 +353,11 @@ func (e *engine) arrive(i id) {
 	e.queueSeq++
 	a.seq = e.queueSeq
 	e.queue.push(i, a.order)
+	e.dispatch()
+	// Only what is still waiting once idle workers have taken their share.
 	if n := e.queue.len(); n > e.longestQueue {
 		e.longestQueue = n
 	}
-	e.dispatch()
 }
 
 // dispatch gives idle workers work: pending refusals first, then the queue
@@ -423,7 +425,9 @@ func (e *engine) noteQueueWait(i id) {
 // worker has spent the refusal cost on it (rule 12).
 func (e *engine) refuse(i id) {
 	if e.refusalCost == 0 {
-		e.hear(i)
+		if !e.pool[i].gaveUp { // a client that has left hears nothing
+			e.hear(i)
+		}
 		e.release(i)
 		return
 	}

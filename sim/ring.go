@@ -9,8 +9,6 @@ type ring[T any] struct {
 	n    int
 }
 
-func (r *ring[T]) len() int { return r.n }
-
 func (r *ring[T]) pushBack(x T) {
 	if r.n == len(r.buf) {
 		size := 2 * len(r.buf)

@@ -70,12 +70,15 @@ const (
 func Timeline(r sim.Result) Chart {
 	c := r.Config
 	ch := Chart{Width: chartW, Height: chartH, Plot: Rect{marginL, marginT, plotW, plotH}}
-	x := func(s float64) float64 { return marginL + float64(s/c.DurationS)*plotW }
+	// Every product that feeds an addition is rounded on its own (an
+	// explicit float64), so no platform fuses a multiply-add and the
+	// geometry is the same to the bit everywhere.
+	x := func(s float64) float64 { return marginL + float64(float64(s/c.DurationS)*plotW) }
 	ch.Sale = Rect{X: x(c.SaleStartS), Y: marginT, W: x(c.SaleEndS()) - x(c.SaleStartS), H: plotH}
 	for _, w := range r.Windows {
 		end := min(w.StartS+10, c.DurationS)
 		left, right := x(w.StartS), x(end)
-		gap := float64(right-left) * barGap / 2
+		gap := float64(float64(right-left)*barGap) / 2
 		b := Bar{StartS: w.StartS, People: w.People, Answered: w.AnsweredShare}
 		y := marginT + plotH
 		if w.People > 0 {
@@ -87,9 +90,9 @@ func Timeline(r sim.Result) Chart {
 				if part.n == 0 {
 					continue
 				}
-				h := float64(part.n) / p * plotH
+				h := float64(float64(part.n) / p * plotH)
 				y -= h
-				b.Parts = append(b.Parts, Part{part.kind, Rect{left + gap, y, right - left - 2*gap, h}})
+				b.Parts = append(b.Parts, Part{part.kind, Rect{left + gap, y, right - left - float64(2*gap), h}})
 			}
 		}
 		b.Label = fmt.Sprintf("%s to %s: %s of %s people answered", Seconds(w.StartS), Seconds(end), Percent(w.AnsweredShare), Count(w.People))

@@ -291,7 +291,7 @@ func writeLab(w io.Writer) error {
 // stat is a mean and a sample standard deviation.
 type stat struct{ sum, sumSq, n float64 }
 
-func (s *stat) add(x float64) { s.sum += x; s.sumSq += x * x; s.n++ }
+func (s *stat) add(x float64) { s.sum += x; s.sumSq += float64(x * x); s.n++ }
 func (s stat) mean() float64  { return s.sum / s.n }
 func (s stat) sd() float64 {
 	if s.n < 2 {

@@ -1,0 +1,152 @@
+# shedsim: build the page and run every test.
+#
+#   make            build the page: site/sim.wasm, site/wasm_exec.js and
+#                   site/sim.wasm.js (the same as make site)
+#   make test       every check, in order, stopping at the first failure;
+#                   what CI runs (.ci/run)
+#   make serve      build the page, print the tables and serve the page on
+#                   http://127.0.0.1:8080/
+#   make bench      the benchmarks
+#   make clean      remove what make built
+#
+# make test's steps can run one by one: make test-fmt, test-vet, test-vet-wasm,
+# test-staticcheck, site, test-native, test-node, test-parity, test-arm64,
+# test-browser. A step that needs a program that is missing fails and names
+# the command that installs it; no step is skipped.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := site
+
+GO ?= go
+GO_ROOT := $(shell $(GO) env GOROOT 2>/dev/null)
+WASM_EXEC_DIR := $(GO_ROOT)/lib/wasm
+
+# staticcheck 2026.2.2, the newest release on the module proxy; it supports
+# Go 1.26. Pinned so that a new release cannot fail an unchanged tree.
+# It is installed into bin/ rather than run with go run, which would build
+# it for GOOS=js when checking js/wasm.
+STATICCHECK_VERSION := v0.8.2
+STATICCHECK_BIN := bin/staticcheck-$(STATICCHECK_VERSION)
+STATICCHECK := $(STATICCHECK_BIN)/staticcheck
+
+# The tests the arm64 step runs under qemu: the golden tests, whose pinned
+# bits a fused multiply-add would change, and the portable math's.
+ARM64_RUN := Golden|Portable
+
+# need,COMMAND,INSTALL fails the recipe unless COMMAND is on PATH.
+need = command -v $(1) >/dev/null || { echo "$(1) not found: $(2)" >&2; exit 1; }
+NEED_GO = $(call need,$(GO),install Go 1.26 (see README.md) and put its bin directory on PATH)
+NEED_NODE = $(call need,node,apt-get install -y nodejs)
+NEED_QEMU = $(call need,qemu-aarch64,apt-get install -y qemu-user)
+NEED_CHROMIUM = $(call need,chromium,apt-get install -y chromium)
+
+TEST_STEPS := test-fmt test-vet test-vet-wasm test-staticcheck site \
+	test-native test-node test-parity test-arm64 test-browser
+
+.PHONY: all site test $(TEST_STEPS) serve bench clean
+
+all: site
+
+# The page. go build's cache makes rebuilding cheap, so the page is always
+# rebuilt from the current sources and toolchain: sim.wasm and
+# wasm_exec.js must come from the same Go.
+site:
+	@$(NEED_GO)
+	@test -d wasm || { echo "make: ./wasm does not exist: nothing to build site/sim.wasm from" >&2; exit 1; }
+	@mkdir -p site
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -buildvcs=false -ldflags='-s -w' -o site/sim.wasm ./wasm
+	cp "$(WASM_EXEC_DIR)/wasm_exec.js" site/wasm_exec.js
+	$(GO) run ./tools/wasmjs -o site/sim.wasm.js site/sim.wasm
+
+# Every step in order, with its time; the first failure stops the rest.
+test:
+	@for step in $(TEST_STEPS); do \
+		start=$$(date +%s); \
+		echo "==> make $$step"; \
+		if ! $(MAKE) --no-print-directory $$step; then \
+			echo "==> make $$step FAILED after $$(( $$(date +%s) - start )) s" >&2; \
+			exit 1; \
+		fi; \
+		echo "==> make $$step: ok in $$(( $$(date +%s) - start )) s"; \
+	done
+
+test-fmt:
+	@$(NEED_GO)
+	@unformatted=$$("$(GO_ROOT)/bin/gofmt" -l .); \
+	if [ -n "$$unformatted" ]; then \
+		echo "gofmt: these files need gofmt -w:" >&2; \
+		echo "$$unformatted" >&2; \
+		exit 1; \
+	fi
+
+test-vet:
+	@$(NEED_GO)
+	$(GO) vet ./...
+
+test-vet-wasm:
+	@$(NEED_GO)
+	GOOS=js GOARCH=wasm $(GO) vet ./...
+
+# Both platforms at once (-matrix): wasm/main_js.go builds only for
+# js/wasm, and what only it uses is unused natively; the matrix reports a
+# finding like that only if it holds on both.
+test-staticcheck:
+	@$(NEED_GO)
+	GOBIN="$(CURDIR)/$(STATICCHECK_BIN)" $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	printf 'host:\njs: GOOS=js GOARCH=wasm\n' | $(STATICCHECK) -matrix ./...
+
+# Everything natively, the parity test and the browser tests included, so
+# it needs Node, qemu-aarch64 and Chromium, and the built page.
+test-native: site
+	@$(NEED_NODE)
+	@$(NEED_QEMU)
+	@$(NEED_CHROMIUM)
+	$(GO) test ./...
+
+# The engine's tests compiled to js/wasm and run under Node. env -i keeps
+# the environment small: wasm_exec.js copies it, with the arguments, into
+# 8 KB of the module's memory, and a CI machine's can be larger.
+test-node:
+	@$(NEED_GO)
+	@$(NEED_NODE)
+	GOOS=js GOARCH=wasm $(GO) test -exec='env -i PATH=$(PATH) $(WASM_EXEC_DIR)/go_js_wasm_exec' ./sim/...
+
+# The same program natively, under Node and on arm64 must print the same
+# bytes, and the engine must use only portable math (tools/parity). The
+# native step ran it already with the same flags, so this reports its
+# cached result unless something changed since.
+test-parity:
+	@$(NEED_GO)
+	@$(NEED_NODE)
+	@$(NEED_QEMU)
+	$(GO) test ./tools/parity
+
+# The golden tests on arm64, where the compiler fuses a*b + c into one
+# multiply-add unless the code forbids it. qemu-user runs the static test
+# binaries without a sysroot.
+test-arm64:
+	@$(NEED_GO)
+	@$(NEED_QEMU)
+	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) test -exec=qemu-aarch64 -run '$(ARM64_RUN)' ./sim/...
+
+# The page in a real browser, against the freshly built site: -count=1,
+# because the browser reads files the test cache cannot see.
+test-browser: site
+	@$(NEED_CHROMIUM)
+	$(GO) test -count=1 -run Browser ./...
+
+# make serve SERVE_ADDR=127.0.0.1:9000 to use another port.
+SERVE_ADDR ?= 127.0.0.1:8080
+
+serve: site
+	$(GO) run ./tools/shedsim
+	$(GO) run ./tools/serve -addr $(SERVE_ADDR) -dir site
+
+bench:
+	@$(NEED_GO)
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+clean:
+	rm -f site/sim.wasm site/sim.wasm.js site/wasm_exec.js
+	rm -rf bin

@@ -1,0 +1,141 @@
+package sim
+
+import (
+	"runtime"
+	"runtime/metrics"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// The benchmarks report, besides time per run, the attempts simulated per
+// second of wall time ("attempts/s": each attempt is an arrival, a timeout
+// and a service or a refusal, so about three events).
+//
+//	go test ./sim -run='^$' -bench=. -benchtime=3x
+
+func reportAttempts(b *testing.B, attemptsPerOp int) {
+	b.ReportMetric(float64(attemptsPerOp)*float64(b.N)/b.Elapsed().Seconds(), "attempts/s")
+}
+
+func BenchmarkRunDefault(b *testing.B) {
+	b.ReportAllocs()
+	c := DefaultConfig()
+	var attempts int
+	for b.Loop() {
+		r, err := Run(c)
+		if err != nil {
+			b.Fatal(err)
+		}
+		attempts = r.Attempts
+	}
+	reportAttempts(b, attempts)
+}
+
+func BenchmarkSixPolicies(b *testing.B) {
+	b.ReportAllocs()
+	var attempts int
+	for b.Loop() {
+		attempts = 0
+		for _, p := range Policies {
+			c := DefaultConfig()
+			c.Policy = p
+			r, err := Run(c)
+			if err != nil {
+				b.Fatal(err)
+			}
+			attempts += r.Attempts
+		}
+	}
+	reportAttempts(b, attempts)
+}
+
+func BenchmarkLab(b *testing.B) {
+	b.ReportAllocs()
+	lab := Lab()
+	var attempts int
+	for b.Loop() {
+		attempts = 0
+		for _, c := range lab {
+			r, err := Run(c)
+			if err != nil {
+				b.Fatal(err)
+			}
+			attempts += r.Attempts
+		}
+	}
+	reportAttempts(b, attempts)
+}
+
+// heapPeak samples the bytes in heap objects (live and not yet swept) every
+// millisecond while it runs, without stopping the world, and keeps the most.
+type heapPeak struct {
+	stop chan struct{}
+	wg   sync.WaitGroup
+	peak atomic.Uint64
+}
+
+func startHeapPeak() *heapPeak {
+	h := &heapPeak{stop: make(chan struct{})}
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	read := func() {
+		metrics.Read(sample)
+		if v := sample[0].Value.Uint64(); v > h.peak.Load() {
+			h.peak.Store(v)
+		}
+	}
+	read()
+	h.wg.Go(func() {
+		tick := time.NewTicker(time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-h.stop:
+				read()
+				return
+			case <-tick.C:
+				read()
+			}
+		}
+	})
+	return h
+}
+
+func (h *heapPeak) end() uint64 {
+	close(h.stop)
+	h.wg.Wait()
+	return h.peak.Load()
+}
+
+// BenchmarkHourAt1000 is a long, busy run: an hour at 1,000 people a second
+// against 100 workers at 80 ms (capacity 1,250 a second), 3.6 million
+// attempts. Memory should follow what is in flight, not the run's length:
+// "MB-heap-peak" is the most heap in objects seen during the runs, above
+// what was there before them.
+func BenchmarkHourAt1000(b *testing.B) {
+	b.ReportAllocs()
+	c := DefaultConfig()
+	c.Workers = 100
+	c.ServiceMS = 80
+	c.NormalRPS, c.SaleRPS = 1000, 1000
+	c.DurationS = 3600
+	runtime.GC()
+	var base metrics.Sample
+	base.Name = "/memory/classes/heap/objects:bytes"
+	s := []metrics.Sample{base}
+	metrics.Read(s)
+	before := s[0].Value.Uint64()
+	h := startHeapPeak()
+	var attempts int
+	for b.Loop() {
+		r, err := Run(c)
+		if err != nil {
+			b.Fatal(err)
+		}
+		attempts = r.Attempts
+	}
+	peak := h.end()
+	reportAttempts(b, attempts)
+	b.ReportMetric(float64(peak-min(peak, before))/(1<<20), "MB-heap-peak")
+}

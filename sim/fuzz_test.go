@@ -1,0 +1,104 @@
+package sim
+
+import (
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// fuzzAttempts is the most attempts a fuzzed run is expected to send, so
+// that each execution takes a few milliseconds.
+const fuzzAttempts = 20_000
+
+// configKeys are the JSON keys a FieldError may name.
+var configKeys = []string{
+	"policy", "workers", "service_ms", "normal_rps", "sale_rps", "sale_start_s", "sale_s", "duration_s",
+	"timeout_ms", "retries", "retry_delay_ms", "retry_jitter_ms", "queue", "refusal_cost_ms", "order_share",
+	"codel_target_ms", "codel_interval_ms", "client", "seed",
+}
+
+// addFuzzConfig adds c to f's seed corpus.
+func addFuzzConfig(f *testing.F, c Config) {
+	f.Add(int(c.Policy), c.Workers, c.ServiceMS, c.NormalRPS, c.SaleRPS, c.SaleStartS, c.SaleS, c.DurationS,
+		c.TimeoutMS, c.Retries, c.RetryDelayMS, c.RetryJitterMS, c.Queue, c.RefusalCostMS, c.OrderShare,
+		c.CoDelTargetMS, c.CoDelIntervalMS, int(c.Client), c.Seed)
+}
+
+// FuzzRun builds a Config from the fuzzer's values. An invalid one must be
+// refused with field errors that name real fields; a valid one, its traffic
+// scaled down to at most fuzzAttempts expected attempts, must run without
+// panicking, satisfy every invariant, and run the same twice.
+//
+//	go test ./sim -run='^$' -fuzz=FuzzRun -fuzztime=60s
+func FuzzRun(f *testing.F) {
+	for _, s := range Samples() {
+		addFuzzConfig(f, s.Config)
+	}
+	d := DefaultConfig()
+	edges := []func(*Config){
+		func(c *Config) { c.Policy, c.Retries, c.RetryDelayMS, c.Queue = Bounded, 20, 0, 1 },
+		func(c *Config) { c.Policy, c.Queue, c.OrderShare, c.SaleRPS = Priority, 600, 0.95, 200 }, // evicts abandoned previews
+		func(c *Config) { c.Policy, c.CoDelTargetMS, c.CoDelIntervalMS = LIFO, 0, 1e-9 },
+		func(c *Config) { c.Workers, c.ServiceMS, c.TimeoutMS = 1, maxMS, 1e-9 },
+		func(c *Config) { c.DurationS, c.SaleStartS, c.SaleS = 10, 0, 0 },
+		func(c *Config) { c.DurationS, c.SaleStartS, c.SaleS = 95.5, 40.25, 45.25 },
+		func(c *Config) { c.ServiceMS = math.NaN() },
+		func(c *Config) { c.NormalRPS = math.Inf(1) },
+		func(c *Config) { c.Workers, c.Seed = 0, MaxSeed+1 },
+		func(c *Config) { c.Policy = 17 },
+		func(c *Config) { c.SaleStartS = 280 },
+		func(c *Config) { c.NormalRPS, c.Retries = 100_000, 100 },
+		func(c *Config) { c.Client = 99 },
+	}
+	for _, cl := range Clients {
+		c := d
+		c.Policy, c.Client, c.Retries = Bounded, cl, 3
+		addFuzzConfig(f, c)
+	}
+	for _, e := range edges {
+		c := d
+		e(&c)
+		addFuzzConfig(f, c)
+	}
+
+	f.Fuzz(func(t *testing.T, policy, workers int, serviceMS, normalRPS, saleRPS, saleStartS, saleS, durationS,
+		timeoutMS float64, retries int, retryDelayMS, jitterMS float64, queue int, refusalCostMS, orderShare,
+		codelTargetMS, codelIntervalMS float64, client int, seed uint64) {
+		// The fuzzed fields over the defaults, so that fields not fuzzed
+		// (the client strategies' parameters) keep their defaults.
+		c := DefaultConfig()
+		c.Policy, c.Workers, c.ServiceMS, c.NormalRPS, c.SaleRPS = Policy(policy), workers, serviceMS, normalRPS, saleRPS
+		c.SaleStartS, c.SaleS, c.DurationS, c.TimeoutMS, c.Retries = saleStartS, saleS, durationS, timeoutMS, retries
+		c.RetryDelayMS, c.RetryJitterMS, c.Queue, c.RefusalCostMS = retryDelayMS, jitterMS, queue, refusalCostMS
+		c.OrderShare, c.CoDelTargetMS, c.CoDelIntervalMS, c.Client, c.Seed = orderShare, codelTargetMS, codelIntervalMS, Client(client), seed
+		if err := c.Validate(); err != nil {
+			fes := FieldErrors(err)
+			require.NotEmpty(t, fes, "an invalid Config is refused with field errors: %v", err)
+			for _, fe := range fes {
+				assert.Contains(t, configKeys, fe.Field, "a field error names a real field")
+				assert.NotEmpty(t, fe.Msg)
+			}
+			r, runErr := Run(c)
+			require.Error(t, runErr)
+			assert.Equal(t, err.Error(), runErr.Error())
+			assert.Equal(t, Result{}, r)
+			return
+		}
+		// Valid: scale the traffic down until the run is quick. Lowering
+		// rates keeps a valid Config valid.
+		if n := c.ExpectedAttempts(); n > fuzzAttempts {
+			s := fuzzAttempts / n
+			c.NormalRPS *= s
+			c.SaleRPS *= s
+		}
+		require.NoError(t, c.Validate(), "scaled down: %+v", c)
+		r, err := Run(c)
+		require.NoError(t, err)
+		checkInvariants(t, c, r)
+		again, err := Run(c)
+		require.NoError(t, err)
+		assert.Equal(t, r, again, "deterministic")
+	})
+}

@@ -1,0 +1,391 @@
+// Command parity prints the Result of sim.Run for a fixed list of Configs,
+// one line each, so that the same program built for several platforms can
+// be compared byte for byte (DESIGN.md, "Determinism").
+//
+// Each line is a label, a space and the compact JSON of the Result:
+//
+//	lab/fifo/r0/s150/t2000 {"config":{...},...}
+//	samples/sale {...}
+//	random/07/codel/backoff {...}
+//
+// The list is the lab's 162 Configs (sim.Lab), every named sample
+// (sim.Samples) and 50 random valid Configs drawn from a fixed seed by a
+// generator of this tool's own, in that order. The generator uses
+// math/rand/v2's PCG, whose output is the same on every platform, and only
+// operations that round the same everywhere, so the Configs themselves are
+// identical on every platform; the engine's own randomness is its own
+// business.
+//
+// Usage:
+//
+//	parity [-only lab|samples|random]
+//
+// The parity test (parity_test.go) builds this program natively, for
+// js/wasm (run under Node) and for linux/arm64 (run under qemu-aarch64), and
+// requires identical output.
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"strconv"
+
+	"github.com/shedsim/shedsim/sim"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "parity:", err)
+		os.Exit(1)
+	}
+}
+
+// Sets of Configs, in the order they are printed.
+const (
+	setLab     = "lab"
+	setSamples = "samples"
+	setRandom  = "random"
+)
+
+// randomCount is how many random Configs the random set holds.
+const randomCount = 50
+
+// randomBudget is the most attempts a random Config may be expected to send
+// (expectedAttempts), to keep the set quick under Node and qemu.
+const randomBudget = 60_000
+
+func run(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("parity", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	only := fs.String("only", "", "print only one set: lab, samples or random")
+	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+		return nil // -h: the usage is all that was asked for
+	} else if err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q: the only flag is -only lab|samples|random", fs.Arg(0))
+	}
+	switch *only {
+	case "", setLab, setSamples, setRandom:
+	default:
+		return fmt.Errorf("-only %q: use lab, samples or random", *only)
+	}
+
+	w := bufio.NewWriter(stdout)
+	for _, c := range cases() {
+		if *only != "" && c.Set != *only {
+			continue
+		}
+		line, err := c.line()
+		if err != nil {
+			return err
+		}
+		if _, err := w.Write(line); err != nil {
+			return err
+		}
+	}
+	return w.Flush()
+}
+
+// parityCase is one Config to run, with the label its line starts with.
+type parityCase struct {
+	Set    string // setLab, setSamples or setRandom
+	Label  string // such as "lab/fifo/r0/s150/t2000"; no spaces
+	Config sim.Config
+}
+
+// cases returns every Config the program runs, in order.
+func cases() []parityCase {
+	var out []parityCase
+	for _, c := range sim.Lab() {
+		label := fmt.Sprintf("lab/%s/r%d/s%s/t%s", c.Policy, c.Retries, num(c.SaleRPS), num(c.TimeoutMS))
+		if c.Client != sim.Fixed {
+			label += "/" + c.Client.String()
+		}
+		out = append(out, parityCase{setLab, label, c})
+	}
+	for _, s := range sim.Samples() {
+		out = append(out, parityCase{setSamples, "samples/" + s.Key, s.Config})
+	}
+	for i, c := range randomConfigs() {
+		out = append(out, parityCase{setRandom, fmt.Sprintf("random/%02d/%s/%s", i, c.Policy, c.Client), c})
+	}
+	return out
+}
+
+// line runs the case and returns its output line, newline included. A run
+// that fails or panics is an error naming the case and its Config.
+func (c parityCase) line() (line []byte, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%s: sim.Run panicked: %v\nconfig: %s", c.Label, p, configJSON(c.Config))
+		}
+	}()
+	res, err := sim.Run(c.Config)
+	if err != nil {
+		return nil, fmt.Errorf("%s: sim.Run: %w\nconfig: %s", c.Label, err, configJSON(c.Config))
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		return nil, fmt.Errorf("%s: encoding the result: %w", c.Label, err)
+	}
+	line = make([]byte, 0, len(c.Label)+len(b)+2)
+	line = append(line, c.Label...)
+	line = append(line, ' ')
+	line = append(line, b...)
+	return append(line, '\n'), nil
+}
+
+func configJSON(c sim.Config) string {
+	b, err := json.Marshal(c)
+	if err != nil {
+		return fmt.Sprintf("%+v", c)
+	}
+	return string(b)
+}
+
+func num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// randomConfigs returns the random set: randomCount valid Configs drawn
+// from PCG(1, 2), each expected to send at most randomBudget attempts
+// (expectedAttempts). A
+// draw that fails Validate or is over budget is drawn again, so the set
+// depends only on the generator below and on Validate.
+func randomConfigs() []sim.Config {
+	g := generator{r: rand.New(rand.NewPCG(1, 2))}
+	out := make([]sim.Config, 0, randomCount)
+	for draws := 0; len(out) < randomCount; draws++ {
+		if draws > 1000*randomCount {
+			panic("parity: the generator draws almost no valid Configs")
+		}
+		c := g.config()
+		if n := expectedAttempts(c); n > randomBudget {
+			g.shrink(&c, randomBudget/n)
+		}
+		if c.Validate() != nil || expectedAttempts(c) > randomBudget {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// expectedAttempts is sim.Config.ExpectedAttempts written so that it
+// rounds the same on every platform: the method's a*b + c*d may be fused
+// into a multiply-add on arm64, which changes its last bit, and through the
+// budget the Configs drawn.
+func expectedAttempts(c sim.Config) float64 {
+	people := float64(c.NormalRPS*(c.DurationS-c.SaleS)) + float64(c.SaleRPS*c.SaleS)
+	return float64(people * float64(1+c.Retries))
+}
+
+// generator draws Configs across the fields' valid ranges, favouring the
+// edges (zeros, bounds) and the regimes that matter (load near capacity).
+//
+// Every float it makes is an integer, or a quotient or product of two
+// floats, each rounded once and the same way on every platform: no
+// math.Exp or math.Pow, and no a*b + c that a compiler could fuse.
+type generator struct{ r *rand.Rand }
+
+// chance is true with probability p.
+func (g generator) chance(p float64) bool { return g.r.Float64() < p }
+
+// between is a whole number in [lo, hi].
+func (g generator) between(lo, hi int) int { return lo + g.r.IntN(hi-lo+1) }
+
+// spread is a number in [lo, hi) whose decade is uniform: lo and hi are
+// powers of ten, and the mantissa has three decimals.
+func (g generator) spread(lo, hi float64) float64 {
+	decades := 0
+	for d := lo; d < hi; d = float64(d * 10) {
+		decades++
+	}
+	d := lo
+	for k := g.r.IntN(decades); k > 0; k-- {
+		d = float64(d * 10)
+	}
+	mantissa := float64(g.between(1000, 9999)) / 1000 // [1, 10)
+	return float64(mantissa * d)
+}
+
+// shrink scales the traffic down by about f (f < 1), and the workers with
+// it, so that the load on the workers stays much the same.
+func (g generator) shrink(c *sim.Config, f float64) {
+	f = float64(f * float64(g.between(500, 999)) / 1000)
+	c.NormalRPS = float64(c.NormalRPS * f)
+	c.SaleRPS = float64(c.SaleRPS * f)
+	c.Workers = max(1, int(math.Round(float64(float64(c.Workers)*f))))
+}
+
+func (g generator) config() sim.Config {
+	c := sim.DefaultConfig()
+	c.Policy = sim.Policies[g.r.IntN(len(sim.Policies))]
+
+	switch {
+	case g.chance(0.6):
+		c.Workers = g.between(1, 16)
+	case g.chance(0.75):
+		c.Workers = g.between(17, 300)
+	default:
+		c.Workers = g.between(1000, 100_000)
+	}
+	switch {
+	case g.chance(0.05):
+		c.ServiceMS = 0.001 // the smallest allowed
+	case g.chance(0.8):
+		c.ServiceMS = g.spread(1, 1000)
+	default:
+		c.ServiceMS = g.spread(0.001, 1e6)
+	}
+
+	// Times: a run of 10 s to a day, with a sale inside it that ends at
+	// least 10 s before the end.
+	switch {
+	case g.chance(0.05):
+		c.DurationS = 10
+	case g.chance(0.9):
+		c.DurationS = float64(g.between(100, 6000)) / 10
+	default:
+		c.DurationS = float64(g.between(600, 86_400))
+	}
+	room := int(c.DurationS) - 10 // whole seconds a sale may use
+	switch {
+	case g.chance(0.1):
+		c.SaleStartS, c.SaleS = 0, 0
+	case g.chance(0.1):
+		c.SaleStartS = 0
+		c.SaleS = float64(room) // ends exactly 10 s before the end
+	default:
+		c.SaleStartS = float64(g.between(0, room))
+		c.SaleS = float64(g.between(0, room-int(c.SaleStartS)))
+	}
+
+	// Traffic: half the time relative to capacity, where the policies
+	// differ; otherwise anywhere. Zero rates happen.
+	capacity := c.CapacityRPS()
+	switch {
+	case g.chance(0.7):
+		c.NormalRPS = float64(capacity * float64(g.between(0, 1200)) / 1000)
+		c.SaleRPS = float64(capacity * float64(g.between(500, 3000)) / 1000)
+	default:
+		c.NormalRPS = g.spread(0.01, 10_000)
+		c.SaleRPS = g.spread(0.01, 10_000)
+	}
+	if g.chance(0.05) {
+		c.NormalRPS = 0
+	}
+	if g.chance(0.05) {
+		c.SaleRPS = 0
+	}
+	if g.chance(0.05) {
+		c.SaleRPS = c.NormalRPS // no sale
+	}
+
+	// Clients.
+	switch {
+	case g.chance(0.05):
+		c.TimeoutMS = 0.001
+	case g.chance(0.6): // a few services' worth, where the policies differ
+		c.TimeoutMS = float64(c.ServiceMS * float64(g.between(4, 400)) / 4)
+	case g.chance(0.8):
+		c.TimeoutMS = g.spread(10, 100_000)
+	default:
+		c.TimeoutMS = g.spread(0.001, 1e6)
+	}
+	c.TimeoutMS = min(c.TimeoutMS, 3_600_000)
+	switch {
+	case g.chance(0.4):
+		c.Retries = 0
+	case g.chance(0.65):
+		c.Retries = g.between(1, 3)
+	default:
+		c.Retries = g.between(4, 100)
+	}
+	if g.chance(0.1) {
+		c.RetryDelayMS = 0
+	} else {
+		c.RetryDelayMS = g.spread(0.1, 100_000)
+	}
+	if g.chance(0.5) {
+		c.RetryJitterMS = 0
+	} else {
+		c.RetryJitterMS = g.spread(0.1, 100_000)
+	}
+
+	// Policy knobs.
+	switch {
+	case g.chance(0.5):
+		c.Queue = 0
+	case g.chance(0.9):
+		c.Queue = g.between(1, 2000)
+	default:
+		c.Queue = g.between(2000, 10_000_000)
+	}
+	if g.chance(0.5) {
+		c.RefusalCostMS = 0
+	} else {
+		c.RefusalCostMS = g.spread(0.001, 1000)
+	}
+	switch {
+	case g.chance(0.1):
+		c.OrderShare = 0
+	case g.chance(0.1):
+		c.OrderShare = 1
+	default:
+		c.OrderShare = float64(g.between(0, 1000)) / 1000
+	}
+	if g.chance(0.1) {
+		c.CoDelTargetMS = 0
+	} else {
+		c.CoDelTargetMS = g.spread(0.1, 1000)
+	}
+	c.CoDelIntervalMS = g.spread(1, 10_000)
+
+	// Client strategies and their knobs, each across its valid range.
+	c.Client = sim.Clients[g.r.IntN(len(sim.Clients))]
+	if g.chance(0.05) {
+		c.BackoffBaseMS = 0
+	} else {
+		c.BackoffBaseMS = g.spread(0.1, 100_000)
+	}
+	if g.chance(0.05) {
+		c.BackoffCapMS = 0
+	} else {
+		c.BackoffCapMS = min(g.spread(1, 1e6), 3_600_000)
+	}
+	switch {
+	case g.chance(0.1):
+		c.BudgetTokens = 0
+	case g.chance(0.9):
+		c.BudgetTokens = g.between(1, 1000)
+	default:
+		c.BudgetTokens = g.between(1000, 1_000_000)
+	}
+	c.BudgetRefusalCost = g.between(1, 20)
+	c.BudgetTimeoutCost = g.between(1, 20)
+	if g.chance(0.05) {
+		c.BudgetTimeoutCost = 1_000_000
+	}
+	c.BudgetRefill = g.between(0, 10)
+	c.RatioMax = float64(g.between(0, 900)) / 1000
+	c.ThrottleK = float64(g.between(1000, 100_000)) / 1000
+	c.ClientWindowS = float64(g.between(10, 36_000)) / 10
+
+	switch {
+	case g.chance(0.05):
+		c.Seed = 0
+	case g.chance(0.05):
+		c.Seed = sim.MaxSeed
+	default:
+		c.Seed = g.r.Uint64N(sim.MaxSeed + 1)
+	}
+	return c
+}
