@@ -1,0 +1,902 @@
+package main
+
+import (
+	"bytes"
+	"encoding"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/shedsim/shedsim/sim"
+	"github.com/shedsim/shedsim/sim/plan"
+	"github.com/shedsim/shedsim/sim/report"
+)
+
+// This file is the page's adapter: pure functions, JSON in and JSON out,
+// that main_js.go hands to JavaScript and that adapter_test.go exercises
+// natively. None of them touches the DOM, a clock or a global, and every
+// exported-to-JS function recovers from a panic and returns
+// {"error": "..."} instead.
+
+// PageBudget is the most attempts one call from the page may simulate, over
+// all the runs it makes: report.Build runs a Config once per policy, so a
+// view costs Config.ExpectedAttempts() x 6 of it, a single run x 1. The page
+// runs on the browser's main thread (file:// forbids workers), and Chromium
+// runs the WebAssembly engine at about 2 million attempts a second, so the
+// most expensive view the budget admits (plus the advice's extra runs) takes
+// about a second rather than freezing the tab. The command line, which has
+// no such budget, runs anything sim.Config.Validate accepts. A default view
+// spends 154,800 of it; the lab's largest run, 115,200.
+const PageBudget = 2_000_000
+
+// viewRuns is how many runs of a Config report.Build makes that the budget
+// counts: one per policy (its advice adds at most a few more runs of the
+// same size, which the budget's margin covers).
+var viewRuns = len(sim.Policies)
+
+// FieldMsg is one problem with one input: the JSON key of the field (the
+// form's, the URL's) and what is wrong with it and how to fix it. Field is
+// "" for a problem with the input as a whole.
+type FieldMsg struct {
+	Field string `json:"field"`
+	Msg   string `json:"msg"`
+}
+
+// errorsJSON is the answer for input that a person can fix.
+type errorsJSON struct {
+	Errors []FieldMsg `json:"errors"`
+}
+
+// errorJSON is the answer for a failure that is not about one field: bad
+// JSON, or a panic, which is a bug.
+type errorJSON struct {
+	Error string `json:"error"`
+}
+
+// mustJSON encodes v; it panics only on a value that cannot be encoded,
+// which is a bug that guard turns into {"error": ...}.
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+// fail is the {"error": msg} answer.
+func fail(msg string) string {
+	b, _ := json.Marshal(errorJSON{msg})
+	return string(b)
+}
+
+// invalid is the {"errors": [...]} answer.
+func invalid(errs []FieldMsg) string { return mustJSON(errorsJSON{errs}) }
+
+// guard turns a panic in the function whose result is *out into
+// {"error": "..."}. Use as: defer guard(&out).
+func guard(out *string) {
+	if r := recover(); r != nil {
+		*out = fail(fmt.Sprintf("internal error (a bug, please report it): %v", r))
+	}
+}
+
+// Field kinds, for decoding a value given as a JSON number or a string.
+type kind uint8
+
+const (
+	kindFloat kind = iota // a real number
+	kindInt               // a whole number (int)
+	kindSeed              // a whole number from 0 (uint64)
+	kindText              // a key such as a policy's, read by UnmarshalText
+	kindShare             // a fraction, or a percentage written "5%"
+)
+
+// configField is one key of sim.Config as the page, the URL and the JSON
+// API spell it: its JSON tag, and the index of its struct field.
+type configField struct {
+	Key   string
+	kind  kind
+	index int
+}
+
+// configFields lists every key of sim.Config, in the order of its fields,
+// read from its JSON tags so that a field added to the engine reaches the
+// page without a change here. adapter_test.go checks it.
+var configFields = func() []configField {
+	var out []configField
+	t := reflect.TypeFor[sim.Config]()
+	text := reflect.TypeFor[encoding.TextUnmarshaler]()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		key, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if key == "" || key == "-" || !f.IsExported() {
+			continue
+		}
+		var k kind
+		switch {
+		case reflect.PointerTo(f.Type).Implements(text):
+			k = kindText
+		case f.Type.Kind() == reflect.Int:
+			k = kindInt
+		case f.Type.Kind() == reflect.Uint64:
+			k = kindSeed
+		case f.Type.Kind() == reflect.Float64:
+			k = kindFloat
+		default:
+			panic("wasm: sim.Config." + f.Name + " has a type the page cannot read: " + f.Type.String())
+		}
+		out = append(out, configField{key, k, i})
+	}
+	return out
+}()
+
+func fnum(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+
+// get returns the field's value in c as the form writes it.
+func (f configField) get(c sim.Config) string {
+	v := reflect.ValueOf(c).Field(f.index)
+	switch f.kind {
+	case kindText:
+		b, err := v.Interface().(encoding.TextMarshaler).MarshalText()
+		if err != nil {
+			return fmt.Sprint(v.Int())
+		}
+		return string(b)
+	case kindInt:
+		return strconv.FormatInt(v.Int(), 10)
+	case kindSeed:
+		return strconv.FormatUint(v.Uint(), 10)
+	}
+	return fnum(v.Float())
+}
+
+// set reads s into the field of c, or returns what is wrong with it.
+func (f configField) set(c *sim.Config, s scalar, example string) string {
+	v := reflect.ValueOf(c).Elem().Field(f.index)
+	if f.kind == kindText {
+		if err := v.Addr().Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(strings.TrimSpace(s.text))); err != nil {
+			msg := err.Error()
+			// "unknown policy "x": use one of ..." becomes ""x" is not a
+			// policy: use one of ...".
+			if _, rest, ok := strings.Cut(msg, ": "); ok {
+				return fmt.Sprintf("%s is not a %s: %s", s.show(), strings.ReplaceAll(f.Key, "_", " "), rest)
+			}
+			return fmt.Sprintf("%s is not a %s: %s", s.show(), strings.ReplaceAll(f.Key, "_", " "), msg)
+		}
+		return ""
+	}
+	x, i, u, msg := parseNumber(s, f.kind, example)
+	if msg != "" {
+		return msg
+	}
+	switch f.kind {
+	case kindInt:
+		v.SetInt(i)
+	case kindSeed:
+		v.SetUint(u)
+	default:
+		v.SetFloat(x)
+	}
+	return ""
+}
+
+// ConfigKeys returns every Config key, in order.
+func ConfigKeys() []string {
+	out := make([]string, len(configFields))
+	for i, f := range configFields {
+		out[i] = f.Key
+	}
+	return out
+}
+
+func fieldByKey(key string) (configField, bool) {
+	for _, f := range configFields {
+		if f.Key == key {
+			return f, true
+		}
+	}
+	return configField{}, false
+}
+
+// ConfigStrings returns c as the form and the URL write it: each key's
+// value as a string, such as "80" or "bounded".
+func ConfigStrings(c sim.Config) map[string]string {
+	out := make(map[string]string, len(configFields))
+	for _, f := range configFields {
+		out[f.Key] = f.get(c)
+	}
+	return out
+}
+
+// scalar is one value as given: the text of a JSON number, or a string
+// (from a form field, a URL or an HTML attribute).
+type scalar struct {
+	text   string
+	quoted bool
+}
+
+// show quotes a string value for a message, and leaves a number bare.
+func (s scalar) show() string {
+	if s.quoted {
+		return strconv.Quote(s.text)
+	}
+	return s.text
+}
+
+// parseNumber reads s as kind k; the message says what to type instead,
+// with example as a value that would do.
+func parseNumber(s scalar, k kind, example string) (f float64, i int64, u uint64, msg string) {
+	t := strings.TrimSpace(s.text)
+	if t == "" {
+		return 0, 0, 0, "is empty: type a number, such as " + example
+	}
+	pct := false
+	if k == kindShare && strings.HasSuffix(t, "%") {
+		pct, t = true, strings.TrimSpace(strings.TrimSuffix(t, "%"))
+	}
+	x, err := strconv.ParseFloat(t, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		what := "a number"
+		if k == kindInt || k == kindSeed {
+			what = "a whole number"
+		}
+		return 0, 0, 0, fmt.Sprintf("%s is not %s: use %s such as %s", s.show(), what, what, example)
+	}
+	if pct {
+		x /= 100
+	}
+	switch k {
+	case kindInt, kindSeed:
+		if x != math.Trunc(x) || math.IsInf(x, 0) || math.IsNaN(x) {
+			return 0, 0, 0, fmt.Sprintf("%s is not a whole number: use a whole number such as %s", s.show(), example)
+		}
+		if k == kindSeed {
+			if x < 0 || x >= 1<<63 {
+				return 0, 0, 0, fmt.Sprintf("%s is out of range: use a whole number from 0 to %d", s.show(), uint64(sim.MaxSeed))
+			}
+			if v, err := strconv.ParseUint(t, 10, 64); err == nil {
+				return 0, 0, v, "" // exact, even above 2^53 (Validate names those)
+			}
+			return 0, 0, uint64(x), ""
+		}
+		// Clamp before converting (int64(x) of a huge x differs by
+		// platform); Validate names the range.
+		if x > 1e15 {
+			x = 1e15
+		} else if x < -1e15 {
+			x = -1e15
+		}
+		return 0, int64(x), 0, ""
+	}
+	return x, 0, 0, ""
+}
+
+// readObject splits a JSON object into its keys' values, in the order
+// given. A value that is neither a number nor a string (nor null, which
+// means "keep the default") is a field error.
+func readObject(data string) (keys []string, vals map[string]scalar, errs []FieldMsg, err error) {
+	dec := json.NewDecoder(strings.NewReader(data))
+	dec.UseNumber()
+	var raw map[string]json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
+		return nil, nil, nil, fmt.Errorf("the input is not a JSON object: %v", err)
+	}
+	if raw == nil {
+		return nil, nil, nil, errors.New("the input is not a JSON object: null")
+	}
+	if dec.More() {
+		return nil, nil, nil, errors.New("the input is not one JSON object: something follows it")
+	}
+	vals = make(map[string]scalar, len(raw))
+	for k, v := range raw {
+		v = bytes.TrimSpace(v)
+		switch {
+		case len(v) == 0 || string(v) == "null":
+			continue
+		case v[0] == '"':
+			var s string
+			if err := json.Unmarshal(v, &s); err != nil {
+				errs = append(errs, FieldMsg{k, "is not a valid string"})
+				continue
+			}
+			vals[k] = scalar{s, true}
+		case v[0] == '-' || (v[0] >= '0' && v[0] <= '9'):
+			vals[k] = scalar{string(v), false}
+		default:
+			errs = append(errs, FieldMsg{k, fmt.Sprintf("%s is not a number or a string: give a number, such as 8, or a string", string(v))})
+			continue
+		}
+		keys = append(keys, k)
+	}
+	return keys, vals, errs, nil
+}
+
+// sortedUnknown returns the keys not in known, sorted, so messages come in
+// a stable order (map order is random).
+func sortedUnknown(vals map[string]scalar, known func(string) bool, extra ...string) []string {
+	var out []string
+outer:
+	for k := range vals {
+		for _, e := range extra {
+			if k == e {
+				continue outer
+			}
+		}
+		if !known(k) {
+			out = append(out, k)
+		}
+	}
+	// Insertion sort: a handful of keys at most.
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j] < out[j-1]; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+// applyConfig sets the fields named in vals on c. It returns a message per
+// value that cannot be read and per unknown key (keys in ignore are
+// skipped), in the order of configFields, then unknown keys sorted.
+func applyConfig(c *sim.Config, vals map[string]scalar, ignore ...string) []FieldMsg {
+	var errs []FieldMsg
+	d := ConfigStrings(sim.DefaultConfig())
+	for _, f := range configFields {
+		s, ok := vals[f.Key]
+		if !ok {
+			continue
+		}
+		if msg := f.set(c, s, d[f.Key]); msg != "" {
+			errs = append(errs, FieldMsg{f.Key, msg})
+		}
+	}
+	for _, k := range sortedUnknown(vals, func(k string) bool { _, ok := fieldByKey(k); return ok }, ignore...) {
+		errs = append(errs, FieldMsg{k, "is not a setting of the simulator: use one of " + strings.Join(ConfigKeys(), ", ")})
+	}
+	return errs
+}
+
+// simErrors lists the field errors of Validate, leaving out fields that
+// already have a message in have.
+func simErrors(err error, have []FieldMsg) []FieldMsg {
+	var out []FieldMsg
+	for _, fe := range sim.FieldErrors(err) {
+		if !hasField(have, fe.Field) {
+			out = append(out, FieldMsg{fe.Field, fe.Msg})
+		}
+	}
+	if err != nil && len(out) == 0 && len(have) == 0 {
+		out = append(out, FieldMsg{"", err.Error()})
+	}
+	return out
+}
+
+func hasField(errs []FieldMsg, field string) bool {
+	for _, e := range errs {
+		if e.Field == field {
+			return true
+		}
+	}
+	return false
+}
+
+// ConfigFromStrings is a Config from the form, the URL or an element's
+// attributes: base with each value in vals set, each read as its field
+// wants it (a number, a whole number, a policy key), then validated, and
+// checked against the page budget for runs runs. Keys in ignore are not
+// Config keys but are expected (such as "sample"). It returns every problem
+// it finds, in the order of the fields.
+func ConfigFromStrings(base sim.Config, vals map[string]string, runs int, ignore ...string) (sim.Config, []FieldMsg) {
+	sv := make(map[string]scalar, len(vals))
+	for k, v := range vals {
+		sv[k] = scalar{v, true}
+	}
+	return configFrom(base, sv, runs, ignore...)
+}
+
+func configFrom(base sim.Config, vals map[string]scalar, runs int, ignore ...string) (sim.Config, []FieldMsg) {
+	c := base
+	errs := applyConfig(&c, vals, ignore...)
+	errs = append(errs, simErrors(c.Validate(), errs)...)
+	if len(errs) == 0 {
+		if e := budget(c, runs); e != nil {
+			errs = append(errs, *e)
+		}
+	}
+	return c, errs
+}
+
+// decodeConfig reads a Config from JSON, starting from sim.DefaultConfig so
+// that a missing key keeps its default. Numbers may be given as JSON
+// numbers or as strings.
+func decodeConfig(data string, runs int) (sim.Config, []FieldMsg, error) {
+	_, vals, errs, err := readObject(data)
+	if err != nil {
+		return sim.Config{}, nil, err
+	}
+	c, more := configFrom(sim.DefaultConfig(), vals, runs)
+	errs = append(errs, more...)
+	return c, errs, nil
+}
+
+// budget checks that runs runs of c fit in PageBudget, and if not names
+// the field that contributes most: the one of sale_rps, normal_rps,
+// duration_s and retries whose return to its default would cut the run the
+// most.
+func budget(c sim.Config, runs int) *FieldMsg {
+	total := c.ExpectedAttempts() * float64(runs)
+	if total <= PageBudget {
+		return nil
+	}
+	d := sim.DefaultConfig()
+	type option struct {
+		field string
+		alt   sim.Config
+	}
+	alts := []option{{"sale_rps", c}, {"normal_rps", c}, {"duration_s", c}, {"retries", c}}
+	alts[0].alt.SaleRPS = min(c.SaleRPS, d.SaleRPS)
+	alts[1].alt.NormalRPS = min(c.NormalRPS, d.NormalRPS)
+	alts[2].alt.DurationS = max(min(c.DurationS, d.DurationS), c.SaleEndS()+10)
+	alts[3].alt.Retries = min(c.Retries, d.Retries)
+	best, bestN := alts[0].field, math.Inf(1)
+	for _, a := range alts {
+		if n := a.alt.ExpectedAttempts(); n < bestN {
+			best, bestN = a.field, n
+		}
+	}
+	what := "run"
+	if runs > 1 {
+		what = fmt.Sprintf("comparison of %d policies", runs)
+	}
+	return &FieldMsg{best, fmt.Sprintf(
+		"this %s would simulate about %s attempts, over the page's budget of %s, which keeps the page from freezing: lower %s (the biggest contributor), or run it with the command line, shedsim --%s, which has no such budget",
+		what, report.Count(int(total)), report.Count(PageBudget), best, strings.ReplaceAll(best, "_", "-"))}
+}
+
+// viewAnswer is the answer of viewJSON.
+type viewAnswer struct {
+	View report.View `json:"view"`
+}
+
+// BuildView validates c against the page budget and builds its view. The
+// errors are those of ConfigFromStrings.
+func BuildView(c sim.Config) (report.View, []FieldMsg) {
+	if errs := simErrors(c.Validate(), nil); len(errs) > 0 {
+		return report.View{}, errs
+	}
+	if e := budget(c, viewRuns); e != nil {
+		return report.View{}, []FieldMsg{*e}
+	}
+	v, err := report.Build(c)
+	if err != nil {
+		return report.View{}, simErrors(err, nil)
+	}
+	return v, nil
+}
+
+// viewJSON is the simulator page's computation: configJSON (any subset of
+// the Config keys; numbers as JSON numbers or strings) in,
+// {"view": report.View} out, or {"errors": [{"field", "msg"}]} for input a
+// person can fix, or {"error": "..."}.
+func viewJSON(configJSON string) (out string) {
+	defer guard(&out)
+	c, errs, err := decodeConfig(configJSON, viewRuns)
+	if err != nil {
+		return fail(err.Error())
+	}
+	if len(errs) > 0 {
+		return invalid(errs)
+	}
+	v, errs := BuildView(c)
+	if len(errs) > 0 {
+		return invalid(errs)
+	}
+	return mustJSON(viewAnswer{v})
+}
+
+// runJSON runs one Config and returns its sim.Result as JSON, exactly the
+// bytes json.Marshal gives natively (the browser parity test compares
+// them), or {"errors": [...]} or {"error": "..."}.
+func runJSON(configJSON string) (out string) {
+	defer guard(&out)
+	c, errs, err := decodeConfig(configJSON, 1)
+	if err != nil {
+		return fail(err.Error())
+	}
+	if len(errs) > 0 {
+		return invalid(errs)
+	}
+	r, err := sim.Run(c)
+	if err != nil {
+		return invalid(simErrors(err, nil))
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		return fail(err.Error())
+	}
+	return string(b)
+}
+
+// PolicyInfo names a policy for a menu.
+type PolicyInfo struct {
+	Key   string `json:"key"`
+	Title string `json:"title"`
+}
+
+// Policies lists every policy's key and title, in the post's order.
+func Policies() []PolicyInfo {
+	out := make([]PolicyInfo, len(sim.Policies))
+	for i, p := range sim.Policies {
+		out[i] = PolicyInfo{p.String(), p.Title()}
+	}
+	return out
+}
+
+// defaultsJSON is what the page starts from: the default Config, the
+// planner's default input, the page budget, the Config keys and the
+// policies.
+func defaultsJSON() (out string) {
+	defer guard(&out)
+	return mustJSON(struct {
+		Config     sim.Config   `json:"config"`
+		PlanInput  plan.Input   `json:"plan_input"`
+		PageBudget int          `json:"page_budget"`
+		Keys       []string     `json:"keys"`
+		Policies   []PolicyInfo `json:"policies"`
+	}{sim.DefaultConfig(), plan.DefaultInput(), PageBudget, ConfigKeys(), Policies()})
+}
+
+// samplesJSON is {"samples": [sim.Sample, ...]}, the default first.
+func samplesJSON() (out string) {
+	defer guard(&out)
+	return mustJSON(struct {
+		Samples []sim.Sample `json:"samples"`
+	}{sim.Samples()})
+}
+
+// LabEntry is one of the lab's recorded combinations.
+type LabEntry struct {
+	Index  int        `json:"index"`
+	Config sim.Config `json:"config"`
+}
+
+// labListJSON is the lab's 162 Configs with their index, and its
+// dimensions: {"dimensions": {...}, "lab": [{"index", "config"}]}.
+func labListJSON() (out string) {
+	defer guard(&out)
+	lab := sim.Lab()
+	entries := make([]LabEntry, len(lab))
+	for i, c := range lab {
+		entries[i] = LabEntry{i, c}
+	}
+	type dims struct {
+		Policies  []PolicyInfo `json:"policies"`
+		Retries   []int        `json:"retries"`
+		SaleRPS   []float64    `json:"sale_rps"`
+		TimeoutMS []float64    `json:"timeout_ms"`
+	}
+	return mustJSON(struct {
+		Dimensions dims       `json:"dimensions"`
+		Lab        []LabEntry `json:"lab"`
+	}{dims{Policies(), sim.LabRetries, sim.LabSaleRPS, sim.LabTimeoutMS}, entries})
+}
+
+// LabRun is one lab combination, run: the Result, its chart, and the
+// words for how it ended.
+type LabRun struct {
+	Index  int          `json:"index"`
+	Config sim.Config   `json:"config"`
+	Result sim.Result   `json:"result"`
+	Chart  report.Chart `json:"chart"`
+	// Recovered is report.Recovered: "back to normal 90 s after the sale".
+	Recovered string      `json:"recovered"`
+	Outlook   report.Line `json:"outlook"`
+	ThisRun   report.Line `json:"this_run"`
+}
+
+// LabIndex is the index in sim.Lab of a combination, or -1 when a value is
+// not one of the lab's.
+func LabIndex(p sim.Policy, retries int, saleRPS, timeoutMS float64) int {
+	pi, ri, si, ti := -1, -1, -1, -1
+	for i, x := range sim.Policies {
+		if x == p {
+			pi = i
+		}
+	}
+	for i, x := range sim.LabRetries {
+		if x == retries {
+			ri = i
+		}
+	}
+	for i, x := range sim.LabSaleRPS {
+		if x == saleRPS {
+			si = i
+		}
+	}
+	for i, x := range sim.LabTimeoutMS {
+		if x == timeoutMS {
+			ti = i
+		}
+	}
+	if pi < 0 || ri < 0 || si < 0 || ti < 0 {
+		return -1
+	}
+	return ((pi*len(sim.LabRetries)+ri)*len(sim.LabSaleRPS)+si)*len(sim.LabTimeoutMS) + ti
+}
+
+// RunLab runs the lab's combination index.
+func RunLab(index int) (LabRun, []FieldMsg) {
+	lab := sim.Lab()
+	if index < 0 || index >= len(lab) {
+		return LabRun{}, []FieldMsg{{"index", fmt.Sprintf("%d is out of range: use a whole number from 0 to %d", index, len(lab)-1)}}
+	}
+	c := lab[index]
+	r, err := sim.Run(c)
+	if err != nil {
+		return LabRun{}, simErrors(err, nil)
+	}
+	return LabRun{index, c, r, report.Timeline(r), report.Recovered(r), report.Outlook(r), report.ThisRun(r)}, nil
+}
+
+// labJSON runs the lab's combination index (0 to 161, in the order of
+// sim.Lab) and returns a LabRun, or {"errors": [...]} for an index out of
+// range.
+func labJSON(index int) (out string) {
+	defer guard(&out)
+	l, errs := RunLab(index)
+	if len(errs) > 0 {
+		return invalid(errs)
+	}
+	return mustJSON(l)
+}
+
+// planFields are the planner's keys, in order.
+var planFields = []struct {
+	Key  string
+	kind kind
+	set  func(in *plan.Input, x float64)
+}{
+	{"rate_rps", kindFloat, func(in *plan.Input, x float64) { in.RateRPS = x }},
+	{"service_ms", kindFloat, func(in *plan.Input, x float64) { in.ServiceMS = x }},
+	{"target", kindShare, func(in *plan.Input, x float64) { in.Target = x }},
+	{"limit_ms", kindFloat, func(in *plan.Input, x float64) { in.LimitMS = x }},
+}
+
+// PlanFromStrings is a planner Input from the form or the URL: the
+// default input with each value in vals set (target may be a fraction,
+// 0.05, or a percentage, "5%"), validated.
+func PlanFromStrings(vals map[string]string) (plan.Input, []FieldMsg) {
+	sv := make(map[string]scalar, len(vals))
+	for k, v := range vals {
+		sv[k] = scalar{v, true}
+	}
+	return planFrom(sv)
+}
+
+func planFrom(vals map[string]scalar) (plan.Input, []FieldMsg) {
+	in := plan.DefaultInput()
+	d := map[string]string{"rate_rps": "120", "service_ms": "45", "target": "0.05", "limit_ms": "0"}
+	var errs []FieldMsg
+	for _, f := range planFields {
+		s, ok := vals[f.Key]
+		if !ok {
+			continue
+		}
+		x, _, _, msg := parseNumber(s, f.kind, d[f.Key])
+		if msg != "" {
+			errs = append(errs, FieldMsg{f.Key, msg})
+			continue
+		}
+		f.set(&in, x)
+	}
+	for _, k := range sortedUnknown(vals, func(k string) bool { _, ok := d[k]; return ok }) {
+		errs = append(errs, FieldMsg{k, "is not a setting of the planner: use one of rate_rps, service_ms, target, limit_ms"})
+	}
+	for _, fe := range planFieldErrors(in.Validate()) {
+		if !hasField(errs, fe.Field) {
+			errs = append(errs, fe)
+		}
+	}
+	return in, errs
+}
+
+// planFieldErrors lists the *plan.FieldErrors inside err, in order.
+func planFieldErrors(err error) []FieldMsg {
+	if err == nil {
+		return nil
+	}
+	var out []FieldMsg
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range j.Unwrap() {
+			out = append(out, planFieldErrors(e)...)
+		}
+		return out
+	}
+	var fe *plan.FieldError
+	if errors.As(err, &fe) {
+		return []FieldMsg{{fe.Field, fe.Msg}}
+	}
+	return []FieldMsg{{"", err.Error()}}
+}
+
+// PlanAnswer is the planner page's answer: the plan and its chart.
+type PlanAnswer struct {
+	Plan  plan.Plan `json:"plan"`
+	Chart PlanChart `json:"chart"`
+}
+
+// ComputePlan validates in and computes its plan and chart.
+func ComputePlan(in plan.Input) (PlanAnswer, []FieldMsg) {
+	if errs := planFieldErrors(in.Validate()); len(errs) > 0 {
+		return PlanAnswer{}, errs
+	}
+	p, err := plan.Compute(in)
+	if err != nil {
+		return PlanAnswer{}, planFieldErrors(err)
+	}
+	return PlanAnswer{p, LayoutPlan(p)}, nil
+}
+
+// planJSON is the planner: {"rate_rps", "service_ms", "target", "limit_ms"}
+// in (any subset; numbers or strings; target also as "5%"), {"plan":
+// plan.Plan, "chart": PlanChart} out, or {"errors": [...]}, or
+// {"error": "..."}.
+func planJSON(inputJSON string) (out string) {
+	defer guard(&out)
+	_, vals, errs, err := readObject(inputJSON)
+	if err != nil {
+		return fail(err.Error())
+	}
+	in, more := planFrom(vals)
+	errs = append(errs, more...)
+	if len(errs) > 0 {
+		return invalid(errs)
+	}
+	a, errs := ComputePlan(in)
+	if len(errs) > 0 {
+		return invalid(errs)
+	}
+	return mustJSON(a)
+}
+
+// PlanChart is the geometry of the planner's chart, in the units of an SVG
+// viewBox of Width x Height: one column per server count of the Plan's
+// Curve, its height the share of requests that wait (or wait longer than
+// the limit), with the target as a horizontal line.
+type PlanChart struct {
+	Width  float64       `json:"width"`
+	Height float64       `json:"height"`
+	Plot   report.Rect   `json:"plot"`
+	Bars   []PlanBar     `json:"bars"`
+	Target float64       `json:"target_y"`
+	XTicks []report.Tick `json:"x_ticks"`
+	YTicks []report.Tick `json:"y_ticks"`
+	// Summary describes the chart in a sentence, for screen readers.
+	Summary string `json:"summary"`
+}
+
+// PlanBar is one server count's column.
+type PlanBar struct {
+	Servers int `json:"servers"`
+	report.Rect
+	// Kind is "answer", "one_fewer", "meets" (meets the target) or
+	// "misses".
+	Kind  string `json:"kind"`
+	Label string `json:"label"`
+}
+
+// PlanPercent formats a share for the planner, which needs two decimals
+// (7.56%), and tiny shares in exponent form.
+func PlanPercent(x float64) string {
+	p := x * 100
+	switch {
+	case p == 0:
+		return "0%"
+	case p < 0.01:
+		return strconv.FormatFloat(p, 'g', 2, 64) + "%"
+	}
+	return strconv.FormatFloat(p, 'f', 2, 64) + "%"
+}
+
+// LayoutPlan lays out p's curve as a column chart.
+func LayoutPlan(p plan.Plan) PlanChart {
+	const w, h, ml, mr, mt, mb = 600.0, 220.0, 44.0, 8.0, 8.0, 28.0
+	pw, ph := w-ml-mr, h-mt-mb
+	ch := PlanChart{Width: w, Height: h, Plot: report.Rect{X: ml, Y: mt, W: pw, H: ph}}
+	ch.Target = mt + ph - float64(p.Input.Target*ph)
+	n := len(p.Curve)
+	what := "wait"
+	if p.Input.LimitMS > 0 {
+		what = "wait longer than " + report.Duration(p.Input.LimitMS)
+	}
+	if n == 0 {
+		ch.Summary = "No stable server count to chart."
+		return ch
+	}
+	slot := pw / float64(n)
+	step := 1
+	for n/step > 12 {
+		step++
+	}
+	for i, r := range p.Curve {
+		k := "misses"
+		switch {
+		case r.Servers == p.Servers:
+			k = "answer"
+		case r.Servers == p.Servers-1:
+			k = "one_fewer"
+		case r.MeetsTarget:
+			k = "meets"
+		}
+		bh := float64(r.Wait * ph)
+		x := ml + float64(slot*float64(i))
+		ch.Bars = append(ch.Bars, PlanBar{r.Servers, report.Rect{X: x + slot*0.1, Y: mt + ph - bh, W: slot * 0.8, H: bh}, k,
+			fmt.Sprintf("%d servers: %s of requests %s", r.Servers, PlanPercent(r.Wait), what)})
+		if (r.Servers-p.Servers)%step == 0 {
+			ch.XTicks = append(ch.XTicks, report.Tick{At: x + slot/2, Label: strconv.Itoa(r.Servers)})
+		}
+	}
+	for _, f := range []float64{0, 0.5, 1} {
+		ch.YTicks = append(ch.YTicks, report.Tick{At: mt + ph - float64(f*ph), Label: report.Percent(f)})
+	}
+	first, last := p.Curve[0], p.Curve[n-1]
+	s := fmt.Sprintf("Share of requests that %s, by servers, from %d to %d: %s with %d, %s with %d (the answer, target %s), %s with %d.",
+		what, first.Servers, last.Servers, PlanPercent(first.Wait), first.Servers, PlanPercent(p.Answer.Wait), p.Servers,
+		PlanPercent(p.Input.Target), PlanPercent(last.Wait), last.Servers)
+	if p.OneFewer != nil && p.OneFewer.Stable {
+		s = fmt.Sprintf("Share of requests that %s, by servers, from %d to %d: %s with %d, %s with %d, %s with %d (the answer, target %s), %s with %d.",
+			what, first.Servers, last.Servers, PlanPercent(first.Wait), first.Servers, PlanPercent(p.OneFewer.Wait), p.Servers-1,
+			PlanPercent(p.Answer.Wait), p.Servers, PlanPercent(p.Input.Target), PlanPercent(last.Wait), last.Servers)
+	}
+	ch.Summary = s
+	return ch
+}
+
+// ViewCSV is the simulator's results as CSV: the comparison of every
+// policy, a blank line, then the chosen policy's 10 s windows. Shares are
+// fractions, times in milliseconds or seconds as the headers say, and an
+// empty cell stands for "none" (no median when nobody was answered, no
+// return to normal).
+func ViewCSV(v report.View) string {
+	var b strings.Builder
+	g := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	opt := func(x *float64) string {
+		if x == nil {
+			return ""
+		}
+		return g(*x)
+	}
+	b.WriteString("policy,title,answered,refused,timed_out,orders_answered,median_wait_ms,p99_wait_ms,wasted,back_to_normal_s,recovery,attempts_per_person\n")
+	for _, r := range v.Rows {
+		fmt.Fprintf(&b, "%s,%s,%s,%s,%s,%s,%s,%s,%d,%s,%s,%s\n", r.Policy, csvQuote(r.Title), g(r.Answered), g(r.Refused), g(r.TimedOut),
+			g(r.OrdersAnswered), opt(r.MedianWaitMS), opt(r.P99WaitMS), r.Wasted, opt(r.BackToNormalS), r.Recovery, g(r.AttemptsPerPerson))
+	}
+	b.WriteString("\nwindow_start_s,in_sale,people,answered,refused,timed_out,unfinished,answered_share,attempts\n")
+	c := v.Config
+	for _, w := range v.Chosen.Windows {
+		sale := w.StartS >= c.SaleStartS && w.StartS < c.SaleEndS()
+		fmt.Fprintf(&b, "%s,%t,%d,%d,%d,%d,%d,%s,%d\n", g(w.StartS), sale, w.People, w.Answered, w.Refused, w.TimedOut, w.Unfinished, g(w.AnsweredShare), w.Attempts)
+	}
+	return b.String()
+}
+
+func csvQuote(s string) string {
+	if strings.ContainsAny(s, ",\"\n") {
+		return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+	}
+	return s
+}
+
+// QueueHint describes the queue size in force next to the queue field:
+// "automatic: 50, 0.5 s of work" when queue is 0, else "1,024 hold 10.2 s
+// of work".
+func QueueHint(v report.View) string {
+	if v.Config.Queue == 0 {
+		return fmt.Sprintf("automatic: %s, %s of work", report.Count(v.QueueBound), report.Seconds(v.QueueSeconds))
+	}
+	return fmt.Sprintf("%s hold %s of work", report.Count(v.QueueBound), report.Seconds(v.QueueSeconds))
+}

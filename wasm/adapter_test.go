@@ -1,0 +1,383 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/shedsim/shedsim/sim"
+	"github.com/shedsim/shedsim/sim/report"
+)
+
+// answer is any of the adapter's JSON answers.
+type answer struct {
+	View   *report.View     `json:"view"`
+	Errors []FieldMsg       `json:"errors"`
+	Error  *string          `json:"error"`
+	Plan   *json.RawMessage `json:"plan"`
+}
+
+func decode(t *testing.T, s string) answer {
+	t.Helper()
+	var a answer
+	require.NoError(t, json.Unmarshal([]byte(s), &a), "answer is not JSON: %s", s)
+	return a
+}
+
+func fields(errs []FieldMsg) []string {
+	out := []string{}
+	for _, e := range errs {
+		out = append(out, e.Field)
+	}
+	return out
+}
+
+func TestConfigFieldsMatchJSONTags(t *testing.T) {
+	var tags []string
+	typ := reflect.TypeOf(sim.Config{})
+	for i := range typ.NumField() {
+		tags = append(tags, strings.Split(typ.Field(i).Tag.Get("json"), ",")[0])
+	}
+	assert.Equal(t, tags, ConfigKeys(), "configFields must list every sim.Config JSON key, in field order")
+
+	// Every field survives a round trip through its string form.
+	c := sim.DefaultConfig()
+	c.Policy, c.Workers, c.ServiceMS, c.Seed, c.RetryJitterMS, c.Queue = sim.LIFO, 13, 42.5, sim.MaxSeed, 7, 1024
+	got, errs := ConfigFromStrings(sim.DefaultConfig(), ConfigStrings(c), 1)
+	assert.Empty(t, errs)
+	assert.Equal(t, c, got)
+}
+
+func TestViewJSON(t *testing.T) {
+	tests := []struct {
+		reason string
+		in     string
+		fields []string // the fields named, in order; nil for a view
+		msg    string   // a part of the first message
+		check  func(t *testing.T, v report.View)
+	}{
+		{reason: "an empty object is the default config", in: `{}`,
+			check: func(t *testing.T, v report.View) {
+				assert.Equal(t, sim.DefaultConfig(), v.Config)
+				assert.Len(t, v.Rows, len(sim.Policies))
+				assert.Equal(t, 50, v.QueueBound)
+				assert.NotEmpty(t, v.Chart.Bars)
+				assert.NotEmpty(t, v.Advice)
+			}},
+		{reason: "missing keys keep their defaults", in: `{"policy":"bounded","queue":50}`,
+			check: func(t *testing.T, v report.View) {
+				want := sim.DefaultConfig()
+				want.Policy, want.Queue = sim.Bounded, 50
+				assert.Equal(t, want, v.Config)
+				assert.Equal(t, sim.Bounded, v.Chosen.Config.Policy)
+			}},
+		{reason: "numbers may come as strings, as forms and URLs give them", in: `{"workers":"13","service_ms":" 80 ","policy":"LIFO","seed":"7"}`,
+			check: func(t *testing.T, v report.View) {
+				assert.Equal(t, 13, v.Config.Workers)
+				assert.Equal(t, sim.LIFO, v.Config.Policy)
+				assert.Equal(t, uint64(7), v.Config.Seed)
+			}},
+		{reason: "a whole number written as a float is accepted", in: `{"workers":1e1}`,
+			check: func(t *testing.T, v report.View) { assert.Equal(t, 10, v.Config.Workers) }},
+		{reason: "null keeps the default", in: `{"workers":null}`,
+			check: func(t *testing.T, v report.View) { assert.Equal(t, 8, v.Config.Workers) }},
+		{reason: "Validate's error names the field", in: `{"workers":0}`, fields: []string{"workers"}, msg: "0 is out of range"},
+		{reason: "every bad field is named, in field order", in: `{"timeout_ms":0,"workers":-1,"order_share":2}`,
+			fields: []string{"workers", "timeout_ms", "order_share"}},
+		{reason: "text that is not a number names its field and keeps going", in: `{"workers":"abc","retries":-1}`,
+			fields: []string{"workers", "retries"}, msg: `"abc" is not a whole number`},
+		{reason: "a fraction of a worker is not a whole number", in: `{"workers":2.5}`, fields: []string{"workers"}, msg: "not a whole number"},
+		{reason: "an empty field asks for a number", in: `{"service_ms":""}`, fields: []string{"service_ms"}, msg: "is empty"},
+		{reason: "an unknown policy is named", in: `{"policy":"random"}`, fields: []string{"policy"}, msg: "use one of fifo"},
+		{reason: "an unknown key is rejected with a field error", in: `{"wrokers":9}`, fields: []string{"wrokers"}, msg: "is not a setting"},
+		{reason: "unknown keys are sorted, and Validate's errors follow", in: `{"zz":1,"aa":1,"workers":0}`, fields: []string{"aa", "zz", "workers"}},
+		{reason: "a value that is neither number nor string is named", in: `{"workers":[8]}`, fields: []string{"workers"}, msg: "not a number or a string"},
+		{reason: "NaN typed into a form is not a number", in: `{"service_ms":"NaN"}`, fields: []string{"service_ms"}, msg: "not a number"},
+		{reason: "a seed above 2^53-1 is Validate's", in: `{"seed":"9007199254740992"}`, fields: []string{"seed"}, msg: "too large"},
+		{reason: "a negative seed is out of range", in: `{"seed":-1}`, fields: []string{"seed"}, msg: "out of range"},
+		{reason: "a huge worker count is clamped, not wrapped, and Validate names it", in: `{"workers":1e300}`, fields: []string{"workers"}, msg: "out of range"},
+		{reason: "the page budget names the sale rate when it is the biggest contributor", in: `{"sale_rps":100000}`,
+			fields: []string{"sale_rps"}, msg: "command line"},
+		{reason: "the page budget names the duration when a long run is the cause", in: `{"duration_s":86400}`,
+			fields: []string{"duration_s"}, msg: "over the page's budget"},
+		{reason: "the page budget names the normal rate when it is the cause", in: `{"normal_rps":5000}`,
+			fields: []string{"normal_rps"}, msg: "shedsim --normal-rps"},
+		{reason: "the page budget names retries when they are the cause", in: `{"retries":100,"sale_rps":300}`,
+			fields: []string{"retries"}, msg: "lower retries"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reason, func(t *testing.T) {
+			a := decode(t, viewJSON(tt.in))
+			require.Nil(t, a.Error, "unexpected error: %v", a.Error)
+			if tt.fields == nil {
+				require.Empty(t, a.Errors, tt.reason)
+				require.NotNil(t, a.View, tt.reason)
+				tt.check(t, *a.View)
+				return
+			}
+			assert.Nil(t, a.View, tt.reason)
+			assert.Equal(t, tt.fields, fields(a.Errors), tt.reason)
+			if tt.msg != "" && len(a.Errors) > 0 {
+				assert.Contains(t, a.Errors[0].Msg, tt.msg, tt.reason)
+			}
+			for _, e := range a.Errors {
+				assert.NotEmpty(t, e.Msg, "every error says what to do")
+				assert.False(t, strings.HasPrefix(e.Msg, e.Field+":"), "the message does not repeat its field")
+			}
+		})
+	}
+}
+
+func TestMalformedInput(t *testing.T) {
+	tests := []struct {
+		reason string
+		call   func(string) string
+		in     string
+	}{
+		{"broken JSON is an error, not a panic", viewJSON, `{"workers":`},
+		{"an array is not a config", viewJSON, `[1,2]`},
+		{"null is not a config", viewJSON, `null`},
+		{"two objects are not one", runJSON, `{} {}`},
+		{"the planner wants an object too", planJSON, `"rate"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reason, func(t *testing.T) {
+			a := decode(t, tt.call(tt.in))
+			require.NotNil(t, a.Error, tt.reason)
+			assert.Contains(t, *a.Error, "JSON", tt.reason)
+		})
+	}
+}
+
+func TestRunJSONMatchesNative(t *testing.T) {
+	tests := []struct {
+		reason string
+		in     string
+		config func() sim.Config
+	}{
+		{"the default run", `{}`, sim.DefaultConfig},
+		{"a bounded queue with retries", `{"policy":"bounded","retries":3}`, func() sim.Config {
+			c := sim.DefaultConfig()
+			c.Policy, c.Retries = sim.Bounded, 3
+			return c
+		}},
+		{"the queue timeout, another seed, string values", `{"policy":"codel","seed":"42","sale_rps":"200"}`, func() sim.Config {
+			c := sim.DefaultConfig()
+			c.Policy, c.Seed, c.SaleRPS = sim.CoDel, 42, 200
+			return c
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reason, func(t *testing.T) {
+			r, err := sim.Run(tt.config())
+			require.NoError(t, err)
+			want, err := json.Marshal(r)
+			require.NoError(t, err)
+			assert.Equal(t, string(want), runJSON(tt.in), "runJSON must give json.Marshal(sim.Run(c)) byte for byte")
+		})
+	}
+
+	a := decode(t, runJSON(`{"retries":101}`))
+	assert.Equal(t, []string{"retries"}, fields(a.Errors), "an invalid config is a field error")
+	a = decode(t, runJSON(`{"normal_rps":20000}`))
+	assert.Equal(t, []string{"normal_rps"}, fields(a.Errors), "one run is held to the page budget too")
+}
+
+func TestPanicRecovery(t *testing.T) {
+	tests := []struct {
+		reason string
+		call   func() string
+	}{
+		{"a panic in the body becomes an error answer", func() (out string) {
+			defer guard(&out)
+			var v []int
+			_ = v[3]
+			return "unreachable"
+		}},
+		{"a value JSON cannot hold panics in mustJSON and is caught", func() (out string) {
+			defer guard(&out)
+			return mustJSON(math.NaN())
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reason, func(t *testing.T) {
+			var got string
+			require.NotPanics(t, func() { got = tt.call() }, tt.reason)
+			a := decode(t, got)
+			require.NotNil(t, a.Error, tt.reason)
+			assert.Contains(t, *a.Error, "internal error", tt.reason)
+		})
+	}
+}
+
+func TestLab(t *testing.T) {
+	var list struct {
+		Lab []LabEntry `json:"lab"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(labListJSON()), &list))
+	require.Len(t, list.Lab, 162, "the lab has 162 combinations")
+	for i, e := range list.Lab {
+		c := e.Config
+		assert.Equal(t, i, LabIndex(c.Policy, c.Retries, c.SaleRPS, c.TimeoutMS), "LabIndex inverts sim.Lab at %d", i)
+	}
+	assert.Equal(t, -1, LabIndex(sim.FIFO, 2, 150, 2000), "2 retries is not in the lab")
+
+	tests := []struct {
+		reason string
+		index  int
+		errs   []string
+		check  func(t *testing.T, l LabRun)
+	}{
+		{reason: "fifo with one retry at 150/s is stuck", index: LabIndex(sim.FIFO, 1, 150, 2000),
+			check: func(t *testing.T, l LabRun) {
+				assert.Equal(t, sim.Stuck, l.Result.Recovery)
+				assert.Contains(t, l.Recovered, "stuck")
+				assert.Equal(t, "This run", l.ThisRun.Label)
+				assert.NotEmpty(t, l.Chart.Bars)
+			}},
+		{reason: "fifo at 200/s with no retries is a backlog", index: LabIndex(sim.FIFO, 0, 200, 2000),
+			check: func(t *testing.T, l LabRun) { assert.Equal(t, sim.Backlog, l.Result.Recovery) }},
+		{reason: "an index past the end is a field error", index: 162, errs: []string{"index"}},
+		{reason: "a negative index is a field error", index: -1, errs: []string{"index"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reason, func(t *testing.T) {
+			got := labJSON(tt.index)
+			if tt.errs != nil {
+				assert.Equal(t, tt.errs, fields(decode(t, got).Errors), tt.reason)
+				return
+			}
+			var l LabRun
+			require.NoError(t, json.Unmarshal([]byte(got), &l))
+			assert.Equal(t, tt.index, l.Index)
+			tt.check(t, l)
+		})
+	}
+}
+
+func TestPlanJSON(t *testing.T) {
+	type planOut struct {
+		Plan struct {
+			Servers  int `json:"servers"`
+			OneFewer *struct {
+				Servers int     `json:"servers"`
+				Wait    float64 `json:"wait"`
+			} `json:"one_fewer"`
+			Answer struct {
+				Wait float64 `json:"wait"`
+			} `json:"answer"`
+		} `json:"plan"`
+		Chart  PlanChart  `json:"chart"`
+		Errors []FieldMsg `json:"errors"`
+	}
+	tests := []struct {
+		reason  string
+		in      string
+		servers int
+		fewer   string // PlanPercent of one fewer
+		answer  string
+		errs    []string
+	}{
+		{reason: "the post's sale: 19 servers, 18 would leave 7.56% waiting", in: `{"rate_rps":150,"service_ms":80,"target":0.05}`,
+			servers: 19, fewer: "7.56%", answer: "4.35%"},
+		{reason: "the target may be typed as a percentage", in: `{"rate_rps":"150","service_ms":"80","target":"5%"}`,
+			servers: 19, fewer: "7.56%", answer: "4.35%"},
+		{reason: "the planner's own example is the default", in: `{}`, servers: 9},
+		{reason: "a rate of zero is named", in: `{"rate_rps":0}`, errs: []string{"rate_rps"}},
+		{reason: "a target of 150% is named", in: `{"target":"150%"}`, errs: []string{"target"}},
+		{reason: "text is named, and the other field's range too", in: `{"service_ms":"x","limit_ms":-1}`, errs: []string{"service_ms", "limit_ms"}},
+		{reason: "an unknown key is named", in: `{"servers":3}`, errs: []string{"servers"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reason, func(t *testing.T) {
+			var p planOut
+			require.NoError(t, json.Unmarshal([]byte(planJSON(tt.in)), &p))
+			if tt.errs != nil {
+				assert.Equal(t, tt.errs, fields(p.Errors), tt.reason)
+				return
+			}
+			require.Empty(t, p.Errors, tt.reason)
+			if tt.servers == 9 {
+				assert.Greater(t, p.Plan.Servers, 5, tt.reason)
+			} else {
+				assert.Equal(t, tt.servers, p.Plan.Servers, tt.reason)
+			}
+			if tt.fewer != "" {
+				require.NotNil(t, p.Plan.OneFewer)
+				assert.Equal(t, tt.fewer, PlanPercent(p.Plan.OneFewer.Wait), tt.reason)
+				assert.Equal(t, tt.answer, PlanPercent(p.Plan.Answer.Wait), tt.reason)
+			}
+			assert.NotEmpty(t, p.Chart.Bars, "the chart has a column per server count")
+			assert.Contains(t, p.Chart.Summary, "the answer", "the chart has a text alternative")
+		})
+	}
+}
+
+func TestPlanPercent(t *testing.T) {
+	tests := []struct {
+		reason string
+		in     float64
+		want   string
+	}{
+		{"two decimals, as the post quotes", 0.07556, "7.56%"},
+		{"zero is plain", 0, "0%"},
+		{"tiny shares keep two significant digits", 1.234e-7, "1.2e-05%"},
+		{"certainty", 1, "100.00%"},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, PlanPercent(tt.in), tt.reason)
+	}
+}
+
+func TestSmallAnswers(t *testing.T) {
+	var d struct {
+		Config     sim.Config `json:"config"`
+		PageBudget int        `json:"page_budget"`
+		Keys       []string   `json:"keys"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(defaultsJSON()), &d))
+	assert.Equal(t, sim.DefaultConfig(), d.Config, "defaults carry the default config")
+	assert.Equal(t, PageBudget, d.PageBudget)
+	assert.Equal(t, ConfigKeys(), d.Keys)
+
+	var s struct {
+		Samples []sim.Sample `json:"samples"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(samplesJSON()), &s))
+	assert.Equal(t, sim.Samples(), s.Samples, "every sample, in order")
+}
+
+func TestViewCSVAndQueueHint(t *testing.T) {
+	c := sim.DefaultConfig()
+	v, errs := BuildView(c)
+	require.Empty(t, errs)
+	csv := ViewCSV(v)
+	lines := strings.Split(csv, "\n")
+	assert.True(t, strings.HasPrefix(lines[0], "policy,title,answered"), "the comparison comes first")
+	assert.True(t, strings.HasPrefix(lines[1], "fifo,Unbounded queue,"), "one row per policy, in order")
+	assert.Equal(t, "", lines[7], "a blank line separates the windows")
+	assert.True(t, strings.HasPrefix(lines[8], "window_start_s,"))
+	assert.Equal(t, 8+1+30+1, len(lines), "30 windows of 10 s, then the final newline")
+	assert.Contains(t, csv, "codel,Queue timeout (CoDel),")
+	assert.Contains(t, csv, `"Newest first (adaptive LIFO)"`[1:len(`"Newest first (adaptive LIFO)"`)-1])
+
+	assert.Equal(t, "automatic: 50, 0.5 s of work", QueueHint(v), "queue 0 is automatic")
+	c.Queue = 1024
+	v, errs = BuildView(c)
+	require.Empty(t, errs)
+	assert.Equal(t, "1,024 hold 10.2 s of work", QueueHint(v))
+}
+
+func TestPageBudgetCoversTheLabAndSamples(t *testing.T) {
+	for _, s := range sim.Samples() {
+		assert.Nil(t, budget(s.Config, viewRuns), "sample %s must fit the page", s.Key)
+	}
+	for i, c := range sim.Lab() {
+		assert.Nil(t, budget(c, 1), "lab run %d must fit the page", i)
+	}
+}

@@ -1,0 +1,266 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"syscall/js"
+
+	"honnef.co/go/js/dom/v2"
+
+	"github.com/shedsim/shedsim/sim"
+	"github.com/shedsim/shedsim/sim/report"
+)
+
+// labDim is one dimension of the lab: its key (a Config key), legend and
+// choices (value, label).
+type labDim struct {
+	key     string
+	legend  string
+	choices [][2]string
+}
+
+func labDims() []labDim {
+	var pol [][2]string
+	for _, p := range sim.Policies {
+		pol = append(pol, [2]string{p.String(), p.Title()})
+	}
+	var ret [][2]string
+	for _, r := range sim.LabRetries {
+		l := strconv.Itoa(r)
+		if r == 0 {
+			l = "none"
+		}
+		ret = append(ret, [2]string{strconv.Itoa(r), l})
+	}
+	var sale [][2]string
+	for _, s := range sim.LabSaleRPS {
+		l := report.Number(s, 0) + "/s"
+		if s == sim.DefaultConfig().NormalRPS {
+			l = "none (" + l + ")"
+		}
+		sale = append(sale, [2]string{fnum(s), l})
+	}
+	var tmo [][2]string
+	for _, t := range sim.LabTimeoutMS {
+		tmo = append(tmo, [2]string{fnum(t), report.Duration(t)})
+	}
+	return []labDim{
+		{"policy", "Policy", pol},
+		{"retries", "Retries", ret},
+		{"sale_rps", "Sale", sale},
+		{"timeout_ms", "Client timeout", tmo},
+	}
+}
+
+// labWidget is the lab: the 162 recorded combinations, each run live.
+type labWidget struct {
+	widget
+	page   bool
+	dims   []labDim
+	radios map[string][]dom.Element
+
+	summary, title, shares, chart, verdict, lines dom.Element
+	committed                                     string
+	lastIndex                                     int
+}
+
+func parsePolicy(s string) (sim.Policy, error) { return sim.ParsePolicy(s) }
+
+func mountLab(host dom.Element, prefix string, page bool, attrs map[string]string) *labWidget {
+	w := &labWidget{widget: widget{host: host, prefix: prefix}, page: page, dims: labDims(), radios: map[string][]dom.Element{}, lastIndex: -1}
+	clear(host)
+	host.Class().Add("shedsim")
+	if !page {
+		host.Class().Add("shedsim-widget")
+	}
+	given := attrs
+	if page {
+		given = currentQuery()
+		w.committed = win.Location().Search()
+	}
+	form := h("form", cls("lab-controls"), at("id", w.id("lab-form")), at("novalidate", ""))
+	var bad []string
+	for _, d := range w.dims {
+		want := labDefault(d.key)
+		if v, ok := given[d.key]; ok {
+			if norm, ok := labValue(d, v); ok {
+				want = norm
+			} else {
+				bad = append(bad, fmt.Sprintf("%s %q is not one of the lab's", d.key, v))
+			}
+		}
+		fs := h("fieldset", cls("segmented"), at("id", w.id("lab-"+d.key)), h("legend", d.legend))
+		opts := h("div", cls("seg-options"))
+		for _, c := range d.choices {
+			id := w.id("lab-" + d.key + "-" + c[0])
+			in := h("input", at("type", "radio"), at("id", id), at("name", w.id("lab-"+d.key)), at("value", c[0]))
+			setChecked(in, c[0] == want)
+			w.radios[d.key] = append(w.radios[d.key], in)
+			build(opts, in, h("label", at("for", id), c[1]))
+		}
+		fs.AppendChild(opts)
+		form.AppendChild(fs)
+	}
+	w.summary = h("p", cls("summary"), at("id", w.id("lab-summary")), at("role", "status"), at("aria-live", "polite"))
+	w.title = h("h3", at("id", w.id("lab-title")))
+	w.shares = h("div", cls("lab-shares"), at("id", w.id("lab-shares")))
+	w.chart = h("div", cls("chart-box"), at("id", w.id("lab-chart-box")))
+	w.verdict = h("p", cls("verdict"), at("id", w.id("lab-recovered")))
+	w.lines = h("div", cls("lines"), at("id", w.id("lab-lines")))
+	out := h("section", cls("results lab-results"), at("id", w.id("lab-results")), at("aria-labelledby", w.id("lab-title")),
+		w.title, w.summary, w.shares, w.chart, w.verdict, w.lines)
+	if page {
+		host.AppendChild(h("div", cls("lab-layout"), form, out))
+	} else {
+		build(host, form, out)
+	}
+	if !page {
+		for _, k := range unknownAttrs(attrs, func(k string) bool { return k == "policy" || k == "retries" || k == "sale_rps" || k == "timeout_ms" }) {
+			bad = append(bad, fmt.Sprintf("%s is not a setting of the lab (use policy, retries, sale_rps, timeout_ms)", k))
+		}
+	}
+	if len(bad) > 0 {
+		w.fixed = "Not in the lab, so the default is shown: " + strings.Join(bad, "; ") + "."
+		w.showError("")
+	}
+	w.onEl(form, "change", func(js.Value) { w.update(true) })
+	w.onEl(form, "submit", func(ev js.Value) { ev.Call("preventDefault") })
+	if page {
+		w.on(js.Global(), "popstate", func(js.Value) { w.restore() })
+	}
+	w.update(false)
+	return w
+}
+
+func labDefault(key string) string {
+	d := ConfigStrings(sim.DefaultConfig())
+	return d[key]
+}
+
+// labValue normalises a value for a dimension ("2000" and "2e3" are the
+// same timeout); false if it is not one of the lab's.
+func labValue(d labDim, v string) (string, bool) {
+	v = strings.TrimSpace(v)
+	if d.key == "policy" {
+		p, err := sim.ParsePolicy(v)
+		if err != nil {
+			return "", false
+		}
+		v = p.String()
+	} else if x, err := strconv.ParseFloat(v, 64); err == nil {
+		v = fnum(x)
+	}
+	for _, c := range d.choices {
+		if c[0] == v {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// selected is the checked value of each dimension.
+func (w *labWidget) selected() map[string]string {
+	out := map[string]string{}
+	for _, d := range w.dims {
+		out[d.key] = labDefault(d.key)
+		for _, r := range w.radios[d.key] {
+			if checked(r) {
+				out[d.key] = value(r)
+			}
+		}
+	}
+	return out
+}
+
+func (w *labWidget) restore() {
+	q := currentQuery()
+	for _, d := range w.dims {
+		want := labDefault(d.key)
+		if norm, ok := labValue(d, q[d.key]); ok {
+			want = norm
+		}
+		for _, r := range w.radios[d.key] {
+			setChecked(r, value(r) == want)
+		}
+	}
+	w.committed = win.Location().Search()
+	w.update(false)
+}
+
+// update runs the selected combination and shows it.
+func (w *labWidget) update(commit bool) {
+	sel := w.selected()
+	p, _ := sim.ParsePolicy(sel["policy"])
+	r, _ := strconv.Atoi(sel["retries"])
+	s, _ := strconv.ParseFloat(sel["sale_rps"], 64)
+	t, _ := strconv.ParseFloat(sel["timeout_ms"], 64)
+	idx := LabIndex(p, r, s, t)
+	if w.page && commit {
+		q := encodeQuery([]string{"policy", "retries", "sale_rps", "timeout_ms"}, sel, ConfigStrings(sim.DefaultConfig()))
+		if q != w.committed {
+			history("pushState", q)
+			w.committed = q
+		}
+	}
+	if idx == w.lastIndex {
+		return
+	}
+	l, errs := RunLab(idx)
+	if len(errs) > 0 {
+		w.showError(errs[0].Field + ": " + errs[0].Msg)
+		return
+	}
+	w.lastIndex = idx
+	w.render(l)
+	w.dispatch("shedsim:lab", mustJSON(l))
+}
+
+func (w *labWidget) render(l LabRun) {
+	c, r := l.Config, l.Result
+	retries := "no retries"
+	switch c.Retries {
+	case 0:
+	case 1:
+		retries = "1 retry"
+	default:
+		retries = fmt.Sprintf("%d retries", c.Retries)
+	}
+	sale := "a sale of " + report.Number(c.SaleRPS, 0) + "/s"
+	noSale := c.SaleRPS == c.NormalRPS
+	if noSale {
+		sale = "no sale"
+	}
+	desc := fmt.Sprintf("%s, %s, %s, a %s timeout", c.Policy.Title(), retries, sale, report.Duration(c.TimeoutMS))
+	w.title.SetTextContent(fmt.Sprintf("Run %d of 162: %s", l.Index+1, desc))
+	w.summary.SetTextContent(fmt.Sprintf("%s: %s of the sale's people answered; %s.", desc, report.Percent(r.Sale.AnsweredShare), l.Recovered))
+
+	who := fmt.Sprintf("Of the %s people who arrived during the sale (%s to %s)", report.Count(r.Sale.People), report.Seconds(c.SaleStartS), report.Seconds(c.SaleEndS()))
+	if noSale {
+		who = fmt.Sprintf("Of the %s people who arrived from %s to %s (no sale: %s/s throughout)", report.Count(r.Sale.People),
+			report.Seconds(c.SaleStartS), report.Seconds(c.SaleEndS()), report.Number(c.NormalRPS, 0))
+	}
+	fill(w.shares, legend("answered", "refused", "timed_out"), shareBar(r.Sale.AnsweredShare, r.Sale.RefusedShare, r.Sale.TimedOutShare),
+		h("p", at("id", w.id("lab-shares-text")),
+			fmt.Sprintf("%s: %s answered, %s refused, %s timed out.", who, report.Percent(r.Sale.AnsweredShare),
+				report.Percent(r.Sale.RefusedShare), report.Percent(r.Sale.TimedOutShare))))
+
+	fill(w.chart, renderChart(w.id("lab-chart"), l.Chart, r, "Answered per 10 s of arrivals; the shaded band is the sale."))
+
+	word, kind := "Got back", "normal"
+	switch {
+	case r.BackToNormalS != nil:
+	case r.Recovery == sim.Stuck:
+		word, kind = "Stayed stuck", "stuck"
+	case r.Recovery == sim.Backlog:
+		word, kind = "Left with a backlog", "backlog"
+	default:
+		word, kind = "Not back", string(r.Recovery)
+	}
+	w.verdict.SetAttribute("class", "verdict verdict-"+kind)
+	w.verdict.SetAttribute("data-recovery", string(r.Recovery))
+	fill(w.verdict, h("strong", word+":"), " "+capital(l.Recovered)+".")
+	fill(w.lines, renderLine(w.id("lab-outlook"), l.Outlook), renderLine(w.id("lab-this-run"), l.ThisRun))
+}

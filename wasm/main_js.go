@@ -1,0 +1,217 @@
+//go:build js && wasm
+
+// Command wasm is the simulator's page, compiled to WebAssembly. It
+// registers one global JavaScript object, shedsim, and then waits forever
+// for calls. site/loader.js starts it once per page; every widget on the
+// page shares it.
+//
+// The object (every function returns a JSON string unless noted; a
+// configuration may be passed as a JSON string or as a plain object, and
+// numbers in it as numbers or strings):
+//
+//	shedsim.version                  the module's version string
+//	shedsim.defaults()               {"config", "plan_input", "page_budget", "keys", "policies"}
+//	shedsim.samples()                {"samples": [{"key", "name", "about", "config"}]}
+//	shedsim.view(config)             {"view": report.View} | {"errors": [{"field", "msg"}]} | {"error"}
+//	shedsim.run(config)              sim.Result, byte for byte json.Marshal's | {"errors"} | {"error"}
+//	shedsim.labList()                {"dimensions", "lab": [{"index", "config"}]}
+//	shedsim.lab(index)               {"index", "config", "result", "chart", "recovered", "outlook", "this_run"} | {"errors"}
+//	shedsim.labIndex(policy, retries, sale_rps, timeout_ms)  a number, -1 if not in the lab
+//	shedsim.plan(input)              {"plan": plan.Plan, "chart"} | {"errors"} | {"error"}
+//	shedsim.mount(element, kind, attrs)  a widget id (number > 0), or 0 on failure (shown in element)
+//	shedsim.unmount(id)              removes a widget's listeners and empties its element
+//	shedsim.page(element, kind)      a page ("simulator", "lab", "planner"): ids without prefix, URL state
+//
+// Widgets (kind "simulator", "chart", "lab", "planner") dispatch bubbling
+// CustomEvents on their element: shedsim:result (detail {"view",
+// "build_ms"}), shedsim:lab (detail a lab run), shedsim:plan (detail
+// {"plan", "chart"}), shedsim:invalid (detail {"errors"}) and
+// shedsim:error (detail {"error"}), for a bug.
+package main
+
+import (
+	"fmt"
+	"syscall/js"
+
+	"honnef.co/go/js/dom/v2"
+)
+
+// version names this build of the page's module.
+const version = "shedsim-wasm 1"
+
+// mounted are the live widgets by id.
+var (
+	mounted = map[int]releaser{}
+	nextID  = 1
+)
+
+type releaser interface{ release() }
+
+// arg reads argument i as a JSON string: a string as is, an object through
+// JSON.stringify, anything else (undefined, null) as "{}".
+func arg(args []js.Value, i int) string {
+	if i >= len(args) {
+		return "{}"
+	}
+	switch a := args[i]; a.Type() {
+	case js.TypeString:
+		return a.String()
+	case js.TypeObject:
+		return js.Global().Get("JSON").Call("stringify", a).String()
+	case js.TypeNumber:
+		return a.String()
+	}
+	return "{}"
+}
+
+// fn wraps a JSON-in, JSON-out adapter function for JavaScript.
+func fn(f func(string) string) js.Func {
+	return js.FuncOf(func(_ js.Value, args []js.Value) (out any) {
+		defer func() {
+			if r := recover(); r != nil {
+				out = fail(fmt.Sprintf("internal error (a bug, please report it): %v", r))
+			}
+		}()
+		return f(arg(args, 0))
+	})
+}
+
+// fn0 wraps an adapter function of no arguments.
+func fn0(f func() string) js.Func {
+	return js.FuncOf(func(js.Value, []js.Value) any { return f() })
+}
+
+// attrsOf reads a JavaScript object of attribute strings.
+func attrsOf(v js.Value) map[string]string {
+	out := map[string]string{}
+	if v.Type() != js.TypeObject {
+		return out
+	}
+	keys := js.Global().Get("Object").Call("keys", v)
+	for i := range keys.Length() {
+		k := keys.Index(i).String()
+		x := v.Get(k)
+		if x.Type() == js.TypeString || x.Type() == js.TypeNumber || x.Type() == js.TypeBoolean {
+			out[k] = x.String()
+			if x.Type() != js.TypeString {
+				out[k] = js.Global().Get("String").Invoke(x).String()
+			}
+		}
+	}
+	return out
+}
+
+// mount builds a widget of kind in element; page mode uses ids without a
+// prefix and keeps the state in the URL.
+func mount(element js.Value, kind string, attrs map[string]string, page bool) (id int) {
+	host := dom.WrapElement(element)
+	if host == nil {
+		return 0
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			js.Global().Get("console").Call("error", "shedsim: mount panicked:", fmt.Sprint(r))
+			fill(host, h("p", cls("shedsim-error"), at("role", "alert"), fmt.Sprintf("The simulator hit a bug while starting: %v", r)))
+			id = 0
+		}
+	}()
+	prefix := ""
+	if !page {
+		prefix = fmt.Sprintf("shed%d-", nextID)
+	}
+	var w releaser
+	switch kind {
+	case "", "simulator", "chart":
+		if kind == "" {
+			kind = "simulator"
+		}
+		w = mountSimulator(host, prefix, page, kind, attrs)
+	case "lab":
+		w = mountLab(host, prefix, page, attrs)
+	case "planner":
+		w = mountPlanner(host, prefix, page, attrs)
+	default:
+		fill(host, h("p", cls("shedsim-error"), at("role", "alert"),
+			fmt.Sprintf("Unknown kind %q: use simulator, chart, lab or planner.", kind)))
+		return 0
+	}
+	id = nextID
+	nextID++
+	mounted[id] = w
+	return id
+}
+
+func main() {
+	initDOM()
+	api := map[string]any{
+		"version":  version,
+		"defaults": fn0(defaultsJSON),
+		"samples":  fn0(samplesJSON),
+		"view":     fn(viewJSON),
+		"run":      fn(runJSON),
+		"labList":  fn0(labListJSON),
+		"lab": js.FuncOf(func(_ js.Value, args []js.Value) any {
+			i := -1
+			if len(args) > 0 && args[0].Type() == js.TypeNumber {
+				i = args[0].Int()
+			}
+			return labJSON(i)
+		}),
+		"labIndex": js.FuncOf(func(_ js.Value, args []js.Value) (out any) {
+			defer func() {
+				if recover() != nil {
+					out = -1
+				}
+			}()
+			if len(args) < 4 {
+				return -1
+			}
+			p, err := parsePolicy(args[0].String())
+			if err != nil {
+				return -1
+			}
+			return LabIndex(p, args[1].Int(), args[2].Float(), args[3].Float())
+		}),
+		"plan": fn(planJSON),
+		"mount": js.FuncOf(func(_ js.Value, args []js.Value) any {
+			if len(args) < 1 {
+				return 0
+			}
+			kind := ""
+			if len(args) > 1 && args[1].Type() == js.TypeString {
+				kind = args[1].String()
+			}
+			var attrs map[string]string
+			if len(args) > 2 {
+				attrs = attrsOf(args[2])
+			} else {
+				attrs = map[string]string{}
+			}
+			return mount(args[0], kind, attrs, false)
+		}),
+		"page": js.FuncOf(func(_ js.Value, args []js.Value) any {
+			if len(args) < 2 {
+				return 0
+			}
+			return mount(args[0], args[1].String(), map[string]string{}, true)
+		}),
+		"unmount": js.FuncOf(func(_ js.Value, args []js.Value) any {
+			if len(args) < 1 || args[0].Type() != js.TypeNumber {
+				return false
+			}
+			id := args[0].Int()
+			w, ok := mounted[id]
+			if !ok {
+				return false
+			}
+			delete(mounted, id)
+			func() {
+				defer func() { _ = recover() }()
+				w.release()
+			}()
+			return true
+		}),
+	}
+	js.Global().Set("shedsim", js.ValueOf(api))
+	select {}
+}
