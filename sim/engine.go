@@ -22,7 +22,7 @@ type attempt struct {
 	paid     int32  // budget client: the tokens this retry cost
 	order    bool   // an order rather than a price preview
 	sale     bool   // the person first arrived during the sale
-	gaveUp   bool   // its client gave up (rule 4)
+	gaveUp   bool   // its timeout event fired unanswered (rule 4); see gone
 	heard    bool   // its client heard a refusal
 	answered bool   // a worker finished it in time
 	// prevRefused, on a retry not yet sent, says whether the attempt before
@@ -80,8 +80,8 @@ type engine struct {
 	free      int      // idle workers
 	lastEmpty int64    // codel: when an arrival last found the queue empty
 
-	pool  []attempt // every attempt in flight, by id; no pointers, so the GC never scans it
-	spare []id      // ids free for reuse
+	pool  [][]attempt // every attempt in flight, by id, in blocks; no pointers, so the GC never scans it
+	spare []id        // ids free for reuse
 
 	// what is measured
 	windows                        []Window
@@ -155,6 +155,7 @@ func newEngine(c Config) *engine {
 	if c.Policy == Bounded || c.Policy == Priority {
 		e.bound = c.QueueBound()
 	}
+	e.queue.split = c.Policy == Priority
 	e.windows = make([]Window, (e.end+windowNS-1)/windowNS)
 	for i := range e.windows {
 		e.windows[i].StartS = float64(i * 10)
@@ -198,6 +199,13 @@ func (e *engine) scheduleArrival(t int64) {
 // pointers, so that the garbage collector has nothing to trace or barrier.
 type id int32
 
+// The pool grows a block at a time, so growing never copies an attempt and
+// a pointer from at stays valid.
+const (
+	blockBits = 10
+	blockSize = 1 << blockBits
+)
+
 // alloc returns a fresh attempt's id, reusing a released one if it can.
 func (e *engine) alloc() id {
 	if n := len(e.spare); n > 0 {
@@ -205,20 +213,41 @@ func (e *engine) alloc() id {
 		e.spare = e.spare[:n-1]
 		return i
 	}
-	e.pool = append(e.pool, attempt{})
-	return id(len(e.pool) - 1)
+	n := len(e.pool)
+	if n == 0 || len(e.pool[n-1]) == blockSize {
+		e.pool = append(e.pool, make([]attempt, 0, blockSize))
+		n++
+	}
+	e.pool[n-1] = e.pool[n-1][:len(e.pool[n-1])+1]
+	return id((n-1)<<blockBits + len(e.pool[n-1]) - 1)
 }
 
-// at returns the attempt named i. The pointer is valid until the next alloc.
-func (e *engine) at(i id) *attempt { return &e.pool[i] }
+// at returns the attempt named i.
+func (e *engine) at(i id) *attempt { return &e.pool[i>>blockBits][i&(blockSize-1)] }
 
 // release drops one reference to attempt i; the last one recycles it.
 func (e *engine) release(i id) {
-	a := &e.pool[i]
+	a := e.at(i)
 	a.refs--
 	if a.refs == 0 {
 		*a = attempt{}
 		e.spare = append(e.spare, i)
+	}
+}
+
+// gone reports whether a's client has given up by now (rule 4). A person's
+// last attempt has no timeout event, since nothing follows its timeout: its
+// deadline says it.
+func (e *engine) gone(a *attempt) bool { return a.gaveUp || e.now >= a.deadline }
+
+// final reports whether a is its person's last possible attempt.
+func (e *engine) final(a *attempt) bool { return a.try > e.retries }
+
+// lost is a gone attempt i leaving the service unanswered: if it was its
+// person's last attempt, nothing else will settle the person, who timed out.
+func (e *engine) lost(i id) {
+	if a := e.at(i); e.final(a) {
+		e.settle(a, timedOut, 0)
 	}
 }
 
@@ -308,9 +337,14 @@ func (e *engine) arrive(i id) {
 	a := e.at(i)
 	a.t0 = e.now
 	a.deadline = e.now + e.timeout
-	a.refs = 2 // the timeout line, and the system
-	a.tseq = e.nextSeq()
-	e.timeouts.pushBack(i)
+	a.refs = 1 // the system
+	if !e.final(a) {
+		// Only an attempt that may be followed by a retry needs its timeout
+		// as an event: that is when the retry is decided (rule 13).
+		a.refs++
+		a.tseq = e.nextSeq()
+		e.timeouts.pushBack(i)
+	}
 	e.attempts++
 	if a.try > 1 {
 		e.retriesSent++
@@ -385,14 +419,16 @@ func (e *engine) dispatch() {
 		a := e.at(i)
 		switch e.policy {
 		case Skip:
-			if a.gaveUp { // skip the abandoned (rule 7)
+			if e.gone(a) { // skip the abandoned (rule 7)
+				e.lost(i)
 				e.release(i)
 				continue
 			}
 		case CoDel, LIFO:
 			if e.now-a.t0 > a.limit { // over its limit (rule 9)
-				if a.gaveUp {
-					e.release(i) // nobody is listening for a reply
+				if e.gone(a) {
+					e.lost(i) // nobody is listening for a reply
+					e.release(i)
 				} else {
 					e.refuse(i)
 				}
@@ -416,7 +452,7 @@ func (e *engine) dispatch() {
 }
 
 func (e *engine) noteQueueWait(i id) {
-	if w := e.now - e.pool[i].t0; w > e.longestWait {
+	if w := e.now - e.at(i).t0; w > e.longestWait {
 		e.longestWait = w
 	}
 }
@@ -425,7 +461,9 @@ func (e *engine) noteQueueWait(i id) {
 // worker has spent the refusal cost on it (rule 12).
 func (e *engine) refuse(i id) {
 	if e.refusalCost == 0 {
-		if !e.pool[i].gaveUp { // a client that has left hears nothing
+		if e.gone(e.at(i)) { // a client that has left hears nothing
+			e.lost(i)
+		} else {
 			e.hear(i)
 		}
 		e.release(i)
@@ -436,7 +474,9 @@ func (e *engine) refuse(i id) {
 
 func (e *engine) finishRefusal(i id) {
 	e.free++
-	if !e.pool[i].gaveUp {
+	if e.gone(e.at(i)) {
+		e.lost(i)
+	} else {
 		e.hear(i)
 	}
 	e.release(i)
@@ -461,8 +501,9 @@ func (e *engine) giveUp(i id) {
 
 func (e *engine) finishService(i id) {
 	e.free++
-	if a := e.at(i); a.gaveUp {
+	if a := e.at(i); e.gone(a) {
 		e.wasted++ // served to nobody (rule 4)
+		e.lost(i)
 	} else {
 		a.answered = true
 		e.accepted(a)
@@ -534,7 +575,7 @@ func (e *engine) retryOrSettle(i id, o outcome) {
 		}
 	}
 	e.retriesMade++
-	prev := *a // a copy: alloc may move the pool
+	prev := *a
 	j := e.alloc()
 	b := e.at(j)
 	b.first, b.order, b.window, b.sale = prev.first, prev.order, prev.window, prev.sale
@@ -606,15 +647,34 @@ func (e *engine) settle(a *attempt, o outcome, waitNS int64) {
 // result settles the people the run's end caught in flight and summarises.
 func (e *engine) result(c Config) Result {
 	e.now = e.end
+	// Attempts that may still retry are in the timeout line; last attempts
+	// still in the service are found where they wait or are served.
 	for k := 0; k < e.timeouts.n; k++ {
 		if a := e.at(e.timeouts.at(k)); !a.heard && !a.answered {
 			e.settle(a, unfinished, 0)
 		}
 	}
+	caught := func(i id) {
+		if a := e.at(i); e.final(a) {
+			if a.deadline < e.end { // a timeout at the end itself is not processed
+				e.settle(a, timedOut, 0)
+			} else {
+				e.settle(a, unfinished, 0)
+			}
+		}
+	}
+	for _, line := range []*ring[id]{&e.queue.previews, &e.queue.orders, &e.refusals} {
+		for k := 0; k < line.n; k++ {
+			caught(line.at(k))
+		}
+	}
 	for _, ev := range e.events {
+		if ev.kind == serviceDone || ev.kind == refusalDone {
+			caught(ev.a)
+		}
 		if ev.kind == retryArrival {
 			o := timedOut
-			if e.pool[ev.a].prevRefused {
+			if e.at(ev.a).prevRefused {
 				o = refused
 			}
 			e.settle(e.at(ev.a), o, 0)

@@ -50,31 +50,36 @@ func (r *ring[T]) popBack() T {
 	return x
 }
 
-// queue holds the requests waiting for a worker, in two lines by kind so that
-// the priority policy can find the newest preview in O(1). Arrival order
-// across both lines is kept by each attempt's seq.
+// queue holds the requests waiting for a worker. For the priority policy it
+// keeps two lines by kind, so that the newest preview is found in O(1), and
+// arrival order across both is kept by each attempt's seq; for every other
+// policy everything waits in previews, one line, and no seq is compared.
 type queue struct {
 	previews ring[id]
 	orders   ring[id]
+	split    bool // two lines: orders apart from previews
 }
 
 func (q *queue) len() int { return q.previews.n + q.orders.n }
 
 func (q *queue) push(i id, order bool) {
-	if order {
+	if order && q.split {
 		q.orders.pushBack(i)
 	} else {
 		q.previews.pushBack(i)
 	}
 }
 
+// seq is attempt i's arrival order in the queue.
+func seq(pool [][]attempt, i id) uint64 { return pool[i>>blockBits][i&(blockSize-1)].seq }
+
 // previewsFirst reports whether the oldest waiting request is a preview.
-func (q *queue) previewsFirst(pool []attempt) bool {
-	return q.orders.n == 0 || (q.previews.n > 0 && pool[q.previews.front()].seq < pool[q.orders.front()].seq)
+func (q *queue) previewsFirst(pool [][]attempt) bool {
+	return q.orders.n == 0 || (q.previews.n > 0 && seq(pool, q.previews.front()) < seq(pool, q.orders.front()))
 }
 
 // popOldest removes and returns the request that arrived first.
-func (q *queue) popOldest(pool []attempt) id {
+func (q *queue) popOldest(pool [][]attempt) id {
 	if q.previewsFirst(pool) {
 		return q.previews.popFront()
 	}
@@ -82,15 +87,15 @@ func (q *queue) popOldest(pool []attempt) id {
 }
 
 // popNewest removes and returns the request that arrived last.
-func (q *queue) popNewest(pool []attempt) id {
-	if q.orders.n == 0 || (q.previews.n > 0 && pool[q.previews.back()].seq > pool[q.orders.back()].seq) {
+func (q *queue) popNewest(pool [][]attempt) id {
+	if q.orders.n == 0 || (q.previews.n > 0 && seq(pool, q.previews.back()) > seq(pool, q.orders.back())) {
 		return q.previews.popBack()
 	}
 	return q.orders.popBack()
 }
 
 // oldest returns the request that arrived first without removing it.
-func (q *queue) oldest(pool []attempt) id {
+func (q *queue) oldest(pool [][]attempt) id {
 	if q.previewsFirst(pool) {
 		return q.previews.front()
 	}
@@ -129,25 +134,25 @@ func (h *eventHeap) push(e event) {
 	*h = append(*h, e)
 	s := *h
 	i := len(s) - 1
-	for i > 0 {
+	for i > 0 { // move the hole up until e fits
 		p := (i - 1) / 2
-		if !s[i].before(s[p].at, s[p].seq) {
+		if !e.before(s[p].at, s[p].seq) {
 			break
 		}
-		s[i], s[p] = s[p], s[i]
+		s[i] = s[p]
 		i = p
 	}
+	s[i] = e
 }
 
 func (h *eventHeap) pop() event {
 	s := *h
 	top := s[0]
 	last := len(s) - 1
-	s[0] = s[last]
-	s[last] = event{}
+	e := s[last]
 	s = s[:last]
 	i := 0
-	for {
+	for { // move the hole down until the last event fits
 		l := 2*i + 1
 		if l >= len(s) {
 			break
@@ -156,11 +161,14 @@ func (h *eventHeap) pop() event {
 		if r := l + 1; r < len(s) && s[r].before(s[l].at, s[l].seq) {
 			m = r
 		}
-		if !s[m].before(s[i].at, s[i].seq) {
+		if !s[m].before(e.at, e.seq) {
 			break
 		}
-		s[i], s[m] = s[m], s[i]
+		s[i] = s[m]
 		i = m
+	}
+	if last > 0 {
+		s[i] = e
 	}
 	*h = s
 	return top
