@@ -98,8 +98,8 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 	}
 	if (c.Policy == sim.Bounded || c.Policy == sim.Priority) && CanHoldTimeout(c) {
 		err := try(func(a *sim.Config) { a.Queue = 0 }, func(r sim.Result) string {
-			return fmt.Sprintf("Bound the queue as a time: %s waiting hold %s of work against a %s timeout, so the bound sheds nothing. The automatic %s (%s of work) answers %s.",
-				Count(c.QueueBound()), Seconds(c.QueueSeconds()), Duration(c.TimeoutMS),
+			return fmt.Sprintf("Bound the queue as a time: %s waiting hold %s of work against a %s timeout, so %s of the sale's people still time out. The automatic %s (%s of work) answers %s.",
+				Count(c.QueueBound()), Seconds(c.QueueSeconds()), Duration(c.TimeoutMS), Percent(cur.Sale.TimedOutShare),
 				Count(r.Config.QueueBound()), Seconds(r.Config.QueueSeconds()), Percent(r.Sale.AnsweredShare))
 		})
 		if err != nil {

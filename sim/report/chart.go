@@ -106,7 +106,7 @@ func Timeline(r sim.Result) Chart {
 		step /= 2
 	}
 	for s := 0.0; s <= c.DurationS; s += step {
-		ch.XTicks = append(ch.XTicks, Tick{x(s), Number(s, 0) + " s"})
+		ch.XTicks = append(ch.XTicks, Tick{x(s), Seconds(s)})
 	}
 	for _, f := range []float64{0, 0.5, 1} {
 		ch.YTicks = append(ch.YTicks, Tick{marginT + plotH - float64(f*plotH), Percent(f)})

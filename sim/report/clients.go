@@ -110,7 +110,11 @@ func BuildClients(c sim.Config) (ClientView, error) {
 // client's fluid view.
 func WriteClients(w io.Writer, v ClientView) error {
 	c := v.Config
-	if _, err := fmt.Fprintf(w, "Every client strategy, with the %s and up to %d retries (%s):\n\n", lower(c.Policy.Title()), c.Retries, Describe(c)); err != nil {
+	retries := "no retries"
+	if c.Retries > 0 {
+		retries = fmt.Sprintf("up to %d %s", c.Retries, plural(c.Retries, "retry", "retries"))
+	}
+	if _, err := fmt.Fprintf(w, "Every client strategy, with the %s and %s (%s):\n\n", lower(c.Policy.Title()), retries, Describe(c)); err != nil {
 		return err
 	}
 	if _, err := ClientTable(v.Rows).WriteTo(w); err != nil {

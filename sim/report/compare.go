@@ -82,6 +82,8 @@ func Recovered(r sim.Result) string {
 		return "not back by " + Seconds(r.Config.DurationS) + ": a backlog too long for the run"
 	case r.Recovery == sim.Throttled:
 		return "not back by " + Seconds(r.Config.DurationS) + ": the clients throttle themselves shut"
+	case r.Config.Retries == 0:
+		return "not back by " + Seconds(r.Config.DurationS) + ": stuck, the normal traffic alone is over capacity"
 	default:
 		return "not back by " + Seconds(r.Config.DurationS) + ": stuck, retries keep the queue full"
 	}

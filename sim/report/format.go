@@ -37,7 +37,7 @@ func Count(n int) string {
 // and adding thousands separators: 162.5, 100, 10.24, 1,024.
 func Number(x float64, decimals int) string {
 	p := math.Pow10(decimals)
-	x = math.Round(x*p) / p
+	x = math.Round(x*p)/p + 0 // + 0 turns -0 into 0
 	s := strconv.FormatFloat(x, 'f', decimals, 64)
 	if strings.Contains(s, ".") {
 		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
@@ -69,17 +69,19 @@ func Millis(ms *float64) string {
 }
 
 // Duration formats milliseconds for people: "5 ms", "98 ms", "1,970 ms",
-// whole seconds as "2 s", and from 10 s up "10.2 s".
+// whole seconds as "2 s", and from 10 s up "10.2 s". It rounds before it
+// chooses the unit, so 999.6 ms is "1 s", not "1,000 ms".
 func Duration(ms float64) string {
+	r := math.Round(ms)
 	switch {
-	case ms >= 10000:
-		return Number(ms/1000, 1) + " s"
-	case ms >= 1000 && ms == math.Trunc(ms/1000)*1000:
-		return Number(ms/1000, 0) + " s"
 	case ms < 10:
 		return Number(ms, 1) + " ms"
+	case r >= 10000:
+		return Number(ms/1000, 1) + " s"
+	case r >= 1000 && math.Mod(r, 1000) == 0:
+		return Number(r/1000, 0) + " s"
 	}
-	return Number(ms, 0) + " ms"
+	return Number(r, 0) + " ms"
 }
 
 // Seconds formats a duration in seconds: "90 s", "10.2 s".

@@ -79,7 +79,7 @@ func Fluid(c sim.Config) []string {
 // longest wait this run measured in the queue.
 func Outlook(r sim.Result) Line {
 	c := r.Config
-	if !CanHoldTimeout(c) {
+	if !CanHoldTimeout(c) && r.LongestQueueWaitMS < c.TimeoutMS {
 		return Line{"Longest wait in the queue", fmt.Sprintf("%s, against a %s timeout: no request can wait for nothing here.",
 			Duration(r.LongestQueueWaitMS), Duration(c.TimeoutMS))}
 	}
@@ -105,6 +105,9 @@ func Outlook(r sim.Result) Line {
 func ThisRun(r sim.Result) Line {
 	text := Recovered(r) + "."
 	switch {
+	case r.BackToNormalS == nil && r.Recovery == sim.Stuck && r.Config.Retries == 0:
+		text = fmt.Sprintf("stuck: not back by %s. The normal traffic alone, %s/s, is over the %s/s capacity: %s of the sale's people answered, %s requests served to nobody.",
+			Seconds(r.Config.DurationS), Number(r.Config.NormalRPS, 2), Number(r.Config.CapacityRPS(), 2), Percent(r.Sale.AnsweredShare), Count(r.Wasted))
 	case r.BackToNormalS == nil && r.Recovery == sim.Stuck:
 		text = fmt.Sprintf("stuck: not back by %s. Retries keep the queue full: %s of the sale's people answered, %s requests served to nobody.",
 			Seconds(r.Config.DurationS), Percent(r.Sale.AnsweredShare), Count(r.Wasted))

@@ -64,9 +64,9 @@ func Describe(c sim.Config) string {
 	retries := "no retries"
 	switch {
 	case c.Retries > 0 && c.Client == sim.Fixed:
-		retries = fmt.Sprintf("%d retries %s apart", c.Retries, Duration(c.RetryDelayMS))
+		retries = fmt.Sprintf("%d %s %s apart", c.Retries, plural(c.Retries, "retry", "retries"), Duration(c.RetryDelayMS))
 	case c.Retries > 0:
-		retries = fmt.Sprintf("up to %d retries, %s", c.Retries, lower(c.Client.Title()))
+		retries = fmt.Sprintf("up to %d %s, %s", c.Retries, plural(c.Retries, "retry", "retries"), lower(c.Client.Title()))
 	case c.Client == sim.Throttle:
 		retries = "no retries, adaptive throttling"
 	}
@@ -273,4 +273,11 @@ func WriteView(w io.Writer, v View) error {
 		}
 	}
 	return err
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

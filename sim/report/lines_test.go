@@ -1,0 +1,288 @@
+package report_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/shedsim/shedsim/sim"
+	"github.com/shedsim/shedsim/sim/report"
+)
+
+func TestCanHoldTimeout(t *testing.T) {
+	timeout := func(ms float64) func(*sim.Config) { return func(c *sim.Config) { c.TimeoutMS = ms } }
+	target := func(ms float64) func(*sim.Config) { return func(c *sim.Config) { c.CoDelTargetMS = ms } }
+	tests := []struct {
+		name   string
+		config sim.Config
+		want   bool
+		reason string
+	}{
+		{"fifo", shop(policy(sim.FIFO)), true, "the unbounded queue holds anyone as long as it likes"},
+		{"skip", shop(policy(sim.Skip)), true, "skip is unbounded: abandoned requests wait until they reach the front"},
+		{"bounded auto", shop(policy(sim.Bounded)), false, "the automatic 50 is 0.5 s of work against a 2 s timeout"},
+		{"bounded 50", shop(policy(sim.Bounded), queue(50)), false, "50 is 0.5 s of work"},
+		{"bounded 199", shop(policy(sim.Bounded), queue(199)), false, "1.99 s of work is just under the timeout"},
+		{"bounded 200", shop(policy(sim.Bounded), queue(200)), true, "2 s of work is exactly the timeout's worth"},
+		{"bounded 1024", shop(policy(sim.Bounded), queue(1024)), true, "Envoy's 1,024 is 10.24 s of work"},
+		{"bounded auto, short timeout", shop(policy(sim.Bounded), timeout(100)), false, "the automatic bound follows the timeout: a quarter of it"},
+		{"priority auto", shop(policy(sim.Priority)), false, "priority is bounded: the automatic 50"},
+		{"priority 1024", shop(policy(sim.Priority), queue(1024)), true, "priority is bounded: 1,024 holds 10.24 s"},
+		{"codel default", shop(policy(sim.CoDel)), false, "the queue timeout's 100 ms interval is far under 2 s"},
+		{"codel interval 2 s", shop(policy(sim.CoDel), codelInterval(2000)), true, "an interval of the timeout lets a request wait as long as its client"},
+		{"codel interval 5 s", shop(policy(sim.CoDel), codelInterval(5000)), true, "an interval over the timeout"},
+		{"codel interval 1999 ms", shop(policy(sim.CoDel), codelInterval(1999)), false, "an interval just under the timeout"},
+		{"codel target 3 s", shop(policy(sim.CoDel), target(3000)), true, "the larger of target and interval is the limit"},
+		{"lifo default", shop(policy(sim.LIFO)), false, "adaptive LIFO uses the queue timeout's limits"},
+		{"lifo interval 2 s", shop(policy(sim.LIFO), codelInterval(2000)), true, "adaptive LIFO with a long interval"},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, report.CanHoldTimeout(tt.config), "%s: %s", tt.name, tt.reason)
+	}
+}
+
+// The post's fluid view, word for word.
+var postFluid = []string{
+	"retries=0: 70/s x 1 tries = 70/s against 100/s, drains",
+	"retries=1: 70/s x 2 tries = 140/s against 100/s, never drains",
+	"retries=2: 70/s x 3 tries = 210/s against 100/s, never drains",
+	"retries=3: 70/s x 4 tries = 280/s against 100/s, never drains",
+}
+
+func TestFluidLineReproducesThePost(t *testing.T) {
+	for r, want := range postFluid {
+		assert.Equal(t, want, report.FluidLine(sim.DefaultConfig(), r), "retries=%d: the post prints this line", r)
+	}
+	assert.Equal(t, postFluid, report.Fluid(sim.DefaultConfig()), "the post prints retries 0 to 3")
+}
+
+func TestFluid(t *testing.T) {
+	tests := []struct {
+		name   string
+		config sim.Config
+		want   []string
+		reason string
+	}{
+		{"retries 3", shop(retries(3)), postFluid, "the config's own retries do not change the lines, only how many"},
+		{"retries 1", shop(retries(1)), postFluid, "at least retries 0 to 3"},
+		{"retries 5", shop(retries(5)), append(append([]string{}, postFluid...),
+			"retries=4: 70/s x 5 tries = 350/s against 100/s, never drains",
+			"retries=5: 70/s x 6 tries = 420/s against 100/s, never drains"), "up to the config's retries when over 3"},
+		{"13 workers", shop(func(c *sim.Config) { c.Workers = 13 }), []string{
+			"retries=0: 70/s x 1 tries = 70/s against 162.5/s, drains",
+			"retries=1: 70/s x 2 tries = 140/s against 162.5/s, drains",
+			"retries=2: 70/s x 3 tries = 210/s against 162.5/s, never drains",
+			"retries=3: 70/s x 4 tries = 280/s against 162.5/s, never drains",
+		}, "capacity follows the workers, with a decimal"},
+		{"quiet 120/s", shop(normalRPS(120)), []string{
+			"retries=0: 120/s x 1 tries = 120/s against 100/s, never drains",
+			"retries=1: 120/s x 2 tries = 240/s against 100/s, never drains",
+			"retries=2: 120/s x 3 tries = 360/s against 100/s, never drains",
+			"retries=3: 120/s x 4 tries = 480/s against 100/s, never drains",
+		}, "normal traffic over capacity never drains, even without retries"},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, report.Fluid(tt.config), "%s: %s", tt.name, tt.reason)
+	}
+}
+
+func TestFluidLineClients(t *testing.T) {
+	tests := []struct {
+		client  sim.Client
+		retries int
+		want    string
+		reason  string
+	}{
+		{sim.Budget, 3, "retries=3, budget: 70/s x 1 tries = 70/s against 100/s, drains (the budget is spent, and nothing answered refills it)",
+			"a spent budget makes one try per person"},
+		{sim.Budget, 0, "retries=0, budget: 70/s x 1 tries = 70/s against 100/s, drains",
+			"with no retries there is no budget to explain"},
+		{sim.Ratio, 3, "retries=3, ratio: 70/s x 1.11 tries = 77.78/s against 100/s, drains (retries stay under 10% of requests, and 3 attempts)",
+			"retries at most 10% of requests: 1 / 0.9 tries"},
+		{sim.Ratio, 1, "retries=1, ratio: 70/s x 1.11 tries = 77.78/s against 100/s, drains (retries stay under 10% of requests, and 3 attempts)",
+			"the ratio binds before the retries do"},
+		{sim.Throttle, 3, "retries=3, throttle: the client sends at most 2 x what is accepted; once nothing is, almost nothing reaches the 100/s, drains",
+			"throttling sends almost nothing once nothing is accepted"},
+		{sim.Backoff, 3, "retries=3, backoff: 70/s x 4 tries = 280/s against 100/s, never drains",
+			"backoff spreads retries out but still sends them all"},
+		{sim.RetryAfter, 3, "retries=3, retry-after: 70/s x 4 tries = 280/s against 100/s, never drains",
+			"a timeout carries no Retry-After, so every retry is sent"},
+	}
+	for _, tt := range tests {
+		c := shop(client(tt.client))
+		got := report.FluidLine(c, tt.retries)
+		assert.Equal(t, tt.want, got, "%v, retries %d: %s", tt.client, tt.retries, tt.reason)
+		if tt.client == sim.Budget || tt.client == sim.Ratio || tt.client == sim.Throttle {
+			assert.NotContains(t, got, "never drains", "%v: a client with a budget drains", tt.client)
+		}
+	}
+}
+
+func TestOutlook(t *testing.T) {
+	tests := []struct {
+		name   string
+		config sim.Config
+		label  string
+		text   string // exact, or "" to check only the label
+		reason string
+	}{
+		{"fifo", shop(), "Once everyone times out",
+			"each person sends 1 try, 70/s x 1 = 70/s against 100/s: a backlog drains at 30/s once the sale ends.",
+			"the unbounded queue can hold a timeout's worth; with no retries it drains"},
+		{"fifo, 3 retries", shop(retries(3)), "Once everyone times out",
+			"each person sends 4 tries, 70/s x 4 = 280/s against 100/s: once the queue holds more than 2 s of work it never drains, even after the sale.",
+			"four tries a person is more than the workers can do"},
+		{"fifo, 1 retry", shop(retries(1)), "Once everyone times out",
+			"each person sends 2 tries, 70/s x 2 = 140/s against 100/s: once the queue holds more than 2 s of work it never drains, even after the sale.",
+			"two tries a person is already too many"},
+		{"skip, 3 retries", shop(policy(sim.Skip), retries(3)), "Once everyone times out", "",
+			"skip is unbounded"},
+		{"bounded 1024", shop(policy(sim.Bounded), queue(1024)), "Once everyone times out",
+			"each person sends 1 try, 70/s x 1 = 70/s against 100/s: a backlog drains at 30/s once the sale ends.",
+			"Envoy's 1,024 holds 10.24 s, more than the timeout"},
+		{"fifo, 3 retries, budget", shop(retries(3), client(sim.Budget)), "Once everyone times out",
+			"each person sends 1 try, 70/s x 1 = 70/s against 100/s: a backlog drains at 30/s once the sale ends.",
+			"a spent budget makes one try a person"},
+		{"fifo, 3 retries, ratio", shop(retries(3), client(sim.Ratio)), "Once everyone times out",
+			"each person sends 1.11 tries, 70/s x 1.11 = 77.78/s against 100/s: a backlog drains at 22.22/s once the sale ends.",
+			"the ratio client's tries are fractional and plural"},
+		{"fifo, 3 retries, throttle", shop(retries(3), client(sim.Throttle)), "Once everyone times out",
+			"the clients send at most 2 x what is accepted, so with nothing accepted almost nothing reaches the service's 100/s: its queue drains, and the clients' throttle decides when people are answered again.",
+			"throttling clients stop sending rather than multiply"},
+		{"bounded", shop(policy(sim.Bounded)), "Longest wait in the queue", "",
+			"the automatic 50 holds 0.5 s"},
+		{"priority", shop(policy(sim.Priority)), "Longest wait in the queue", "",
+			"priority holds as much as bounded"},
+		{"codel", shop(policy(sim.CoDel)), "Longest wait in the queue", "",
+			"the queue timeout drops a request after at most 100 ms"},
+		{"lifo", shop(policy(sim.LIFO)), "Longest wait in the queue", "",
+			"adaptive LIFO has the queue timeout's limits"},
+		{"codel, interval 2 s", shop(policy(sim.CoDel), codelInterval(2000)), "Once everyone times out", "",
+			"a 2 s interval lets a request wait its whole timeout"},
+	}
+	for _, tt := range tests {
+		r := run(t, tt.config)
+		got := report.Outlook(r)
+		assert.Equal(t, tt.label, got.Label, "%s: %s", tt.name, tt.reason)
+		assert.Equal(t, got.Label+": "+got.Text, got.String(), "%s: String joins label and text", tt.name)
+		if tt.text != "" {
+			assert.Equal(t, tt.text, got.Text, "%s: %s", tt.name, tt.reason)
+		}
+		if got.Label == "Longest wait in the queue" {
+			want := fmt.Sprintf("%s, against a 2 s timeout: no request can wait for nothing here.", report.Duration(r.LongestQueueWaitMS))
+			assert.Equal(t, want, got.Text, "%s: quotes the longest wait this run measured", tt.name)
+			assert.Less(t, r.LongestQueueWaitMS, r.Config.TimeoutMS, "%s: nobody waited a whole timeout in the queue", tt.name)
+		}
+	}
+}
+
+// TestOutlookMatchesWhatItMeasured fails on a bug. For a bounded queue
+// whose refusals cost worker time, refusal work goes before the queue
+// (rule 12), so queued requests can wait far longer than the bound's
+// worth of work: at 80 ms a refusal, the longest wait in the queue is over
+// two minutes and 92% of the sale's people time out. CanHoldTimeout looks
+// only at the bound, so Outlook says "Longest wait in the queue: 159.7 s,
+// against a 2 s timeout: no request can wait for nothing here", which its
+// own number contradicts. The fix: in Outlook, take the "cannot hold" branch
+// only when the run's LongestQueueWaitMS is under the timeout too (or make
+// CanHoldTimeout false only for a policy without a refusal cost), and
+// otherwise use the fluid "Once everyone times out" line.
+func TestOutlookMatchesWhatItMeasured(t *testing.T) {
+	tests := []struct {
+		name   string
+		config sim.Config
+		reason string
+	}{
+		{"bounded, refusals 80 ms", shop(policy(sim.Bounded), refusalCost(80)), "the refusal line starves the queue"},
+		{"bounded, refusals 40 ms", shop(policy(sim.Bounded), refusalCost(40)), "the refusal line starves the queue"},
+		{"bounded, refusals 20 ms", shop(policy(sim.Bounded), refusalCost(20)), "a cheap refusal leaves the bound in charge"},
+		{"codel, refusals 20 ms", shop(policy(sim.CoDel), refusalCost(20)), "the queue timeout with a refusal cost"},
+		{"bounded", shop(policy(sim.Bounded)), "free refusals: the bound holds"},
+	}
+	for _, tt := range tests {
+		r := run(t, tt.config)
+		got := report.Outlook(r)
+		if strings.Contains(got.Text, "no request can wait for nothing") {
+			assert.Less(t, r.LongestQueueWaitMS, r.Config.TimeoutMS,
+				"%s: %q, but the run's longest wait in the queue was %s and %s of the sale timed out (%s)",
+				tt.name, got.String(), report.Duration(r.LongestQueueWaitMS), report.Percent(r.Sale.TimedOutShare), tt.reason)
+		}
+	}
+}
+
+func TestThisRun(t *testing.T) {
+	tests := []struct {
+		name     string
+		config   sim.Config
+		recovery sim.Recovery
+		want     func(r sim.Result) string
+		reason   string
+	}{
+		{"fifo", shop(), sim.Normal, func(r sim.Result) string {
+			return fmt.Sprintf("back to normal %s after the sale; %s requests served to nobody.", report.Seconds(*r.BackToNormalS), report.Count(r.Wasted))
+		}, "the post's sale: back about 90 s after it, with the wasted work"},
+		{"bounded", shop(policy(sim.Bounded)), sim.Normal, func(sim.Result) string {
+			return "back to normal at once."
+		}, "the bounded queue serves nobody who left, and is back at once"},
+		{"skip", shop(policy(sim.Skip)), sim.Normal, func(r sim.Result) string {
+			return fmt.Sprintf("back to normal at once; %s requests served to nobody.", report.Count(r.Wasted))
+		}, "skip is back at once but served some who left before it noticed"},
+		{"sale 200/s", shop(saleRPS(200)), sim.Backlog, func(sim.Result) string {
+			return "not back by 300 s: a backlog too long for the run, not a stuck queue; a longer run would drain it."
+		}, "the post: a backlog too long for the three minutes, not a stuck queue"},
+		{"fifo, 3 retries", shop(retries(3)), sim.Stuck, func(r sim.Result) string {
+			return fmt.Sprintf("stuck: not back by 300 s. Retries keep the queue full: %s of the sale's people answered, %s requests served to nobody.",
+				report.Percent(r.Sale.AnsweredShare), report.Count(r.Wasted))
+		}, "the post's metastable failure"},
+		{"fifo, 1 retry", shop(retries(1)), sim.Stuck, func(r sim.Result) string {
+			return fmt.Sprintf("stuck: not back by 300 s. Retries keep the queue full: %s of the sale's people answered, %s requests served to nobody.",
+				report.Percent(r.Sale.AnsweredShare), report.Count(r.Wasted))
+		}, "the post: with 1 retry too, nobody is answered to the end"},
+		{"fifo, 3 retries, throttle", shop(retries(3), client(sim.Throttle)), sim.Throttled, func(r sim.Result) string {
+			return fmt.Sprintf("not back by 300 s, with the queue empty: the clients refused %s of their own requests. With nothing accepted in the last 120 s, adaptive throttling lets almost nothing through, so nothing is accepted to open it again.",
+				report.Count(r.Client.Throttled))
+		}, "throttling clients shut themselves out"},
+	}
+	for _, tt := range tests {
+		r := run(t, tt.config)
+		require.Equal(t, tt.recovery, r.Recovery, "%s: %s", tt.name, tt.reason)
+		got := report.ThisRun(r)
+		assert.Equal(t, "This run", got.Label, tt.name)
+		assert.Equal(t, tt.want(r), got.Text, "%s: %s", tt.name, tt.reason)
+	}
+
+	// The post's numbers, within MODEL.md's tolerance for one seed.
+	r := run(t, shop())
+	require.NotNil(t, r.BackToNormalS)
+	assert.InDelta(t, 90, *r.BackToNormalS, 20, "the post's unbounded queue is back about 90 s after the sale")
+	r = run(t, shop(retries(3), client(sim.Throttle)))
+	assert.Positive(t, r.Client.Throttled, "the throttled run's clients refused some of their own requests")
+}
+
+// TestThisRunStuckWithoutRetries fails on a bug. With normal traffic over
+// capacity (120/s against 100/s) and no retries, the run is never back and
+// the fluid view never drains, so the engine calls it stuck (rule 18). The
+// report then blames retries: ThisRun says "Retries keep the queue full"
+// and Recovered "stuck, retries keep the queue full", of a bounded queue
+// with no retries at all. The fix: when Config.Retries is 0 (or the
+// client's FluidTries is 1), say that the normal traffic alone,
+// NormalRPS, is over CapacityRPS, in both ThisRun and Recovered.
+func TestThisRunStuckWithoutRetries(t *testing.T) {
+	tests := []struct {
+		name   string
+		config sim.Config
+		reason string
+	}{
+		{"bounded, 120/s", shop(policy(sim.Bounded), normalRPS(120)), "a bounded queue, overloaded all day"},
+		{"fifo, 120/s", shop(normalRPS(120)), "an unbounded queue, overloaded all day"},
+	}
+	for _, tt := range tests {
+		r := run(t, tt.config)
+		require.Equal(t, sim.Stuck, r.Recovery, "%s: not back, and the fluid view never drains", tt.name)
+		assert.NotContains(t, strings.ToLower(report.ThisRun(r).Text), "retries", "%s: there are no retries to blame (%s)", tt.name, tt.reason)
+		assert.NotContains(t, strings.ToLower(report.Recovered(r)), "retries", "%s: there are no retries to blame (%s)", tt.name, tt.reason)
+	}
+}

@@ -1,0 +1,199 @@
+package report_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/shedsim/shedsim/sim"
+	"github.com/shedsim/shedsim/sim/report"
+)
+
+func TestTableWriteTo(t *testing.T) {
+	tests := []struct {
+		name   string
+		table  report.Table
+		want   string
+		reason string
+	}{
+		{"policies", report.Table{
+			Header: []string{"Policy", "Answered", "Wasted"},
+			Rows: [][]string{
+				{"Unbounded queue", "7.0%", "14,625"},
+				{"Bounded queue", "69.5%", "0"},
+			},
+		}, "" +
+			"Policy           Answered  Wasted\n" +
+			"Unbounded queue      7.0%  14,625\n" +
+			"Bounded queue       69.5%       0\n",
+			"the first column left-aligned, the rest right-aligned, two spaces apart"},
+		{"header wider", report.Table{
+			Header: []string{"Window", "Back to normal"},
+			Rows:   [][]string{{"0 s", "at once"}, {"120 s", "90 s"}},
+		}, "" +
+			"Window  Back to normal\n" +
+			"0 s            at once\n" +
+			"120 s             90 s\n",
+			"columns as wide as their widest cell, header included"},
+		{"one column", report.Table{
+			Header: []string{"Policy"},
+			Rows:   [][]string{{"fifo"}, {"Priority for orders"}},
+		}, "Policy\nfifo\nPriority for orders\n",
+			"a left-aligned last column leaves no trailing spaces"},
+		{"empty last cell", report.Table{
+			Header: []string{"A", "B", "C"},
+			Rows:   [][]string{{"x", "1", ""}, {"yy", "", "3"}},
+		}, "" +
+			"A   B  C\n" +
+			"x   1\n" +
+			"yy     3\n",
+			"an empty last cell leaves no trailing spaces"},
+		{"runes", report.Table{
+			Header: []string{"Policy", "Answered"},
+			Rows:   [][]string{{"fifo", "6.7 ± 1.0%"}, {"skip", "19.5%"}},
+		}, "" +
+			"Policy    Answered\n" +
+			"fifo    6.7 ± 1.0%\n" +
+			"skip         19.5%\n",
+			"widths count runes, not bytes"},
+		{"no rows", report.Table{Header: []string{"Policy", "Answered"}},
+			"Policy  Answered\n", "just the header"},
+	}
+	for _, tt := range tests {
+		var b strings.Builder
+		n, err := tt.table.WriteTo(&b)
+		require.NoError(t, err, tt.name)
+		assert.Equal(t, tt.want, b.String(), "%s: %s", tt.name, tt.reason)
+		assert.Equal(t, int64(b.Len()), n, "%s: WriteTo returns the bytes written", tt.name)
+	}
+}
+
+// TestTablesHaveNoTrailingSpaces checks every line the text writers print.
+func TestTablesHaveNoTrailingSpaces(t *testing.T) {
+	var b strings.Builder
+	require.NoError(t, report.WriteTimelines(&b, sim.DefaultConfig()))
+	v, err := report.Build(shop(retries(3)))
+	require.NoError(t, err)
+	require.NoError(t, report.WriteView(&b, v))
+	for i, l := range strings.Split(b.String(), "\n") {
+		assert.Equal(t, strings.TrimRight(l, " "), l, "line %d has trailing spaces", i+1)
+	}
+}
+
+func TestComparisonTable(t *testing.T) {
+	ms := func(x float64) *float64 { return &x }
+	rows := []report.Row{
+		{Title: "Unbounded queue", Answered: 0.07, TimedOut: 0.93, OrdersAnswered: 0.067, MedianWaitMS: ms(1180.16), P99WaitMS: ms(1982.976),
+			Wasted: 14625, BackToNormalS: ms(90), Recovery: sim.Normal},
+		{Title: "Nobody", TimedOut: 1, Recovery: sim.Stuck},
+	}
+	tab := report.ComparisonTable(rows)
+	assert.Equal(t, []string{"Policy", "Answered", "Refused", "Timed out", "Orders answered", "Median wait", "p99 wait", "Wasted", "Back to normal"}, tab.Header)
+	assert.Equal(t, [][]string{
+		{"Unbounded queue", "7.0%", "0.0%", "93.0%", "6.7%", "1,180 ms", "1,983 ms", "14,625", "90 s"},
+		{"Nobody", "0.0%", "0.0%", "100.0%", "0.0%", "-", "-", "0", "stuck"},
+	}, tab.Rows, "a row per Result; no wait when nobody was answered")
+}
+
+func TestRecoveredAndBackCell(t *testing.T) {
+	s := func(x float64) *float64 { return &x }
+	c := shop(retries(3)) // stuck is the retries' doing
+	tests := []struct {
+		back      *float64
+		recovery  sim.Recovery
+		recovered string
+		cell      string
+		reason    string
+	}{
+		{s(0), sim.Normal, "back to normal at once", "at once", "back in the first window after the sale"},
+		{s(90), sim.Normal, "back to normal 90 s after the sale", "90 s", "the post's unbounded queue"},
+		{nil, sim.Backlog, "not back by 300 s: a backlog too long for the run", "backlog", "the post's sale of 200/s"},
+		{nil, sim.Stuck, "not back by 300 s: stuck, retries keep the queue full", "stuck", "the post's retries"},
+		{nil, sim.Throttled, "not back by 300 s: the clients throttle themselves shut", "throttled", "adaptive throttling"},
+	}
+	for _, tt := range tests {
+		r := sim.Result{Config: c, BackToNormalS: tt.back, Recovery: tt.recovery}
+		assert.Equal(t, tt.recovered, report.Recovered(r), tt.reason)
+		assert.Equal(t, tt.cell, report.BackCell(report.RowOf(r)), tt.reason)
+	}
+}
+
+func TestRowOf(t *testing.T) {
+	r := run(t, shop(retries(1)))
+	row := report.RowOf(r)
+	assert.Equal(t, report.Row{
+		Policy: sim.FIFO, Title: "Unbounded queue",
+		Answered: r.Sale.AnsweredShare, Refused: r.Sale.RefusedShare, TimedOut: r.Sale.TimedOutShare,
+		OrdersAnswered: r.Sale.OrdersAnsweredShare, MedianWaitMS: r.Sale.MedianWaitMS, P99WaitMS: r.Sale.P99WaitMS,
+		Wasted: r.Wasted, BackToNormalS: r.BackToNormalS, Recovery: r.Recovery, AttemptsPerPerson: r.AttemptsPerPerson,
+	}, row, "every field from the Result")
+
+	rs := compare(t, sim.DefaultConfig())
+	rows := report.Rows(rs)
+	require.Len(t, rows, len(rs))
+	for i := range rs {
+		assert.Equal(t, report.RowOf(rs[i]), rows[i], "row %d in order", i)
+	}
+	assert.Empty(t, report.Rows(nil), "no results, no rows")
+}
+
+func TestDescribe(t *testing.T) {
+	tests := []struct {
+		name   string
+		config sim.Config
+		want   string
+		reason string
+	}{
+		{"default", shop(),
+			"8 workers at 80 ms (100/s), 70/s normally and a sale of 150/s from 60 s to 120 s, a 2 s timeout, no retries, seed 1",
+			"the post's shop"},
+		{"no sale", shop(saleRPS(70)),
+			"8 workers at 80 ms (100/s), 70/s normally and no sale, a 2 s timeout, no retries, seed 1",
+			"a sale at the normal rate is no sale"},
+		{"no sale length", shop(func(c *sim.Config) { c.SaleS = 0 }),
+			"8 workers at 80 ms (100/s), 70/s normally and no sale, a 2 s timeout, no retries, seed 1",
+			"a sale of no length is no sale"},
+		{"3 retries", shop(retries(3)),
+			"8 workers at 80 ms (100/s), 70/s normally and a sale of 150/s from 60 s to 120 s, a 2 s timeout, 3 retries 1 s apart, seed 1",
+			"the post's client: retries a fixed delay apart"},
+		{"3 retries, budget", shop(retries(3), client(sim.Budget)),
+			"8 workers at 80 ms (100/s), 70/s normally and a sale of 150/s from 60 s to 120 s, a 2 s timeout, up to 3 retries, retry budget (token bucket), seed 1",
+			"another client: up to, and which"},
+		{"3 retries, throttle", shop(retries(3), client(sim.Throttle)),
+			"8 workers at 80 ms (100/s), 70/s normally and a sale of 150/s from 60 s to 120 s, a 2 s timeout, up to 3 retries, adaptive throttling, seed 1",
+			"throttling clients with retries"},
+		{"throttle, no retries", shop(client(sim.Throttle)),
+			"8 workers at 80 ms (100/s), 70/s normally and a sale of 150/s from 60 s to 120 s, a 2 s timeout, no retries, adaptive throttling, seed 1",
+			"throttling matters even without retries"},
+		{"budget, no retries", shop(client(sim.Budget)),
+			"8 workers at 80 ms (100/s), 70/s normally and a sale of 150/s from 60 s to 120 s, a 2 s timeout, no retries, seed 1",
+			"a budget without retries changes nothing"},
+		{"13 workers, 4 s, seed 7", shop(func(c *sim.Config) { c.Workers, c.TimeoutMS, c.Seed, c.SaleRPS = 13, 4000, 7, 162.5 }),
+			"13 workers at 80 ms (162.5/s), 70/s normally and a sale of 162.5/s from 60 s to 120 s, a 4 s timeout, no retries, seed 7",
+			"decimals and other numbers"},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, report.Describe(tt.config), "%s: %s", tt.name, tt.reason)
+	}
+}
+
+// TestDescribeOneRetry fails on a bug: Describe says "1 retries 1 s apart"
+// (and "up to 1 retries, ..."), and WriteClients, which uses the same
+// words, "up to 1 retries". Advise already says "With 1 retry". The fix: a
+// singular "retry" when Retries is 1 in Describe and WriteClients.
+func TestDescribeOneRetry(t *testing.T) {
+	tests := []struct {
+		name   string
+		config sim.Config
+		want   string
+		reason string
+	}{
+		{"fixed", shop(retries(1)), ", 1 retry 1 s apart,", "the post's --retries 1"},
+		{"backoff", shop(retries(1), client(sim.Backoff)), ", up to 1 retry, backoff with full jitter,", "another client"},
+	}
+	for _, tt := range tests {
+		assert.Contains(t, report.Describe(tt.config), tt.want, "%s: %s", tt.name, tt.reason)
+	}
+}
