@@ -33,35 +33,42 @@ func BenchmarkRunDefault(b *testing.B) {
 	reportAttempts(b, attempts)
 }
 
+// BenchmarkSixPolicies is the simulator page's comparison: the default
+// config under every policy, as one batch (report.Compare does the same).
 func BenchmarkSixPolicies(b *testing.B) {
 	b.ReportAllocs()
+	cs := make([]Config, len(Policies))
+	for i, p := range Policies {
+		cs[i] = DefaultConfig()
+		cs[i].Policy = p
+	}
 	var attempts int
 	for b.Loop() {
+		rs, err := Runs(cs)
+		if err != nil {
+			b.Fatal(err)
+		}
 		attempts = 0
-		for _, p := range Policies {
-			c := DefaultConfig()
-			c.Policy = p
-			r, err := Run(c)
-			if err != nil {
-				b.Fatal(err)
-			}
+		for _, r := range rs {
 			attempts += r.Attempts
 		}
 	}
 	reportAttempts(b, attempts)
 }
 
+// BenchmarkLab is the lab's 162 runs as one batch, as shedsim --lab runs
+// them.
 func BenchmarkLab(b *testing.B) {
 	b.ReportAllocs()
 	lab := Lab()
 	var attempts int
 	for b.Loop() {
+		rs, err := Runs(lab)
+		if err != nil {
+			b.Fatal(err)
+		}
 		attempts = 0
-		for _, c := range lab {
-			r, err := Run(c)
-			if err != nil {
-				b.Fatal(err)
-			}
+		for _, r := range rs {
 			attempts += r.Attempts
 		}
 	}

@@ -52,7 +52,7 @@ func TestBackoffCeiling(t *testing.T) {
 	c := DefaultConfig()
 	c.Policy, c.Client, c.Retries = Bounded, Backoff, 8
 	c.BackoffBaseMS, c.BackoffCapMS = 300, 900
-	e := newEngine(c)
+	e := newEngine(c, nil)
 	for try := int32(1); try <= 8; try++ {
 		for k := 0; k < 200; k++ {
 			i := e.alloc()
@@ -74,7 +74,7 @@ func TestBackoffCeiling(t *testing.T) {
 func TestRetryAfterIsHonoured(t *testing.T) {
 	c := DefaultConfig()
 	c.Policy, c.Client, c.Retries, c.Queue = Bounded, RetryAfter, 3, 1000
-	e := newEngine(c)
+	e := newEngine(c, nil)
 	for _, waiting := range []int{0, 1, 100, 101, 250, 1000} {
 		for e.queue.len() < waiting {
 			i := e.alloc()
@@ -109,7 +109,7 @@ func TestRetryAfterIsHonoured(t *testing.T) {
 func TestRatioNeverExceedsItsShare(t *testing.T) {
 	c := DefaultConfig()
 	c.Client, c.Retries = Ratio, 3
-	e := newEngine(c)
+	e := newEngine(c, nil)
 	e.history.advance(0)
 	for k := 0; k < 100; k++ {
 		e.history.add(sentRequests)

@@ -165,25 +165,21 @@ type FieldError struct {
 
 func (e *FieldError) Error() string { return e.Field + ": " + e.Msg }
 
-// FieldErrors returns the FieldErrors inside err (as Validate joins them),
-// in order.
+// FieldErrors returns the FieldErrors inside err (as Validate joins them,
+// and through any wrapping), in order.
 func FieldErrors(err error) []*FieldError {
 	var out []*FieldError
 	var walk func(error)
 	walk = func(err error) {
-		var fe *FieldError
-		if errors.As(err, &fe) && fe == err {
-			out = append(out, fe)
-			return
-		}
-		if j, ok := err.(interface{ Unwrap() []error }); ok {
-			for _, e := range j.Unwrap() {
-				walk(e)
+		switch e := err.(type) {
+		case *FieldError:
+			out = append(out, e)
+		case interface{ Unwrap() []error }:
+			for _, inner := range e.Unwrap() {
+				walk(inner)
 			}
-			return
-		}
-		if errors.As(err, &fe) {
-			out = append(out, fe)
+		case interface{ Unwrap() error }:
+			walk(e.Unwrap())
 		}
 	}
 	if err != nil {

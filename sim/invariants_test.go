@@ -396,7 +396,7 @@ func TestPriorityEvictsAbandonedPreview(t *testing.T) {
 // seq, which keeps the queue's two lines in arrival order) must still be
 // written to the order, not through a pointer taken before the move.
 func TestPriorityEvictionKeepsArrivalOrder(t *testing.T) {
-	e := newEngine(shop(Priority, withQueue(1), withRetries(1), withWorkers(1)))
+	e := newEngine(shop(Priority, withQueue(1), withRetries(1), withWorkers(1)), nil)
 	person := func(order bool) id {
 		i := e.alloc()
 		a := e.at(i)

@@ -32,18 +32,18 @@ type ClientRow struct {
 }
 
 // CompareClients runs c under every client strategy, in the order of
-// sim.Clients, with everything else the same.
+// sim.Clients, with everything else the same. It returns c's validation
+// errors unchanged.
 func CompareClients(c sim.Config) ([]sim.Result, error) {
-	out := make([]sim.Result, 0, len(sim.Clients))
-	for _, cl := range sim.Clients {
-		c.Client = cl
-		r, err := sim.Run(c)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
+	if err := c.Validate(); err != nil {
+		return nil, err
 	}
-	return out, nil
+	cs := make([]sim.Config, len(sim.Clients))
+	for i, cl := range sim.Clients {
+		cs[i] = c
+		cs[i].Client = cl
+	}
+	return sim.Runs(cs)
 }
 
 // ClientRowOf summarises one Result as a client comparison row.

@@ -46,18 +46,17 @@ func RowOf(r sim.Result) Row {
 }
 
 // Compare runs c under every policy, in the order of sim.Policies, with
-// everything else the same.
+// everything else the same. It returns c's validation errors unchanged.
 func Compare(c sim.Config) ([]sim.Result, error) {
-	out := make([]sim.Result, 0, len(sim.Policies))
-	for _, p := range sim.Policies {
-		c.Policy = p
-		r, err := sim.Run(c)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
+	if err := c.Validate(); err != nil {
+		return nil, err
 	}
-	return out, nil
+	cs := make([]sim.Config, len(sim.Policies))
+	for i, p := range sim.Policies {
+		cs[i] = c
+		cs[i].Policy = p
+	}
+	return sim.Runs(cs)
 }
 
 // Rows summarises Results as table rows, in order.

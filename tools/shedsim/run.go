@@ -266,25 +266,25 @@ func writeJSON(w io.Writer, v any) error {
 
 // writeLab prints the lab's runs as one JSON array, a Result a line.
 func writeLab(w io.Writer) error {
+	rs, err := sim.Runs(sim.Lab())
+	if err != nil {
+		return err
+	}
 	var b strings.Builder
 	b.WriteString("[\n")
-	for i, c := range sim.Lab() {
-		r, err := sim.Run(c)
-		if err != nil {
-			return err
-		}
+	for i, r := range rs {
 		line, err := json.Marshal(r)
 		if err != nil {
 			return err
 		}
 		b.Write(line)
-		if i < len(sim.Lab())-1 {
+		if i < len(rs)-1 {
 			b.WriteString(",")
 		}
 		b.WriteString("\n")
 	}
 	b.WriteString("]\n")
-	_, err := io.WriteString(w, b.String())
+	_, err = io.WriteString(w, b.String())
 	return err
 }
 

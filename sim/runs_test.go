@@ -1,0 +1,44 @@
+package sim
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestRunsIsRun checks that reusing an engine's memory changes nothing: the
+// lab, every sample and a few client strategies, one after another in one
+// batch (so each run inherits the previous run's dirty memory), give the
+// same Results as separate Runs.
+func TestRunsIsRun(t *testing.T) {
+	cs := Lab()
+	for _, s := range Samples() {
+		cs = append(cs, s.Config)
+	}
+	for _, cl := range Clients {
+		c := DefaultConfig()
+		c.Policy, c.Client, c.Retries, c.RetryJitterMS, c.RefusalCostMS = Priority, cl, 3, 250, 10
+		cs = append(cs, c)
+	}
+	got, err := Runs(cs)
+	require.NoError(t, err)
+	require.Len(t, got, len(cs))
+	for i, c := range cs {
+		want, err := Run(c)
+		require.NoError(t, err)
+		assert.Equal(t, want, got[i], "config %d (%s, retries %d, client %s): Runs must equal Run", i, c.Policy, c.Retries, c.Client)
+	}
+}
+
+func TestRunsValidatesFirst(t *testing.T) {
+	bad := DefaultConfig()
+	bad.Workers = 0
+	rs, err := Runs([]Config{DefaultConfig(), bad})
+	assert.Nil(t, rs, "nothing runs when any Config is invalid")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "config 1: workers:", "the error says which Config and which field")
+	fes := FieldErrors(err)
+	require.Len(t, fes, 1, "the field error is still there to find")
+	assert.Equal(t, "workers", fes[0].Field)
+}
