@@ -193,23 +193,6 @@ func newEngine(c Config, prev *engine) *engine {
 	return e
 }
 
-// recycle takes the memory of old, a finished engine, for e: the pool's
-// blocks (cleared), the lines' and the heap's buffers, the histogram's
-// buckets. A Result never refers to any of them.
-func (e *engine) recycle(old *engine) {
-	for b := 0; b*blockSize < old.used; b++ {
-		clear(old.pool[b])
-	}
-	e.pool, e.spare = old.pool, old.spare[:0]
-	e.timeouts = ring[id]{buf: old.timeouts.buf}
-	e.refusals = ring[id]{buf: old.refusals.buf}
-	e.queue.previews = ring[id]{buf: old.queue.previews.buf}
-	e.queue.orders = ring[id]{buf: old.queue.orders.buf}
-	e.events = old.events[:0]
-	clear(old.waits.counts)
-	e.waits = waitHistogram{counts: old.waits.counts}
-}
-
 func (e *engine) nextSeq() uint64 {
 	e.seq++
 	return e.seq
@@ -239,44 +222,6 @@ func (e *engine) scheduleArrival(t int64) {
 		t = boundary
 	}
 	e.arrSeq = e.nextSeq()
-}
-
-// id names an attempt in the engine's pool. Lines and events hold ids, not
-// pointers, so that the garbage collector has nothing to trace or barrier.
-type id int32
-
-// The pool grows a block at a time, so growing never copies an attempt and
-// a pointer from at stays valid.
-const (
-	blockBits = 10
-	blockSize = 1 << blockBits
-)
-
-// alloc returns a fresh attempt's id, reusing a released one if it can.
-func (e *engine) alloc() id {
-	if n := len(e.spare); n > 0 {
-		i := e.spare[n-1]
-		e.spare = e.spare[:n-1]
-		return i
-	}
-	if e.used == len(e.pool)*blockSize {
-		e.pool = append(e.pool, make([]attempt, blockSize))
-	}
-	e.used++
-	return id(e.used - 1)
-}
-
-// at returns the attempt named i.
-func (e *engine) at(i id) *attempt { return &e.pool[i>>blockBits][i&(blockSize-1)] }
-
-// release drops one reference to attempt i; the last one recycles it.
-func (e *engine) release(i id) {
-	a := e.at(i)
-	a.refs--
-	if a.refs == 0 {
-		*a = attempt{}
-		e.spare = append(e.spare, i)
-	}
 }
 
 // gone reports whether a's client has given up by now (rule 4). A person's
@@ -349,30 +294,6 @@ func (e *engine) newPerson() {
 	}
 	e.scheduleArrival(e.now)
 	e.send(i)
-}
-
-// send is the client sending attempt i: the throttle client may refuse it
-// itself (Client Throttle), otherwise it arrives at the service.
-func (e *engine) send(i id) {
-	switch e.client {
-	case Ratio:
-		e.history.advance(e.now)
-		e.history.add(sentRequests)
-	case Throttle:
-		e.history.advance(e.now)
-		req, acc := float64(e.history.sum[sentRequests]), float64(e.history.sum[gotAccepts])
-		e.history.add(sentRequests)
-		if p := throttleProbability(req, acc, e.throttleK); p > 0 && e.clientRand.Float64() < p {
-			e.throttled++
-			a := e.at(i)
-			a.heard = true
-			a.refs = 1
-			e.retryOrSettle(i, refused)
-			e.release(i)
-			return
-		}
-	}
-	e.arrive(i)
 }
 
 // arrive admits, queues or refuses attempt i as the policy says, then puts
@@ -555,105 +476,6 @@ func (e *engine) finishService(i id) {
 	}
 	e.release(i)
 	e.dispatch()
-}
-
-// accepted tells the sending side that a was answered: the throttle client
-// counts an accept, the budget client refills.
-func (e *engine) accepted(a *attempt) {
-	switch e.client {
-	case Throttle:
-		e.history.advance(e.now)
-		e.history.add(gotAccepts)
-	case Budget:
-		back := e.refill
-		if a.paid > 0 {
-			back = int64(a.paid) // an answered retry refunds its cost
-		}
-		back = min(back, e.quota-e.tokens)
-		e.tokens += back
-		e.tokensRefilled += back
-	}
-}
-
-// retryOrSettle decides, after attempt i ended with o (refused or timed
-// out), whether its client tries again and when (rule 13 and Client);
-// otherwise the person ends with o (rule 14).
-func (e *engine) retryOrSettle(i id, o outcome) {
-	a := e.at(i)
-	if a.try > e.retries {
-		e.settle(a, o, 0)
-		return
-	}
-	delay := e.retryDelay
-	if e.retryJitter > 0 {
-		delay += int64(float64(float64(e.retryJitter) * e.jitter.Float64()))
-	}
-	var paid int64
-	switch e.client {
-	case Backoff:
-		// Full jitter: uniform in [0, min(cap, base x 2^(n-1))).
-		delay = int64(float64(backoffCeiling(e.backoffBase, e.backoffCap, a.try) * e.clientRand.Float64()))
-	case Budget:
-		paid = e.timeoutCostTokens
-		if o == refused {
-			paid = e.refusalCostTokens
-		}
-		if e.tokens < paid {
-			e.retriesDeclined++
-			e.settle(a, o, 0)
-			return
-		}
-		e.tokens -= paid
-		e.tokensSpent += paid
-	case Ratio:
-		e.history.advance(e.now)
-		if a.try >= ratioMaxAttempts || float64(e.history.sum[sentRetries]) >= float64(e.ratioMax*float64(e.history.sum[sentRequests])) {
-			e.retriesDeclined++
-			e.settle(a, o, 0)
-			return
-		}
-		e.history.add(sentRetries)
-	case RetryAfter:
-		if o == refused {
-			delay = e.retryAfter() + int64(float64(1e9*e.clientRand.Float64()))
-		}
-	}
-	e.retriesMade++
-	prev := *a
-	j := e.alloc()
-	b := e.at(j)
-	b.first, b.order, b.window, b.sale = prev.first, prev.order, prev.window, prev.sale
-	b.try = prev.try + 1
-	b.prevRefused = o == refused
-	b.paid = int32(paid)
-	b.refs = 1
-	e.events.push(event{at: e.now + delay, seq: e.nextSeq(), a: j, kind: retryArrival})
-}
-
-// throttleProbability is the SRE book's client request rejection
-// probability, max(0, (requests - k x accepts) / (requests + 1)), with
-// requests and accepts counted over the client's recent history.
-func throttleProbability(requests, accepts, k float64) float64 {
-	return max(0, (requests-float64(k*accepts))/(requests+1))
-}
-
-// backoffCeiling is the full-jitter backoff's bound for a client's retry
-// number n (1 for the first retry): min(cap, base x 2^(n-1)), in ns.
-func backoffCeiling(base, cap float64, n int32) float64 {
-	ceiling := base
-	for k := int32(1); k < n && ceiling < cap; k++ {
-		ceiling *= 2
-	}
-	return min(ceiling, cap)
-}
-
-// retryAfter is the server's Retry-After hint, in ns: how long the requests
-// waiting would take to drain at full capacity, in whole seconds as HTTP
-// sends it, at least 1.
-func (e *engine) retryAfter() int64 {
-	drain := float64(e.queue.len()) / e.capacityPerNS // ns
-	s := math.Ceil(drain / 1e9)
-	return int64(max(s, 1)) * 1_000_000_000
 }
 
 // settle records how a person ended, by their last attempt (rule 14).
