@@ -3,8 +3,13 @@ module github.com/shedsim/shedsim
 go 1.26.8
 
 require (
+	github.com/chromedp/cdproto v0.160.1
+	github.com/chromedp/chromedp v0.23.1
 	github.com/stretchr/testify v1.12.1
 	honnef.co/go/js/dom/v2 v2.0.0-20231112215516-51f43a291193
 )
 
-require go.yaml.in/yaml/v3 v3.0.5 // indirect
+require (
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+)

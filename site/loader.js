@@ -16,8 +16,8 @@
  * window.shedsimLoader.ready() is a promise of the global shedsim object
  * (see wasm/main_js.go for its functions). <html data-shedsim> is
  * "loading", "ready" or "error". Widgets dispatch bubbling events:
- * shedsim:result, shedsim:lab, shedsim:plan, shedsim:invalid and
- * shedsim:error.
+ * shedsim:result, shedsim:clients (the simulator page), shedsim:lab,
+ * shedsim:plan, shedsim:invalid and shedsim:error.
  */
 (function () {
   'use strict';
@@ -33,7 +33,9 @@
   // Config keys (the element's attributes), plus sample and kind.
   var KEYS = ['policy', 'workers', 'service_ms', 'normal_rps', 'sale_rps', 'sale_start_s', 'sale_s',
     'duration_s', 'timeout_ms', 'retries', 'retry_delay_ms', 'retry_jitter_ms', 'queue', 'refusal_cost_ms',
-    'order_share', 'codel_target_ms', 'codel_interval_ms', 'seed', 'sample', 'kind',
+    'order_share', 'codel_target_ms', 'codel_interval_ms', 'client', 'backoff_base_ms', 'backoff_cap_ms',
+    'budget_tokens', 'budget_refusal_cost', 'budget_timeout_cost', 'budget_refill', 'ratio_max',
+    'throttle_k', 'client_window_s', 'seed', 'sample', 'kind',
     'rate_rps', 'target', 'limit_ms'];
   // Attributes every element may carry, which are not settings.
   var GLOBAL_ATTRS = /^(class|id|style|hidden|title|lang|dir|tabindex|role|slot|part|nonce|aria-.*|data-.*)$/;

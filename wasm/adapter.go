@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"encoding"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -24,11 +22,14 @@ import (
 
 // PageBudget is the most attempts one call from the page may simulate, over
 // all the runs it makes: report.Build runs a Config once per policy, so a
-// view costs Config.ExpectedAttempts() x 6 of it, a single run x 1. The page
-// runs on the browser's main thread (file:// forbids workers), and Chromium
-// runs the WebAssembly engine at about 2 million attempts a second, so the
-// most expensive view the budget admits (plus the advice's extra runs) takes
-// about a second rather than freezing the tab. The command line, which has
+// view costs Config.ExpectedAttempts() x 6 of it, a client comparison x 6
+// too, a single run x 1. The page runs on the browser's main thread
+// (file:// forbids workers), and Chromium runs the WebAssembly engine at
+// about 2 million attempts a second, so the most expensive view the budget
+// admits takes about a second rather than freezing the tab. The simulator
+// page draws that first; the advice's extra runs and its client comparison
+// (five runs) follow in tasks of their own, after the browser has painted,
+// so that input is never held up by more than the first part. The command line, which has
 // no such budget, runs anything sim.Config.Validate accepts. A default view
 // spends 154,800 of it; the lab's largest run, 115,200.
 const PageBudget = 2_000_000
@@ -57,10 +58,15 @@ type errorJSON struct {
 	Error string `json:"error"`
 }
 
-// mustJSON encodes v; it panics only on a value that cannot be encoded,
-// which is a bug that guard turns into {"error": ...}.
+// mustJSON encodes v as json.Marshal would (see marshal); it panics only
+// on a value that cannot be encoded, which is a bug that guard turns into
+// {"error": ...}. Like the page's other small helpers that are called from
+// many places, it is not inlined: each inlined copy is a few hundred bytes
+// of WebAssembly.
+//
+//go:noinline
 func mustJSON(v any) string {
-	b, err := json.Marshal(v)
+	b, err := marshal(v)
 	if err != nil {
 		panic(err)
 	}
@@ -68,8 +74,10 @@ func mustJSON(v any) string {
 }
 
 // fail is the {"error": msg} answer.
+//
+//go:noinline
 func fail(msg string) string {
-	b, _ := json.Marshal(errorJSON{msg})
+	b, _ := marshal(errorJSON{msg})
 	return string(b)
 }
 
@@ -202,8 +210,16 @@ func fieldByKey(key string) (configField, bool) {
 	return configField{}, false
 }
 
+// defaultStrings is ConfigStrings(sim.DefaultConfig()): what a form
+// starts from, and what a URL leaves out.
+//
+//go:noinline
+func defaultStrings() map[string]string { return ConfigStrings(sim.DefaultConfig()) }
+
 // ConfigStrings returns c as the form and the URL write it: each key's
 // value as a string, such as "80" or "bounded".
+//
+//go:noinline
 func ConfigStrings(c sim.Config) map[string]string {
 	out := make(map[string]string, len(configFields))
 	for _, f := range configFields {
@@ -275,46 +291,6 @@ func parseNumber(s scalar, k kind, example string) (f float64, i int64, u uint64
 	return x, 0, 0, ""
 }
 
-// readObject splits a JSON object into its keys' values, in the order
-// given. A value that is neither a number nor a string (nor null, which
-// means "keep the default") is a field error.
-func readObject(data string) (keys []string, vals map[string]scalar, errs []FieldMsg, err error) {
-	dec := json.NewDecoder(strings.NewReader(data))
-	dec.UseNumber()
-	var raw map[string]json.RawMessage
-	if err := dec.Decode(&raw); err != nil {
-		return nil, nil, nil, fmt.Errorf("the input is not a JSON object: %v", err)
-	}
-	if raw == nil {
-		return nil, nil, nil, errors.New("the input is not a JSON object: null")
-	}
-	if dec.More() {
-		return nil, nil, nil, errors.New("the input is not one JSON object: something follows it")
-	}
-	vals = make(map[string]scalar, len(raw))
-	for k, v := range raw {
-		v = bytes.TrimSpace(v)
-		switch {
-		case len(v) == 0 || string(v) == "null":
-			continue
-		case v[0] == '"':
-			var s string
-			if err := json.Unmarshal(v, &s); err != nil {
-				errs = append(errs, FieldMsg{k, "is not a valid string"})
-				continue
-			}
-			vals[k] = scalar{s, true}
-		case v[0] == '-' || (v[0] >= '0' && v[0] <= '9'):
-			vals[k] = scalar{string(v), false}
-		default:
-			errs = append(errs, FieldMsg{k, fmt.Sprintf("%s is not a number or a string: give a number, such as 8, or a string", string(v))})
-			continue
-		}
-		keys = append(keys, k)
-	}
-	return keys, vals, errs, nil
-}
-
 // sortedUnknown returns the keys not in known, sorted, so messages come in
 // a stable order (map order is random).
 func sortedUnknown(vals map[string]scalar, known func(string) bool, extra ...string) []string {
@@ -344,7 +320,7 @@ outer:
 // skipped), in the order of configFields, then unknown keys sorted.
 func applyConfig(c *sim.Config, vals map[string]scalar, ignore ...string) []FieldMsg {
 	var errs []FieldMsg
-	d := ConfigStrings(sim.DefaultConfig())
+	d := defaultStrings()
 	for _, f := range configFields {
 		s, ok := vals[f.Key]
 		if !ok {
@@ -450,7 +426,7 @@ func budget(c sim.Config, runs int) *FieldMsg {
 	}
 	what := "run"
 	if runs > 1 {
-		what = fmt.Sprintf("comparison of %d policies", runs)
+		what = fmt.Sprintf("comparison of %d runs", runs)
 	}
 	return &FieldMsg{best, fmt.Sprintf(
 		"this %s would simulate about %s attempts, over the page's budget of %s, which keeps the page from freezing: lower %s (the biggest contributor), or run it with the command line, shedsim --%s, which has no such budget",
@@ -460,6 +436,88 @@ func budget(c sim.Config, runs int) *FieldMsg {
 // viewAnswer is the answer of viewJSON.
 type viewAnswer struct {
 	View report.View `json:"view"`
+}
+
+// clientsAnswer is the answer of clientsJSON.
+type clientsAnswer struct {
+	View report.ClientView `json:"view"`
+}
+
+// clientRuns is how many runs of a Config report.BuildClients makes: one
+// per client strategy.
+var clientRuns = len(sim.Clients)
+
+// BuildCompared is the part of c's view that the simulator page draws
+// first: every policy side by side, and the chosen policy's chart, lines
+// and fluid view, from the len(sim.Policies) runs of report.Compare, which
+// it also returns. Everything report.Build fills in but the advice, which
+// runs up to five alternatives more: report.Advise(c, compared) completes
+// it, and the two together are report.Build(c). c must be valid.
+func BuildCompared(c sim.Config) (v report.View, compared []sim.Result, err error) {
+	rs, err := report.Compare(c)
+	if err != nil {
+		return report.View{}, nil, err
+	}
+	chosen := rs[c.Policy]
+	return report.View{
+		Config:       c,
+		QueueBound:   c.QueueBound(),
+		QueueSeconds: c.QueueSeconds(),
+		CapacityRPS:  c.CapacityRPS(),
+		Rows:         report.Rows(rs),
+		Chosen:       chosen,
+		Chart:        report.Timeline(chosen),
+		Outlook:      report.Outlook(chosen),
+		ThisRun:      report.ThisRun(chosen),
+		Fluid:        report.Fluid(c),
+	}, rs, nil
+}
+
+// ClientRun runs c with client cl, or reuses chosen, the Result of c
+// itself, when cl is c's own client: report.ClientRowOf of each, in the
+// order of sim.Clients, is report.BuildClients(c) with one run fewer.
+func ClientRun(c sim.Config, chosen sim.Result, cl sim.Client) (sim.Result, error) {
+	if cl == c.Client {
+		return chosen, nil
+	}
+	c.Client = cl
+	return sim.Run(c)
+}
+
+// BuildClients validates c against the page budget for one run per client
+// strategy and returns report.BuildClients(c). The errors are those of
+// ConfigFromStrings.
+func BuildClients(c sim.Config) (report.ClientView, []FieldMsg) {
+	if errs := simErrors(c.Validate(), nil); len(errs) > 0 {
+		return report.ClientView{}, errs
+	}
+	if e := budget(c, clientRuns); e != nil {
+		return report.ClientView{}, []FieldMsg{*e}
+	}
+	v, err := report.BuildClients(c)
+	if err != nil {
+		return report.ClientView{}, simErrors(err, nil)
+	}
+	return v, nil
+}
+
+// clientsJSON compares every client strategy for a Config's policy:
+// configJSON as for viewJSON in, {"view": report.ClientView} out, or
+// {"errors": [...]}, or {"error": "..."}.
+func clientsJSON(configJSON string) (out string) {
+	defer guard(&out)
+	c, errs, err := decodeConfig(configJSON, clientRuns)
+	if err != nil {
+		return fail(err.Error())
+	}
+	if len(errs) > 0 {
+		return invalid(errs)
+	}
+	v, errs := BuildClients(c)
+	if len(errs) > 0 {
+		return invalid(errs)
+	}
+	return mustJSON(clientsAnswer{v})
 }
 
 // BuildView validates c against the page budget and builds its view. The
@@ -514,7 +572,7 @@ func runJSON(configJSON string) (out string) {
 	if err != nil {
 		return invalid(simErrors(err, nil))
 	}
-	b, err := json.Marshal(r)
+	b, err := marshal(r)
 	if err != nil {
 		return fail(err.Error())
 	}
@@ -899,4 +957,108 @@ func QueueHint(v report.View) string {
 		return fmt.Sprintf("automatic: %s, %s of work", report.Count(v.QueueBound), report.Seconds(v.QueueSeconds))
 	}
 	return fmt.Sprintf("%s hold %s of work", report.Count(v.QueueBound), report.Seconds(v.QueueSeconds))
+}
+
+// encodeQuery writes vals in the order of keys, leaving out those equal
+// to defaults, as a URL query: "?policy=bounded&retries=3", or "" when
+// nothing differs. Values are escaped as url.QueryEscape does.
+func encodeQuery(keys []string, vals, defaults map[string]string) string {
+	var b strings.Builder
+	for _, k := range keys {
+		v, ok := vals[k]
+		if !ok || v == defaults[k] {
+			continue
+		}
+		if b.Len() == 0 {
+			b.WriteByte('?')
+		} else {
+			b.WriteByte('&')
+		}
+		b.WriteString(queryEscape(k) + "=" + queryEscape(v))
+	}
+	return b.String()
+}
+
+// queryEscape is url.QueryEscape: letters, digits and -_.~ as they are, a
+// space as +, every other byte as %XX. (The page's WebAssembly leaves out
+// net/url, which brings net/netip and unique with it.)
+func queryEscape(s string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '_', c == '.', c == '~':
+			b.WriteByte(c)
+		case c == ' ':
+			b.WriteByte('+')
+		default:
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+		}
+	}
+	return b.String()
+}
+
+// queryUnescape is url.QueryUnescape: + is a space, %XX a byte; false for
+// a malformed escape.
+func queryUnescape(s string) (string, bool) {
+	unhex := func(c byte) (byte, bool) {
+		switch {
+		case '0' <= c && c <= '9':
+			return c - '0', true
+		case 'a' <= c && c <= 'f':
+			return c - 'a' + 10, true
+		case 'A' <= c && c <= 'F':
+			return c - 'A' + 10, true
+		}
+		return 0, false
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '+':
+			b.WriteByte(' ')
+		case '%':
+			if i+2 >= len(s) {
+				return "", false
+			}
+			hi, ok1 := unhex(s[i+1])
+			lo, ok2 := unhex(s[i+2])
+			if !ok1 || !ok2 {
+				return "", false
+			}
+			b.WriteByte(hi<<4 | lo)
+			i += 2
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), true
+}
+
+// parseQuery reads a URL query ("?a=1&b=2", the "?" optional) into the
+// first value of each key, as url.ParseQuery does, skipping what it
+// rejects: a key with a semicolon, a malformed escape.
+func parseQuery(q string) map[string]string {
+	out := map[string]string{}
+	q = strings.TrimPrefix(q, "?")
+	for q != "" {
+		var pair string
+		pair, q, _ = strings.Cut(q, "&")
+		if pair == "" || strings.Contains(pair, ";") {
+			continue
+		}
+		k, v, _ := strings.Cut(pair, "=")
+		k, ok1 := queryUnescape(k)
+		v, ok2 := queryUnescape(v)
+		if !ok1 || !ok2 {
+			continue
+		}
+		if _, seen := out[k]; !seen {
+			out[k] = v
+		}
+	}
+	return out
 }

@@ -381,3 +381,111 @@ func TestPageBudgetCoversTheLabAndSamples(t *testing.T) {
 		assert.Nil(t, budget(c, 1), "lab run %d must fit the page", i)
 	}
 }
+
+func TestBuildComparedThenAdviseIsBuild(t *testing.T) {
+	for _, key := range []string{"sale", "bounded", "retries", "retries-budget", "refusal-cost", "quiet"} {
+		s, ok := sim.SampleByKey(key)
+		require.True(t, ok, key)
+		want, err := report.Build(s.Config)
+		require.NoError(t, err, key)
+		got, compared, err := BuildCompared(s.Config)
+		require.NoError(t, err, key)
+		assert.Nil(t, got.Advice, "sample %s: the advice comes later", key)
+		got.Advice, err = report.Advise(s.Config, compared)
+		require.NoError(t, err, key)
+		assert.Equal(t, want, got, "sample %s: the page's two steps must give report.Build's view", key)
+	}
+}
+
+func TestClientsJSON(t *testing.T) {
+	type clientsOut struct {
+		View   *report.ClientView `json:"view"`
+		Errors []FieldMsg         `json:"errors"`
+		Error  *string            `json:"error"`
+	}
+	byClient := func(v *report.ClientView) map[sim.Client]report.ClientRow {
+		out := map[sim.Client]report.ClientRow{}
+		for _, r := range v.Rows {
+			out[r.Client] = r
+		}
+		return out
+	}
+	tests := []struct {
+		reason string
+		in     string
+		fields []string // the fields named, in order; nil for a view
+		msg    string   // a part of the first message, or of the error
+		check  func(t *testing.T, v *report.ClientView)
+	}{
+		{reason: "an empty object compares every client for the default config", in: `{}`,
+			check: func(t *testing.T, v *report.ClientView) {
+				assert.Equal(t, sim.DefaultConfig(), v.Config)
+				require.Len(t, v.Rows, len(sim.Clients))
+				for i, r := range v.Rows {
+					assert.Equal(t, sim.Clients[i], r.Client, "rows come in the order of sim.Clients")
+					assert.Equal(t, sim.Clients[i].Title(), r.Title)
+					assert.NotEmpty(t, r.Fluid)
+				}
+			}},
+		{reason: "the retries sample is the metastable case: stuck with the fixed client, back under the budget",
+			in: `{"retries":3}`,
+			check: func(t *testing.T, v *report.ClientView) {
+				rows := byClient(v)
+				assert.Equal(t, sim.Stuck, rows[sim.Fixed].Recovery)
+				assert.Nil(t, rows[sim.Fixed].BackToNormalS, "the fixed client never gets back")
+				assert.NotNil(t, rows[sim.Budget].BackToNormalS, "the budget gets back")
+				assert.Less(t, rows[sim.Budget].AttemptsPerPerson, rows[sim.Fixed].AttemptsPerPerson)
+				assert.Less(t, rows[sim.Budget].ExtraLoad, rows[sim.Fixed].ExtraLoad)
+			}},
+		{reason: "the chosen client does not change the rows, only the config", in: `{"retries":3,"client":"budget","policy":"bounded"}`,
+			check: func(t *testing.T, v *report.ClientView) {
+				assert.Equal(t, sim.Budget, v.Config.Client)
+				c := sim.DefaultConfig()
+				c.Retries, c.Client, c.Policy = 3, sim.Budget, sim.Bounded
+				want, err := report.BuildClients(c)
+				require.NoError(t, err)
+				assert.Equal(t, want, *v, "clientsJSON is report.BuildClients")
+			}},
+		{reason: "Validate's errors name the field", in: `{"retries":-1}`, fields: []string{"retries"}},
+		{reason: "an unknown client is named", in: `{"client":"polite"}`, fields: []string{"client"}, msg: "use one of fixed"},
+		{reason: "the page budget counts one run per client", in: `{"sale_rps":100000}`, fields: []string{"sale_rps"}, msg: "comparison of 6 runs"},
+		{reason: "broken JSON is an error", in: `{"retries":`, msg: "JSON"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reason, func(t *testing.T) {
+			var a clientsOut
+			require.NoError(t, json.Unmarshal([]byte(clientsJSON(tt.in)), &a))
+			switch {
+			case tt.check != nil:
+				require.Nil(t, a.Error)
+				require.Empty(t, a.Errors)
+				require.NotNil(t, a.View)
+				tt.check(t, a.View)
+			case tt.fields != nil:
+				assert.Equal(t, tt.fields, fields(a.Errors), tt.reason)
+				if tt.msg != "" && len(a.Errors) > 0 {
+					assert.Contains(t, a.Errors[0].Msg, tt.msg, tt.reason)
+				}
+			default:
+				require.NotNil(t, a.Error, tt.reason)
+				assert.Contains(t, *a.Error, tt.msg, tt.reason)
+			}
+		})
+	}
+}
+
+func TestClientRunReusesTheChosenRun(t *testing.T) {
+	s, _ := sim.SampleByKey("retries-throttle")
+	c := s.Config
+	chosen, err := sim.Run(c)
+	require.NoError(t, err)
+	want, err := report.BuildClients(c)
+	require.NoError(t, err)
+	got := report.ClientView{Config: c}
+	for _, cl := range sim.Clients {
+		r, err := ClientRun(c, chosen, cl)
+		require.NoError(t, err)
+		got.Rows = append(got.Rows, report.ClientRowOf(r))
+	}
+	assert.Equal(t, want, got, "the page's rows, one run at a time and the chosen run reused, are report.BuildClients'")
+}

@@ -4,7 +4,6 @@ package main
 
 import (
 	"fmt"
-	"net/url"
 	"runtime/debug"
 	"strings"
 	"syscall/js"
@@ -23,65 +22,109 @@ import (
 // The window and its document, set by initDOM when main starts (not at
 // package initialisation, so that the package's tests also run under Node,
 // which has no document).
+//
+// The window itself is syscall/js's: dom/v2's Window interface names,
+// through its methods' types, dom.Event and so time.Time, whose formatting
+// and parsing would then be linked in (130 KB of code), and the page needs
+// only location, history and timers from it.
 var (
-	win   dom.Window
-	doc   dom.Document
 	docJS js.Value
+	perf  js.Value
 )
 
 func initDOM() {
-	win = dom.GetWindow()
-	doc = win.Document()
-	docJS = doc.Underlying()
+	docJS = js.Global().Get("document")
+	perf = js.Global().Get("performance")
 }
+
+// now is performance.now(): milliseconds, for the timings the page shows.
+func now() float64 { return perf.Call("now").Float() }
 
 const svgNS = "http://www.w3.org/2000/svg"
 
-// attr is one attribute for h and svg.
-type attr struct{ k, v string }
+// el is the page's element type: dom/v2's basic HTML element, used as a
+// concrete type. dom.WrapElement (and every dom/v2 method that returns an
+// Element: QuerySelector, FirstChild, Closest, Body) finds the most
+// specific of some seventy Go types by comparing the element's constructor
+// with as many globals, a call into JavaScript each; and because it can
+// return any of them as an interface, the linker keeps every method of
+// every one, about 2,000 functions and a sixth of the module. The page
+// needs only the basic type, which has every method it uses, so it wraps
+// elements itself (wrap, query, closest) and never calls those.
+type el = *dom.BasicHTMLElement
 
-func at(k, v string) attr { return attr{k, v} }
-func cls(v string) attr   { return attr{"class", v} }
-
-// wrapNew wraps a newly created element. dom.WrapElement finds the most
-// specific Go type by comparing the element's constructor with some sixty
-// globals, a call into JavaScript each; a chart has hundreds of elements,
-// so new elements get the basic type, which has every method the page
-// uses.
-func wrapNew(v js.Value) dom.Element {
+// wrap wraps a JavaScript element; nil for null or undefined.
+//
+// The small helpers here marked go:noinline are called from dozens of
+// places; inlined, each copy would be a few hundred bytes of WebAssembly,
+// and together they were 60 KB.
+//
+//go:noinline
+func wrap(v js.Value) el {
+	if v.IsNull() || v.IsUndefined() {
+		return nil
+	}
 	return &dom.BasicHTMLElement{BasicElement: &dom.BasicElement{BasicNode: &dom.BasicNode{Value: v}}}
 }
 
-// h creates an HTML element with the given attributes, text and children.
-func h(tag string, kids ...any) dom.Element {
-	return build(wrapNew(docJS.Call("createElement", tag)), kids...)
+// query is root.querySelector(sel), or nil.
+func query(root el, sel string) el { return wrap(root.Underlying().Call("querySelector", sel)) }
+
+// closest is e.closest(sel), or nil.
+func closest(e el, sel string) el { return wrap(e.Underlying().Call("closest", sel)) }
+
+// firstChild is e's first child element, or nil.
+func firstChild(e el) el { return wrap(e.Underlying().Get("firstElementChild")) }
+
+// add appends child to parent. (dom/v2's AppendChild takes a dom.Node
+// interface, whose method types lead, through dom.Event, to time.Time:
+// any conversion to a dom/v2 interface links in time's formatting and
+// parsing, 130 KB of code.)
+//
+//go:noinline
+func add(parent, child el) { parent.Underlying().Call("appendChild", child.Underlying()) }
+
+// h creates an HTML element with the given attributes, as name, value
+// pairs, and text: an odd string at the end is the element's text. The
+// page builds every element with h and svg, and adds children with add
+// and build: strings here, not attr values in a ...any, because every
+// value converted to an interface is a call in the WebAssembly, and the
+// page's hundreds of such calls were a tenth of its own code.
+func h(tag string, attrs ...string) el {
+	return setAttrs(wrap(docJS.Call("createElement", tag)), attrs)
 }
 
-// svg creates an SVG element.
-func svg(tag string, kids ...any) dom.Element {
-	return build(wrapNew(docJS.Call("createElementNS", svgNS, tag)), kids...)
+// svg creates an SVG element, with attributes and text as h takes them.
+func svg(tag string, attrs ...string) el {
+	return setAttrs(wrap(docJS.Call("createElementNS", svgNS, tag)), attrs)
 }
 
-func build(e dom.Element, kids ...any) dom.Element {
+func setAttrs(e el, attrs []string) el {
+	n := len(attrs)
+	for i := 0; i+1 < n; i += 2 {
+		e.SetAttribute(attrs[i], attrs[i+1])
+	}
+	if n%2 == 1 {
+		e.Underlying().Call("append", attrs[n-1])
+	}
+	return e
+}
+
+// build appends children to e: elements (nil ones skipped) and text.
+func build(e el, kids ...any) el {
 	for _, k := range kids {
 		switch v := k.(type) {
 		case nil:
-		case attr:
-			e.SetAttribute(v.k, v.v)
-		case []attr:
-			for _, a := range v {
-				e.SetAttribute(a.k, a.v)
-			}
 		case string:
 			// One call, where createTextNode and appendChild are two.
 			e.Underlying().Call("append", v)
-		case dom.Element:
+		case el:
 			if v != nil {
-				e.AppendChild(v)
+				add(e, v)
 			}
-		case []dom.Element:
+		case []el:
 			for _, c := range v {
-				e.AppendChild(c)
+				add(e, c)
 			}
 		default:
 			panic(fmt.Sprintf("build: unexpected %T", k))
@@ -91,12 +134,15 @@ func build(e dom.Element, kids ...any) dom.Element {
 }
 
 // clear removes every child of e.
-func clear(e dom.Element) { e.SetTextContent("") }
+//
+//go:noinline
+func clear(e el) { e.SetTextContent("") }
 
 // fill replaces e's children.
-func fill(e dom.Element, kids ...any) { clear(e); build(e, kids...) }
+func fill(e el, kids ...any) { clear(e); build(e, kids...) }
 
-func setHidden(e dom.Element, hidden bool) {
+//go:noinline
+func setHidden(e el, hidden bool) {
 	if hidden {
 		e.SetAttribute("hidden", "")
 	} else {
@@ -104,14 +150,19 @@ func setHidden(e dom.Element, hidden bool) {
 	}
 }
 
-func value(e dom.Element) string { return e.Underlying().Get("value").String() }
+//go:noinline
+func value(e el) string { return e.Underlying().Get("value").String() }
 
-func setValue(e dom.Element, v string) { e.Underlying().Set("value", v) }
+//go:noinline
+func setValue(e el, v string) { e.Underlying().Set("value", v) }
 
-func checked(e dom.Element) bool { return e.Underlying().Get("checked").Bool() }
+//go:noinline
+func checked(e el) bool { return e.Underlying().Get("checked").Bool() }
 
-func setChecked(e dom.Element, v bool) { e.Underlying().Set("checked", v) }
+//go:noinline
+func setChecked(e el, v bool) { e.Underlying().Set("checked", v) }
 
+//go:noinline
 func f1(x float64) string { return report.Number(x, 1) }
 
 // listener is a registered event handler, removed on unmount.
@@ -125,10 +176,11 @@ type listener struct {
 // prefix that keeps several widgets on one page apart, its listeners and
 // its error box.
 type widget struct {
-	host      dom.Element
+	host      el
 	prefix    string
 	listeners []listener
-	errBox    dom.Element
+	tasks     []*task
+	errBox    el
 	dead      bool
 	// fixed is a problem that lasts, such as a misspelt attribute; it
 	// is shown before any other message.
@@ -136,6 +188,8 @@ type widget struct {
 }
 
 // id returns the element id for name in this widget.
+//
+//go:noinline
 func (w *widget) id(name string) string { return w.prefix + name }
 
 // on adds a listener that recovers from a panic by showing it.
@@ -152,8 +206,67 @@ func (w *widget) on(target js.Value, typ string, fn func(ev js.Value)) {
 	w.listeners = append(w.listeners, listener{target, typ, f})
 }
 
+// task is a function a widget runs later, once: after a delay, or after
+// the browser has painted what the page just drew. Its js.Funcs live as
+// long as the widget and are released with it, so rescheduling it, as
+// every keystroke does, creates nothing new in JavaScript.
+type task struct {
+	run, frameFn js.Func
+	timeout, rAF js.Value // the pending timer's and frame's ids, or undefined
+}
+
+// task returns a task that runs fn (through safely).
+func (w *widget) task(fn func()) *task {
+	t := &task{}
+	t.run = js.FuncOf(func(js.Value, []js.Value) any {
+		t.timeout = js.Undefined()
+		w.safely(fn)
+		return nil
+	})
+	t.frameFn = js.FuncOf(func(js.Value, []js.Value) any {
+		t.rAF = js.Undefined()
+		t.timeout = js.Global().Call("setTimeout", t.run, 0)
+		return nil
+	})
+	w.tasks = append(w.tasks, t)
+	return t
+}
+
+// after runs the task ms milliseconds from now, and not when it was due
+// before.
+func (t *task) after(ms int) {
+	t.stop()
+	t.timeout = js.Global().Call("setTimeout", t.run, ms)
+}
+
+// afterPaint runs the task as soon as the browser has painted: a frame
+// callback runs just before the paint, and a timeout set from it runs
+// after. A hidden page paints no frames, so there it is a plain timeout.
+func (t *task) afterPaint() {
+	t.stop()
+	if docJS.Get("hidden").Truthy() {
+		t.after(0)
+		return
+	}
+	t.rAF = js.Global().Call("requestAnimationFrame", t.frameFn)
+}
+
+// stop cancels the task if it is due.
+func (t *task) stop() {
+	if !t.timeout.IsUndefined() {
+		js.Global().Call("clearTimeout", t.timeout)
+		t.timeout = js.Undefined()
+	}
+	if !t.rAF.IsUndefined() {
+		js.Global().Call("cancelAnimationFrame", t.rAF)
+		t.rAF = js.Undefined()
+	}
+}
+
 // onEl is on for a dom element.
-func (w *widget) onEl(e dom.Element, typ string, fn func(ev js.Value)) { w.on(e.Underlying(), typ, fn) }
+//
+//go:noinline
+func (w *widget) onEl(e el, typ string, fn func(ev js.Value)) { w.on(e.Underlying(), typ, fn) }
 
 // safely runs fn, and shows a panic in the widget instead of letting it
 // end the Go runtime that every widget on the page shares.
@@ -181,7 +294,7 @@ func (w *widget) showError(msg string) {
 		return
 	}
 	if w.errBox == nil {
-		w.errBox = h("div", cls("shedsim-error"), at("role", "alert"), at("id", w.id("app-error")))
+		w.errBox = h("div", "class", "shedsim-error", "role", "alert", "id", w.id("app-error"))
 		w.host.Underlying().Call("prepend", w.errBox.Underlying())
 	}
 	w.errBox.SetTextContent(msg)
@@ -207,6 +320,12 @@ func (w *widget) release() {
 		l.fn.Release()
 	}
 	w.listeners = nil
+	for _, t := range w.tasks {
+		t.stop()
+		t.run.Release()
+		t.frameFn.Release()
+	}
+	w.tasks = nil
 	clear(w.host)
 }
 
@@ -221,34 +340,33 @@ type fieldSpec struct {
 // field is a rendered input: its element and its message.
 type field struct {
 	spec  fieldSpec
-	input dom.Element
-	msg   dom.Element
-	hint  dom.Element // nil unless the field has one
-	box   dom.Element
+	input el
+	msg   el
+	hint  el // nil unless the field has one
+	box   el
 }
 
 // textField renders a labelled text input with a message element.
 func (w *widget) textField(s fieldSpec, val string, withHint bool) *field {
 	f := &field{spec: s}
 	inID := w.id("in-" + s.Key)
-	label := h("label", at("for", inID), s.Label)
+	label := h("label", "for", inID, s.Label)
 	if s.Unit != "" {
-		build(label, " ", h("span", cls("unit"), s.Unit))
+		build(label, " ", h("span", "class", "unit", s.Unit))
 	}
 	mode := s.Mode
 	if mode == "" {
 		mode = "decimal"
 	}
-	f.input = h("input", at("id", inID), at("name", s.Key), at("type", "text"), at("inputmode", mode),
-		at("autocomplete", "off"), at("spellcheck", "false"), cls("num"))
+	f.input = h("input", "id", inID, "name", s.Key, "type", "text", "inputmode", mode, "autocomplete", "off", "spellcheck", "false", "class", "num")
 	setValue(f.input, val)
-	f.msg = h("p", cls("field-msg"), at("id", w.id("err-"+s.Key)), at("hidden", ""))
-	f.box = h("div", cls("field"), at("data-key", s.Key), label, f.input)
+	f.msg = h("p", "class", "field-msg", "id", w.id("err-"+s.Key), "hidden", "")
+	f.box = build(h("div", "class", "field", "data-key", s.Key), label, f.input)
 	if withHint {
-		f.hint = h("p", cls("field-hint"), at("id", w.id("hint-"+s.Key)))
-		f.box.AppendChild(f.hint)
+		f.hint = h("p", "class", "field-hint", "id", w.id("hint-"+s.Key))
+		add(f.box, f.hint)
 	}
-	f.box.AppendChild(f.msg)
+	add(f.box, f.msg)
 	f.describe(false)
 	return f
 }
@@ -257,14 +375,14 @@ func (w *widget) textField(s fieldSpec, val string, withHint bool) *field {
 func (w *widget) selectField(s fieldSpec, options [][2]string, val string) *field {
 	f := &field{spec: s}
 	inID := w.id("in-" + s.Key)
-	sel := h("select", at("id", inID), at("name", s.Key))
+	sel := h("select", "id", inID, "name", s.Key)
 	for _, o := range options {
-		sel.AppendChild(h("option", at("value", o[0]), o[1]))
+		add(sel, h("option", "value", o[0], o[1]))
 	}
 	setValue(sel, val)
 	f.input = sel
-	f.msg = h("p", cls("field-msg"), at("id", w.id("err-"+s.Key)), at("hidden", ""))
-	f.box = h("div", cls("field"), at("data-key", s.Key), h("label", at("for", inID), s.Label), sel, f.msg)
+	f.msg = h("p", "class", "field-msg", "id", w.id("err-"+s.Key), "hidden", "")
+	f.box = build(h("div", "class", "field", "data-key", s.Key), h("label", "for", inID, s.Label), sel, f.msg)
 	return f
 }
 
@@ -302,7 +420,7 @@ func (f *field) mark(msg string) {
 	setHidden(f.msg, false)
 	f.describe(true)
 	// A field inside a closed <details> would hide its own error.
-	if d := f.box.Closest("details"); d != nil {
+	if d := closest(f.box, "details"); d != nil {
 		d.Underlying().Set("open", true)
 	}
 }
@@ -357,16 +475,18 @@ func firstProblem(fields []*field, errs []FieldMsg) string {
 	return e.Field + ": " + e.Msg
 }
 
-// Outcome kinds, bottom up, with their words.
-var outcomes = [][2]string{{"answered", "answered"}, {"refused", "refused"}, {"timed_out", "timed out"}, {"unfinished", "still waiting"}}
+// Outcome kinds, bottom up, with their words, and the kinds of the
+// client comparison's bars.
+var outcomes = [][2]string{{"answered", "answered"}, {"refused", "refused"}, {"timed_out", "timed out"}, {"unfinished", "still waiting"},
+	{"first_try", "first attempts"}, {"retry", "retries"}}
 
 // legend renders the colour key of the outcomes.
-func legend(kinds ...string) dom.Element {
-	ul := h("ul", cls("legend"), at("aria-hidden", "true"))
+func legend(kinds ...string) el {
+	ul := h("ul", "class", "legend", "aria-hidden", "true")
 	for _, k := range kinds {
 		for _, o := range outcomes {
 			if o[0] == k {
-				ul.AppendChild(h("li", h("span", cls("swatch "+k)), o[1]))
+				add(ul, build(h("li"), h("span", "class", "swatch "+k), o[1]))
 			}
 		}
 	}
@@ -376,123 +496,140 @@ func legend(kinds ...string) dom.Element {
 // shareBar renders answered, refused and timed out as one stacked bar, 100
 // units wide; its text is beside it, so the SVG is hidden from screen
 // readers.
-func shareBar(answered, refused, timedOut float64) dom.Element {
-	s := svg("svg", cls("share-bar"), at("viewBox", "0 0 100 10"), at("preserveAspectRatio", "none"), at("aria-hidden", "true"), at("focusable", "false"))
+func shareBar(answered, refused, timedOut float64) el {
+	return stackBar([]string{"answered", "refused", "timed_out"}, answered, refused, timedOut)
+}
+
+// stackBar renders shares (fractions of the width) side by side, each of
+// the class its kind names, 100 units wide.
+func stackBar(kinds []string, shares ...float64) el {
+	s := svg("svg", "class", "share-bar", "viewBox", "0 0 100 10", "preserveAspectRatio", "none", "aria-hidden", "true", "focusable", "false")
 	x := 0.0
-	for _, p := range []struct {
-		k string
-		v float64
-	}{{"answered", answered}, {"refused", refused}, {"timed_out", timedOut}} {
-		w := p.v * 100
+	for i, v := range shares {
+		w := min(v*100, 100-x)
 		if w <= 0 {
 			continue
 		}
-		s.AppendChild(svg("rect", cls(p.k), at("x", num(x)), at("y", "0"), at("width", num(w)), at("height", "10")))
+		add(s, svg("rect", "class", kinds[i], "x", num(x), "y", "0", "width", num(w), "height", "10"))
 		x += w
 	}
 	return s
 }
 
+//go:noinline
 func num(x float64) string { return report.Number(x, 3) }
 
 // svgNum formats a coordinate for an SVG attribute (no thousands
 // separators).
+//
+//go:noinline
 func svgNum(x float64) string { return fnum(float64(int64(x*100+0.5)) / 100) }
 
 // renderBars renders every policy's sale shares as stacked bars.
-func renderBars(rows []report.Row, chosen sim.Policy) dom.Element {
-	ul := h("ul", cls("policy-bars"))
+func renderBars(rows []report.Row, chosen sim.Policy) el {
+	ul := h("ul", "class", "policy-bars")
 	for _, r := range rows {
-		li := h("li", cls("policy-bar"), at("data-policy", r.Policy.String()))
-		name := h("span", cls("bar-name"), r.Title)
-		if r.Policy == chosen {
-			li.Class().Add("chosen")
-			build(name, " ", h("span", cls("chosen-tag"), "(yours)"))
-		}
-		build(li, name, shareBar(r.Answered, r.Refused, r.TimedOut),
-			h("span", cls("bar-text"), fmt.Sprintf("%s answered, %s refused, %s timed out", report.Percent(r.Answered), report.Percent(r.Refused), report.Percent(r.TimedOut))))
-		ul.AppendChild(li)
+		add(ul, shareRow("data-policy", r.Policy.String(), r.Title, r.Policy == chosen, shareBar(r.Answered, r.Refused, r.TimedOut),
+			fmt.Sprintf("%s answered, %s refused, %s timed out", report.Percent(r.Answered), report.Percent(r.Refused), report.Percent(r.TimedOut))))
 	}
 	return ul
 }
 
+// loadBar renders a client's attempts per person as a bar out of most,
+// the first attempt apart from the retries.
+func loadBar(attempts, most float64) el {
+	first := min(attempts, 1)
+	return stackBar([]string{"first_try", "retry"}, first/most, max(attempts-first, 0)/most)
+}
+
+// shareRow is one named bar of a list such as renderBars': its key in
+// attribute keyAttr, marked "(yours)" when chosen, with text under the
+// bar.
+func shareRow(keyAttr, key, title string, chosen bool, bar el, text string) el {
+	li := h("li", "class", "policy-bar", keyAttr, key)
+	name := h("span", "class", "bar-name", title)
+	if chosen {
+		li.Class().Add("chosen")
+		build(name, " ", h("span", "class", "chosen-tag", "(yours)"))
+	}
+	return build(li, name, bar, h("span", "class", "bar-text", text))
+}
+
 // tableWrap puts a table in a scrolling region that a keyboard can reach.
-func tableWrap(label string, table dom.Element) dom.Element {
-	return h("div", cls("table-wrap"), at("role", "region"), at("aria-label", label), at("tabindex", "0"), table)
+func tableWrap(label string, table el) el {
+	return build(h("div", "class", "table-wrap", "role", "region", "aria-label", label, "tabindex", "0"), table)
 }
 
 // renderTable renders the comparison of every policy.
-func renderTable(tableID string, rows []report.Row, chosen sim.Policy) dom.Element {
-	t := h("table", at("id", tableID), cls("compare"),
-		h("caption", "Every policy, for the people who first arrived during the sale (wasted work over the whole run)"))
+func renderTable(tableID string, rows []report.Row, chosen sim.Policy) el {
+	t := build(h("table", "id", tableID, "class", "compare"), h("caption", "Every policy, for the people who first arrived during the sale (wasted work over the whole run)"))
 	head := h("tr")
 	for _, c := range []string{"Policy", "Answered", "Refused", "Timed out", "Orders answered", "Median wait", "p99 wait", "Wasted", "Back to normal"} {
-		head.AppendChild(h("th", at("scope", "col"), c))
+		add(head, h("th", "scope", "col", c))
 	}
-	t.AppendChild(h("thead", head))
+	add(t, build(h("thead"), head))
 	body := h("tbody")
 	for _, r := range rows {
-		tr := h("tr", at("data-policy", r.Policy.String()))
+		tr := h("tr", "data-policy", r.Policy.String())
 		if r.Policy == chosen {
 			tr.SetAttribute("class", "chosen")
 			tr.SetAttribute("aria-current", "true")
 		}
-		tr.AppendChild(h("th", at("scope", "row"), r.Title))
+		add(tr, h("th", "scope", "row", r.Title))
 		for _, c := range []string{report.Percent(r.Answered), report.Percent(r.Refused), report.Percent(r.TimedOut), report.Percent(r.OrdersAnswered),
 			report.Millis(r.MedianWaitMS), report.Millis(r.P99WaitMS), report.Count(r.Wasted), report.BackCell(r)} {
-			tr.AppendChild(h("td", c))
+			add(tr, h("td", c))
 		}
-		body.AppendChild(tr)
+		add(body, tr)
 	}
-	t.AppendChild(body)
+	add(t, body)
 	return tableWrap("Comparison of every policy", t)
 }
 
 // renderChart renders a timeline chart from report.Chart geometry, with a
 // table of its windows as the text alternative.
-func renderChart(chartID string, ch report.Chart, r sim.Result, caption string) dom.Element {
-	s := svg("svg", at("id", chartID), cls("timeline"), at("viewBox", "0 0 "+svgNum(ch.Width)+" "+svgNum(ch.Height)),
-		at("role", "img"), at("aria-label", ch.Summary), at("preserveAspectRatio", "xMidYMid meet"))
+func renderChart(chartID string, ch report.Chart, r sim.Result, caption string) el {
+	s := svg("svg", "id", chartID, "class", "timeline", "viewBox", "0 0 "+svgNum(ch.Width)+" "+svgNum(ch.Height),
+		"role", "img", "aria-label", ch.Summary, "preserveAspectRatio", "xMidYMid meet")
 	p := ch.Plot
-	s.AppendChild(svg("rect", cls("plot-bg"), at("x", svgNum(p.X)), at("y", svgNum(p.Y)), at("width", svgNum(p.W)), at("height", svgNum(p.H))))
+	add(s, svg("rect", "class", "plot-bg", "x", svgNum(p.X), "y", svgNum(p.Y), "width", svgNum(p.W), "height", svgNum(p.H)))
 	if ch.Sale.W > 0 {
 		// The band runs from the top of the chart, above the bars (which
 		// may fill the plot), to the axis, and the sale is named under
 		// the axis, between the ticks.
-		s.AppendChild(svg("rect", cls("sale"), at("x", svgNum(ch.Sale.X)), at("y", "0"), at("width", svgNum(ch.Sale.W)), at("height", svgNum(ch.Sale.Y+ch.Sale.H))))
+		add(s, svg("rect", "class", "sale", "x", svgNum(ch.Sale.X), "y", "0", "width", svgNum(ch.Sale.W), "height", svgNum(ch.Sale.Y+ch.Sale.H)))
 	}
 	for _, t := range ch.YTicks {
-		s.AppendChild(svg("line", cls("grid"), at("x1", svgNum(p.X)), at("x2", svgNum(p.X+p.W)), at("y1", svgNum(t.At)), at("y2", svgNum(t.At))))
-		s.AppendChild(svg("text", cls("tick y"), at("x", svgNum(p.X-6)), at("y", svgNum(t.At+4)), at("text-anchor", "end"), t.Label))
+		add(s, svg("line", "class", "grid", "x1", svgNum(p.X), "x2", svgNum(p.X+p.W), "y1", svgNum(t.At), "y2", svgNum(t.At)))
+		add(s, svg("text", "class", "tick y", "x", svgNum(p.X-6), "y", svgNum(t.At+4), "text-anchor", "end", t.Label))
 	}
 	for _, b := range ch.Bars {
-		g := svg("g", cls("bar"), svg("title", b.Label))
+		g := build(svg("g", "class", "bar"), svg("title", b.Label))
 		for _, part := range b.Parts {
-			g.AppendChild(svg("rect", cls(part.Kind), at("x", svgNum(part.X)), at("y", svgNum(part.Y)), at("width", svgNum(part.W)), at("height", svgNum(part.H))))
+			add(g, svg("rect", "class", part.Kind, "x", svgNum(part.X), "y", svgNum(part.Y), "width", svgNum(part.W), "height", svgNum(part.H)))
 		}
-		s.AppendChild(g)
+		add(s, g)
 	}
 	for _, t := range ch.XTicks {
-		s.AppendChild(svg("text", cls("tick x"), at("x", svgNum(t.At)), at("y", svgNum(p.Y+p.H+18)), at("text-anchor", "middle"), t.Label))
+		add(s, svg("text", "class", "tick x", "x", svgNum(t.At), "y", svgNum(p.Y+p.H+18), "text-anchor", "middle", t.Label))
 	}
-	s.AppendChild(svg("line", cls("axis"), at("x1", svgNum(p.X)), at("x2", svgNum(p.X+p.W)), at("y1", svgNum(p.Y+p.H)), at("y2", svgNum(p.Y+p.H))))
+	add(s, svg("line", "class", "axis", "x1", svgNum(p.X), "x2", svgNum(p.X+p.W), "y1", svgNum(p.Y+p.H), "y2", svgNum(p.Y+p.H)))
 	if ch.Sale.W > 0 {
 		y := p.Y + p.H + 3
-		s.AppendChild(svg("rect", cls("sale-mark"), at("x", svgNum(ch.Sale.X)), at("y", svgNum(y)), at("width", svgNum(ch.Sale.W)), at("height", "4")))
+		add(s, svg("rect", "class", "sale-mark", "x", svgNum(ch.Sale.X), "y", svgNum(y), "width", svgNum(ch.Sale.W), "height", "4"))
 		if ch.Sale.W >= 30 {
-			s.AppendChild(svg("text", cls("sale-label"), at("x", svgNum(ch.Sale.X+ch.Sale.W/2)), at("y", svgNum(p.Y+p.H+18)), at("text-anchor", "middle"), "sale"))
+			add(s, svg("text", "class", "sale-label", "x", svgNum(ch.Sale.X+ch.Sale.W/2), "y", svgNum(p.Y+p.H+18), "text-anchor", "middle", "sale"))
 		}
 	}
 
 	// The text alternative: every window as a table.
 	c := r.Config
-	t := h("table", at("id", chartID+"-table"), cls("windows"),
-		h("caption", "Answered per 10 s of arrivals; sale windows are marked"))
+	t := build(h("table", "id", chartID+"-table", "class", "windows"), h("caption", "Answered per 10 s of arrivals; sale windows are marked"))
 	head := h("tr")
 	for _, col := range []string{"Window", "People", "Answered", "Refused", "Timed out", "Attempts"} {
-		head.AppendChild(h("th", at("scope", "col"), col))
+		add(head, h("th", "scope", "col", col))
 	}
-	t.AppendChild(h("thead", head))
+	add(t, build(h("thead"), head))
 	body := h("tbody")
 	for _, wdw := range r.Windows {
 		label := report.Seconds(wdw.StartS) + " to " + report.Seconds(min(wdw.StartS+10, c.DurationS))
@@ -501,19 +638,19 @@ func renderChart(chartID string, ch report.Chart, r sim.Result, caption string) 
 			tr.SetAttribute("class", "in-sale")
 			label += " (sale)"
 		}
-		build(tr, h("th", at("scope", "row"), label), h("td", report.Count(wdw.People)), h("td", report.Percent(wdw.AnsweredShare)),
+		build(tr, h("th", "scope", "row", label), h("td", report.Count(wdw.People)), h("td", report.Percent(wdw.AnsweredShare)),
 			h("td", report.Count(wdw.Refused)), h("td", report.Count(wdw.TimedOut)), h("td", report.Count(wdw.Attempts)))
-		body.AppendChild(tr)
+		add(body, tr)
 	}
-	t.AppendChild(body)
-	return h("figure", cls("chart"), s,
+	add(t, body)
+	return build(h("figure", "class", "chart"), s,
 		h("figcaption", caption), legend("answered", "refused", "timed_out", "unfinished"),
-		h("details", cls("chart-table"), h("summary", "The chart as a table"), tableWrap("The chart's windows", t)))
+		build(h("details", "class", "chart-table"), h("summary", "The chart as a table"), tableWrap("The chart's windows", t)))
 }
 
 // renderLine renders a labelled line under the chart.
-func renderLine(id string, l report.Line) dom.Element {
-	return h("p", cls("line"), at("id", id), h("strong", l.Label+":"), " "+l.Text)
+func renderLine(id string, l report.Line) el {
+	return build(h("p", "class", "line", "id", id), h("strong", l.Label+":"), " "+l.Text)
 }
 
 // capital starts s with a capital letter.
@@ -524,45 +661,28 @@ func capital(s string) string {
 	return string(s[0]-'a'+'A') + s[1:]
 }
 
+// lowerFirst starts s with a small letter: "the unbounded queue".
+func lowerFirst(s string) string {
+	if s == "" || s[0] < 'A' || s[0] > 'Z' {
+		return s
+	}
+	return string(s[0]-'A'+'a') + s[1:]
+}
+
 // history wraps window.history, which dom/v2 does not implement. Under
 // file:// some browsers refuse to change the URL; that only loses the
 // link, so errors are ignored.
 func history(method, query string) {
 	defer func() { _ = recover() }()
-	loc := win.Location()
-	js.Global().Get("history").Call(method, js.Null(), "", loc.Pathname()+query+loc.Hash())
+	loc := js.Global().Get("location")
+	js.Global().Get("history").Call(method, js.Null(), "", loc.Get("pathname").String()+query+loc.Get("hash").String())
 }
+
+// locationSearch is location.search: "" or "?policy=bounded...".
+func locationSearch() string { return js.Global().Get("location").Get("search").String() }
 
 // currentQuery is location.search parsed, the first value of each key.
-func currentQuery() map[string]string {
-	q, _ := url.ParseQuery(strings.TrimPrefix(win.Location().Search(), "?"))
-	out := map[string]string{}
-	for k, v := range q {
-		if len(v) > 0 {
-			out[k] = v[0]
-		}
-	}
-	return out
-}
-
-// encodeQuery writes vals in the order of keys, leaving out those equal
-// to defaults; "" when nothing differs.
-func encodeQuery(keys []string, vals, defaults map[string]string) string {
-	var b strings.Builder
-	for _, k := range keys {
-		v, ok := vals[k]
-		if !ok || v == defaults[k] {
-			continue
-		}
-		if b.Len() == 0 {
-			b.WriteByte('?')
-		} else {
-			b.WriteByte('&')
-		}
-		b.WriteString(url.QueryEscape(k) + "=" + url.QueryEscape(v))
-	}
-	return b.String()
-}
+func currentQuery() map[string]string { return parseQuery(locationSearch()) }
 
 // unknownAttrs lists the attributes in attrs that are neither known nor
 // one of the loader's (base, kind, sample), sorted.

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"syscall/js"
 
-	"honnef.co/go/js/dom/v2"
-
 	"github.com/shedsim/shedsim/sim"
 	"github.com/shedsim/shedsim/sim/report"
 )
@@ -60,17 +58,17 @@ type labWidget struct {
 	widget
 	page   bool
 	dims   []labDim
-	radios map[string][]dom.Element
+	radios map[string][]el
 
-	summary, title, shares, chart, verdict, lines dom.Element
+	summary, title, shares, chart, verdict, lines el
 	committed                                     string
 	lastIndex                                     int
 }
 
 func parsePolicy(s string) (sim.Policy, error) { return sim.ParsePolicy(s) }
 
-func mountLab(host dom.Element, prefix string, page bool, attrs map[string]string) *labWidget {
-	w := &labWidget{widget: widget{host: host, prefix: prefix}, page: page, dims: labDims(), radios: map[string][]dom.Element{}, lastIndex: -1}
+func mountLab(host el, prefix string, page bool, attrs map[string]string) *labWidget {
+	w := &labWidget{widget: widget{host: host, prefix: prefix}, page: page, dims: labDims(), radios: map[string][]el{}, lastIndex: -1}
 	clear(host)
 	host.Class().Add("shedsim")
 	if !page {
@@ -79,9 +77,9 @@ func mountLab(host dom.Element, prefix string, page bool, attrs map[string]strin
 	given := attrs
 	if page {
 		given = currentQuery()
-		w.committed = win.Location().Search()
+		w.committed = locationSearch()
 	}
-	form := h("form", cls("lab-controls"), at("id", w.id("lab-form")), at("novalidate", ""))
+	form := h("form", "class", "lab-controls", "id", w.id("lab-form"), "novalidate", "")
 	var bad []string
 	for _, d := range w.dims {
 		want := labDefault(d.key)
@@ -92,28 +90,28 @@ func mountLab(host dom.Element, prefix string, page bool, attrs map[string]strin
 				bad = append(bad, fmt.Sprintf("%s %q is not one of the lab's", d.key, v))
 			}
 		}
-		fs := h("fieldset", cls("segmented"), at("id", w.id("lab-"+d.key)), h("legend", d.legend))
-		opts := h("div", cls("seg-options"))
+		fs := build(h("fieldset", "class", "segmented", "id", w.id("lab-"+d.key)), h("legend", d.legend))
+		opts := h("div", "class", "seg-options")
 		for _, c := range d.choices {
 			id := w.id("lab-" + d.key + "-" + c[0])
-			in := h("input", at("type", "radio"), at("id", id), at("name", w.id("lab-"+d.key)), at("value", c[0]))
+			in := h("input", "type", "radio", "id", id, "name", w.id("lab-"+d.key), "value", c[0])
 			setChecked(in, c[0] == want)
 			w.radios[d.key] = append(w.radios[d.key], in)
-			build(opts, in, h("label", at("for", id), c[1]))
+			build(opts, in, h("label", "for", id, c[1]))
 		}
-		fs.AppendChild(opts)
-		form.AppendChild(fs)
+		add(fs, opts)
+		add(form, fs)
 	}
-	w.summary = h("p", cls("summary"), at("id", w.id("lab-summary")), at("role", "status"), at("aria-live", "polite"))
-	w.title = h("h3", at("id", w.id("lab-title")))
-	w.shares = h("div", cls("lab-shares"), at("id", w.id("lab-shares")))
-	w.chart = h("div", cls("chart-box"), at("id", w.id("lab-chart-box")))
-	w.verdict = h("p", cls("verdict"), at("id", w.id("lab-recovered")))
-	w.lines = h("div", cls("lines"), at("id", w.id("lab-lines")))
-	out := h("section", cls("results lab-results"), at("id", w.id("lab-results")), at("aria-labelledby", w.id("lab-title")),
+	w.summary = h("p", "class", "summary", "id", w.id("lab-summary"), "role", "status", "aria-live", "polite")
+	w.title = h("h3", "id", w.id("lab-title"))
+	w.shares = h("div", "class", "lab-shares", "id", w.id("lab-shares"))
+	w.chart = h("div", "class", "chart-box", "id", w.id("lab-chart-box"))
+	w.verdict = h("p", "class", "verdict", "id", w.id("lab-recovered"))
+	w.lines = h("div", "class", "lines", "id", w.id("lab-lines"))
+	out := build(h("section", "class", "results lab-results", "id", w.id("lab-results"), "aria-labelledby", w.id("lab-title")),
 		w.title, w.summary, w.shares, w.chart, w.verdict, w.lines)
 	if page {
-		host.AppendChild(h("div", cls("lab-layout"), form, out))
+		add(host, build(h("div", "class", "lab-layout"), form, out))
 	} else {
 		build(host, form, out)
 	}
@@ -136,7 +134,7 @@ func mountLab(host dom.Element, prefix string, page bool, attrs map[string]strin
 }
 
 func labDefault(key string) string {
-	d := ConfigStrings(sim.DefaultConfig())
+	d := defaultStrings()
 	return d[key]
 }
 
@@ -186,7 +184,7 @@ func (w *labWidget) restore() {
 			setChecked(r, value(r) == want)
 		}
 	}
-	w.committed = win.Location().Search()
+	w.committed = locationSearch()
 	w.update(false)
 }
 
@@ -199,7 +197,7 @@ func (w *labWidget) update(commit bool) {
 	t, _ := strconv.ParseFloat(sel["timeout_ms"], 64)
 	idx := LabIndex(p, r, s, t)
 	if w.page && commit {
-		q := encodeQuery([]string{"policy", "retries", "sale_rps", "timeout_ms"}, sel, ConfigStrings(sim.DefaultConfig()))
+		q := encodeQuery([]string{"policy", "retries", "sale_rps", "timeout_ms"}, sel, defaultStrings())
 		if q != w.committed {
 			history("pushState", q)
 			w.committed = q
@@ -243,9 +241,8 @@ func (w *labWidget) render(l LabRun) {
 			report.Seconds(c.SaleStartS), report.Seconds(c.SaleEndS()), report.Number(c.NormalRPS, 0))
 	}
 	fill(w.shares, legend("answered", "refused", "timed_out"), shareBar(r.Sale.AnsweredShare, r.Sale.RefusedShare, r.Sale.TimedOutShare),
-		h("p", at("id", w.id("lab-shares-text")),
-			fmt.Sprintf("%s: %s answered, %s refused, %s timed out.", who, report.Percent(r.Sale.AnsweredShare),
-				report.Percent(r.Sale.RefusedShare), report.Percent(r.Sale.TimedOutShare))))
+		h("p", "id", w.id("lab-shares-text"), fmt.Sprintf("%s: %s answered, %s refused, %s timed out.", who, report.Percent(r.Sale.AnsweredShare),
+			report.Percent(r.Sale.RefusedShare), report.Percent(r.Sale.TimedOutShare))))
 
 	fill(w.chart, renderChart(w.id("lab-chart"), l.Chart, r, "Answered per 10 s of arrivals; the shaded band is the sale."))
 

@@ -13,6 +13,7 @@
 //	shedsim.defaults()               {"config", "plan_input", "page_budget", "keys", "policies"}
 //	shedsim.samples()                {"samples": [{"key", "name", "about", "config"}]}
 //	shedsim.view(config)             {"view": report.View} | {"errors": [{"field", "msg"}]} | {"error"}
+//	shedsim.clients(config)          {"view": report.ClientView} | {"errors"} | {"error"}: every client strategy for config's policy
 //	shedsim.run(config)              sim.Result, byte for byte json.Marshal's | {"errors"} | {"error"}
 //	shedsim.labList()                {"dimensions", "lab": [{"index", "config"}]}
 //	shedsim.lab(index)               {"index", "config", "result", "chart", "recovered", "outlook", "this_run"} | {"errors"}
@@ -24,16 +25,17 @@
 //
 // Widgets (kind "simulator", "chart", "lab", "planner") dispatch bubbling
 // CustomEvents on their element: shedsim:result (detail {"view",
-// "build_ms"}), shedsim:lab (detail a lab run), shedsim:plan (detail
-// {"plan", "chart"}), shedsim:invalid (detail {"errors"}) and
-// shedsim:error (detail {"error"}), for a bug.
+// "build_ms", "advice_ms"}, once the advice is measured too),
+// shedsim:clients (the simulator page only: detail {"view":
+// report.ClientView, "clients_ms"}, after shedsim:result), shedsim:lab
+// (detail a lab run), shedsim:plan (detail {"plan", "chart"}),
+// shedsim:invalid (detail {"errors"}) and shedsim:error (detail
+// {"error"}), for a bug.
 package main
 
 import (
 	"fmt"
 	"syscall/js"
-
-	"honnef.co/go/js/dom/v2"
 )
 
 // version names this build of the page's module.
@@ -101,17 +103,30 @@ func attrsOf(v js.Value) map[string]string {
 	return out
 }
 
+// isElement reports whether v is a DOM element (nodeType 1).
+func isElement(v js.Value) bool {
+	if v.Type() != js.TypeObject {
+		return false
+	}
+	n := v.Get("nodeType")
+	return n.Type() == js.TypeNumber && n.Int() == 1
+}
+
 // mount builds a widget of kind in element; page mode uses ids without a
 // prefix and keeps the state in the URL.
 func mount(element js.Value, kind string, attrs map[string]string, page bool) (id int) {
-	host := dom.WrapElement(element)
-	if host == nil {
+	if !isElement(element) {
+		js.Global().Get("console").Call("error", "shedsim: mount needs an element to draw into, not", element)
 		return 0
 	}
+	host := wrap(element)
 	defer func() {
 		if r := recover(); r != nil {
 			js.Global().Get("console").Call("error", "shedsim: mount panicked:", fmt.Sprint(r))
-			fill(host, h("p", cls("shedsim-error"), at("role", "alert"), fmt.Sprintf("The simulator hit a bug while starting: %v", r)))
+			func() {
+				defer func() { _ = recover() }() // the runtime every widget shares must live on
+				fill(host, h("p", "class", "shedsim-error", "role", "alert", fmt.Sprintf("The simulator hit a bug while starting: %v", r)))
+			}()
 			id = 0
 		}
 	}()
@@ -131,8 +146,7 @@ func mount(element js.Value, kind string, attrs map[string]string, page bool) (i
 	case "planner":
 		w = mountPlanner(host, prefix, page, attrs)
 	default:
-		fill(host, h("p", cls("shedsim-error"), at("role", "alert"),
-			fmt.Sprintf("Unknown kind %q: use simulator, chart, lab or planner.", kind)))
+		fill(host, h("p", "class", "shedsim-error", "role", "alert", fmt.Sprintf("Unknown kind %q: use simulator, chart, lab or planner.", kind)))
 		return 0
 	}
 	id = nextID
@@ -148,6 +162,7 @@ func main() {
 		"defaults": fn0(defaultsJSON),
 		"samples":  fn0(samplesJSON),
 		"view":     fn(viewJSON),
+		"clients":  fn(clientsJSON),
 		"run":      fn(runJSON),
 		"labList":  fn0(labListJSON),
 		"lab": js.FuncOf(func(_ js.Value, args []js.Value) any {

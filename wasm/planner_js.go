@@ -7,8 +7,6 @@ import (
 	"strings"
 	"syscall/js"
 
-	"honnef.co/go/js/dom/v2"
-
 	"github.com/shedsim/shedsim/sim/plan"
 	"github.com/shedsim/shedsim/sim/report"
 )
@@ -25,20 +23,21 @@ type planWidget struct {
 	page     bool
 	fields   []*field
 	byKey    map[string]*field
-	modeAny  dom.Element
-	modeOver dom.Element
+	modeAny  el
+	modeOver el
 
-	results, summary, stale, body                  dom.Element
-	answer, detail, oneFewer, load, nearby, chartB dom.Element
+	results, summary, stale, body                  el
+	answer, detail, oneFewer, load, nearby, chartB el
 
 	has       bool
 	lastKey   string
-	timer     int
+	debounce  *task
 	committed string
 }
 
-func mountPlanner(host dom.Element, prefix string, page bool, attrs map[string]string) *planWidget {
-	w := &planWidget{widget: widget{host: host, prefix: prefix}, page: page, byKey: map[string]*field{}, timer: -1}
+func mountPlanner(host el, prefix string, page bool, attrs map[string]string) *planWidget {
+	w := &planWidget{widget: widget{host: host, prefix: prefix}, page: page, byKey: map[string]*field{}}
+	w.debounce = w.task(func() { w.update(false) })
 	clear(host)
 	host.Class().Add("shedsim")
 	if !page {
@@ -47,7 +46,7 @@ func mountPlanner(host dom.Element, prefix string, page bool, attrs map[string]s
 	given := attrs
 	if page {
 		given = currentQuery()
-		w.committed = win.Location().Search()
+		w.committed = locationSearch()
 	}
 	vals := map[string]string{}
 	for k, v := range planDefaults {
@@ -63,51 +62,51 @@ func mountPlanner(host dom.Element, prefix string, page bool, attrs map[string]s
 		vals["limit_ms"] = "100"
 	}
 
-	form := h("form", cls("controls planner-controls"), at("id", w.id("plan-form")), at("novalidate", ""))
-	fs := h("fieldset", cls("group"), h("legend", "The load"))
+	form := h("form", "class", "controls planner-controls", "id", w.id("plan-form"), "novalidate", "")
+	fs := build(h("fieldset", "class", "group"), h("legend", "The load"))
 	for _, s := range []fieldSpec{{"rate_rps", "Arrival rate", "requests per s", "decimal"}, {"service_ms", "Mean service time", "ms", "decimal"},
 		{"target", "Target share", "such as 5% or 0.05", "decimal"}} {
 		f := w.textField(s, vals[s.Key], false)
 		w.fields = append(w.fields, f)
 		w.byKey[s.Key] = f
-		fs.AppendChild(f.box)
+		add(fs, f.box)
 	}
-	form.AppendChild(fs)
+	add(form, fs)
 
-	mode := h("fieldset", cls("group"), h("legend", "The target is about requests that"))
+	mode := build(h("fieldset", "class", "group"), h("legend", "The target is about requests that"))
 	anyID, overID := w.id("wait-any"), w.id("wait-over")
-	w.modeAny = h("input", at("type", "radio"), at("id", anyID), at("name", w.id("wait")), at("value", "any"))
-	w.modeOver = h("input", at("type", "radio"), at("id", overID), at("name", w.id("wait")), at("value", "over"))
+	w.modeAny = h("input", "type", "radio", "id", anyID, "name", w.id("wait"), "value", "any")
+	w.modeOver = h("input", "type", "radio", "id", overID, "name", w.id("wait"), "value", "over")
 	setChecked(w.modeAny, !over)
 	setChecked(w.modeOver, over)
 	lim := w.textField(fieldSpec{"limit_ms", "Limit", "ms", "decimal"}, vals["limit_ms"], false)
 	w.fields = append(w.fields, lim)
 	w.byKey["limit_ms"] = lim
-	build(mode, h("div", cls("radio"), w.modeAny, h("label", at("for", anyID), "wait at all")),
-		h("div", cls("radio"), w.modeOver, h("label", at("for", overID), "wait longer than a limit")), lim.box)
-	form.AppendChild(mode)
+	build(mode, build(h("div", "class", "radio"), w.modeAny, h("label", "for", anyID, "wait at all")),
+		build(h("div", "class", "radio"), w.modeOver, h("label", "for", overID, "wait longer than a limit")), lim.box)
+	add(form, mode)
 	if page {
-		form.AppendChild(h("div", cls("form-actions"), h("button", at("type", "submit"), at("id", w.id("plan-run")), "Plan")))
+		add(form, build(h("div", "class", "form-actions"), h("button", "type", "submit", "id", w.id("plan-run"), "Plan")))
 	}
 
-	w.summary = h("p", cls("summary"), at("id", w.id("plan-summary")), at("role", "status"), at("aria-live", "polite"))
-	w.stale = h("p", cls("stale-note"), at("id", w.id("plan-stale-note")), at("hidden", ""), "These results are for the last valid input.")
-	w.answer = h("p", cls("answer"), at("id", w.id("plan-answer")))
-	w.detail = h("p", at("id", w.id("plan-answer-detail")))
-	w.oneFewer = h("p", cls("one-fewer"), at("id", w.id("plan-one-fewer")))
-	w.load = h("p", cls("plan-load"), at("id", w.id("plan-load")))
-	w.nearby = h("div", at("id", w.id("plan-nearby-box")))
-	w.chartB = h("div", cls("chart-box"), at("id", w.id("plan-chart-box")))
-	w.body = h("div", cls("results-body"),
-		h("div", cls("plan-answer"), w.answer, w.detail, w.oneFewer), w.load,
-		h("details", cls("nearby"), at("id", w.id("plan-nearby-details")), h("summary", "Nearby worker counts"), w.nearby),
+	w.summary = h("p", "class", "summary", "id", w.id("plan-summary"), "role", "status", "aria-live", "polite")
+	w.stale = h("p", "class", "stale-note", "id", w.id("plan-stale-note"), "hidden", "", "These results are for the last valid input.")
+	w.answer = h("p", "class", "answer", "id", w.id("plan-answer"))
+	w.detail = h("p", "id", w.id("plan-answer-detail"))
+	w.oneFewer = h("p", "class", "one-fewer", "id", w.id("plan-one-fewer"))
+	w.load = h("p", "class", "plan-load", "id", w.id("plan-load"))
+	w.nearby = h("div", "id", w.id("plan-nearby-box"))
+	w.chartB = h("div", "class", "chart-box", "id", w.id("plan-chart-box"))
+	w.body = build(h("div", "class", "results-body"),
+		build(h("div", "class", "plan-answer"), w.answer, w.detail, w.oneFewer), w.load,
+		build(h("details", "class", "nearby", "id", w.id("plan-nearby-details")), h("summary", "Nearby worker counts"), w.nearby),
 		w.chartB)
-	w.results = h("section", cls("results"), at("id", w.id("plan-results")), at("aria-labelledby", w.id("plan-title")),
-		h("h2", at("id", w.id("plan-title")), "The answer"), w.summary, w.stale, w.body)
+	w.results = build(h("section", "class", "results", "id", w.id("plan-results"), "aria-labelledby", w.id("plan-title")),
+		h("h2", "id", w.id("plan-title"), "The answer"), w.summary, w.stale, w.body)
 	if page {
-		host.AppendChild(h("div", cls("planner-layout"), form, w.results))
+		add(host, build(h("div", "class", "planner-layout"), form, w.results))
 	} else {
-		w.results.FirstChild().(dom.Element).SetTextContent("Servers needed")
+		firstChild(w.results).SetTextContent("Servers needed")
 		build(host, form, w.results)
 	}
 
@@ -140,15 +139,7 @@ func (w *planWidget) values() map[string]string {
 	return out
 }
 
-func (w *planWidget) schedule() {
-	if w.timer >= 0 {
-		win.ClearTimeout(w.timer)
-	}
-	w.timer = win.SetTimeout(func() {
-		w.timer = -1
-		w.safely(func() { w.update(false) })
-	}, debounceMS)
-}
+func (w *planWidget) schedule() { w.debounce.after(debounceMS) }
 
 func (w *planWidget) restore() {
 	q := currentQuery()
@@ -165,15 +156,12 @@ func (w *planWidget) restore() {
 	over := q["limit_ms"] != "" && q["limit_ms"] != "0"
 	setChecked(w.modeOver, over)
 	setChecked(w.modeAny, !over)
-	w.committed = win.Location().Search()
+	w.committed = locationSearch()
 	w.update(false)
 }
 
 func (w *planWidget) update(commit bool) {
-	if w.timer >= 0 {
-		win.ClearTimeout(w.timer)
-		w.timer = -1
-	}
+	w.debounce.stop()
 	lim := w.byKey["limit_ms"]
 	if w.overMode() {
 		lim.input.RemoveAttribute("disabled")
@@ -193,7 +181,7 @@ func (w *planWidget) update(commit bool) {
 		q := encodeQuery(planKeys, vals, planDefaults)
 		switch {
 		case !commit:
-			if q != win.Location().Search() {
+			if q != locationSearch() {
 				history("replaceState", q)
 			}
 		case q != w.committed:
@@ -242,7 +230,7 @@ func (w *planWidget) render(a PlanAnswer) {
 	if p.Servers == 1 {
 		noun = "server"
 	}
-	fill(w.answer, h("span", cls("big"), report.Count(p.Servers)), " "+noun)
+	fill(w.answer, h("span", "class", "big", report.Count(p.Servers)), " "+noun)
 	w.detail.SetTextContent(fmt.Sprintf("With %s, %s of requests %s (the target is at most %s). Mean wait %s, p99 wait %s; each server is busy %s of the time.",
 		report.Count(p.Servers), PlanPercent(p.Answer.Wait), what, PlanPercent(in.Target), report.Duration(p.Answer.MeanWaitMS),
 		report.Duration(p.Answer.P99WaitMS), report.Percent(p.Answer.Utilisation)))
@@ -259,22 +247,22 @@ func (w *planWidget) render(a PlanAnswer) {
 	w.summary.SetTextContent(fmt.Sprintf("%s %s: %s of requests %s; with %d, %s.", report.Count(p.Servers), noun, PlanPercent(p.Answer.Wait), what,
 		p.Servers-1, oneFewerShort(p)))
 
-	t := h("table", at("id", w.id("plan-nearby")), cls("nearby-table"), h("caption", "How nearby numbers of servers fare"))
+	t := build(h("table", "id", w.id("plan-nearby"), "class", "nearby-table"), h("caption", "How nearby numbers of servers fare"))
 	head := h("tr")
 	for _, c := range []string{"Servers", "Busy", "Requests that " + what, "Mean wait", "p99 wait", "Meets the target"} {
-		head.AppendChild(h("th", at("scope", "col"), c))
+		add(head, h("th", "scope", "col", c))
 	}
-	t.AppendChild(h("thead", head))
+	add(t, build(h("thead"), head))
 	body := h("tbody")
 	for _, r := range p.Nearby {
-		tr := h("tr", at("data-servers", fmt.Sprint(r.Servers)))
+		tr := h("tr", "data-servers", fmt.Sprint(r.Servers))
 		if r.Servers == p.Servers {
 			tr.SetAttribute("class", "answer")
 			tr.SetAttribute("aria-current", "true")
 		}
-		tr.AppendChild(h("th", at("scope", "row"), report.Count(r.Servers)))
+		add(tr, h("th", "scope", "row", report.Count(r.Servers)))
 		if !r.Stable {
-			build(tr, h("td", report.Percent(r.Utilisation)), h("td", at("colspan", "4"), "cannot keep up: the queue grows without end"))
+			build(tr, h("td", report.Percent(r.Utilisation)), h("td", "colspan", "4", "cannot keep up: the queue grows without end"))
 		} else {
 			meets := "no"
 			if r.MeetsTarget {
@@ -283,9 +271,9 @@ func (w *planWidget) render(a PlanAnswer) {
 			build(tr, h("td", report.Percent(r.Utilisation)), h("td", PlanPercent(r.Wait)), h("td", report.Duration(r.MeanWaitMS)),
 				h("td", report.Duration(r.P99WaitMS)), h("td", meets))
 		}
-		body.AppendChild(tr)
+		add(body, tr)
 	}
-	t.AppendChild(body)
+	add(t, body)
 	fill(w.nearby, tableWrap("Nearby worker counts", t))
 	fill(w.chartB, renderPlanChart(w.id("plan-chart"), a.Chart, in.Target, what))
 }
@@ -301,25 +289,23 @@ func oneFewerShort(p plan.Plan) string {
 }
 
 // renderPlanChart draws the planner's columns and the target line.
-func renderPlanChart(id string, ch PlanChart, target float64, what string) dom.Element {
-	s := svg("svg", at("id", id), cls("plan-chart"), at("viewBox", "0 0 "+svgNum(ch.Width)+" "+svgNum(ch.Height)),
-		at("role", "img"), at("aria-label", ch.Summary))
+func renderPlanChart(id string, ch PlanChart, target float64, what string) el {
+	s := svg("svg", "id", id, "class", "plan-chart", "viewBox", "0 0 "+svgNum(ch.Width)+" "+svgNum(ch.Height), "role", "img", "aria-label", ch.Summary)
 	p := ch.Plot
-	s.AppendChild(svg("rect", cls("plot-bg"), at("x", svgNum(p.X)), at("y", svgNum(p.Y)), at("width", svgNum(p.W)), at("height", svgNum(p.H))))
+	add(s, svg("rect", "class", "plot-bg", "x", svgNum(p.X), "y", svgNum(p.Y), "width", svgNum(p.W), "height", svgNum(p.H)))
 	for _, t := range ch.YTicks {
-		s.AppendChild(svg("line", cls("grid"), at("x1", svgNum(p.X)), at("x2", svgNum(p.X+p.W)), at("y1", svgNum(t.At)), at("y2", svgNum(t.At))))
-		s.AppendChild(svg("text", cls("tick y"), at("x", svgNum(p.X-6)), at("y", svgNum(t.At+4)), at("text-anchor", "end"), t.Label))
+		add(s, svg("line", "class", "grid", "x1", svgNum(p.X), "x2", svgNum(p.X+p.W), "y1", svgNum(t.At), "y2", svgNum(t.At)))
+		add(s, svg("text", "class", "tick y", "x", svgNum(p.X-6), "y", svgNum(t.At+4), "text-anchor", "end", t.Label))
 	}
 	for _, b := range ch.Bars {
-		s.AppendChild(svg("rect", cls("col "+b.Kind), at("x", svgNum(b.X)), at("y", svgNum(b.Y)), at("width", svgNum(b.W)), at("height", svgNum(max(b.H, 0.5))),
-			svg("title", b.Label)))
+		add(s, build(svg("rect", "class", "col "+b.Kind, "x", svgNum(b.X), "y", svgNum(b.Y), "width", svgNum(b.W), "height", svgNum(max(b.H, 0.5))), svg("title", b.Label)))
 	}
 	for _, t := range ch.XTicks {
-		s.AppendChild(svg("text", cls("tick x"), at("x", svgNum(t.At)), at("y", svgNum(p.Y+p.H+18)), at("text-anchor", "middle"), t.Label))
+		add(s, svg("text", "class", "tick x", "x", svgNum(t.At), "y", svgNum(p.Y+p.H+18), "text-anchor", "middle", t.Label))
 	}
-	s.AppendChild(svg("line", cls("target"), at("x1", svgNum(p.X)), at("x2", svgNum(p.X+p.W)), at("y1", svgNum(ch.Target)), at("y2", svgNum(ch.Target))))
-	s.AppendChild(svg("text", cls("target-label"), at("x", svgNum(p.X+p.W-4)), at("y", svgNum(ch.Target-5)), at("text-anchor", "end"), "target "+PlanPercent(target)))
-	s.AppendChild(svg("line", cls("axis"), at("x1", svgNum(p.X)), at("x2", svgNum(p.X+p.W)), at("y1", svgNum(p.Y+p.H)), at("y2", svgNum(p.Y+p.H))))
-	return h("figure", cls("chart"), s,
+	add(s, svg("line", "class", "target", "x1", svgNum(p.X), "x2", svgNum(p.X+p.W), "y1", svgNum(ch.Target), "y2", svgNum(ch.Target)))
+	add(s, svg("text", "class", "target-label", "x", svgNum(p.X+p.W-4), "y", svgNum(ch.Target-5), "text-anchor", "end", "target "+PlanPercent(target)))
+	add(s, svg("line", "class", "axis", "x1", svgNum(p.X), "x2", svgNum(p.X+p.W), "y1", svgNum(p.Y+p.H), "y2", svgNum(p.Y+p.H)))
+	return build(h("figure", "class", "chart"), s,
 		h("figcaption", "Share of requests that "+what+", by number of servers; the answer is highlighted, the dashed line is the target. The nearby worker counts above give the numbers as a table."))
 }

@@ -3,13 +3,10 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"syscall/js"
-	"time"
-
-	"honnef.co/go/js/dom/v2"
 
 	"github.com/shedsim/shedsim/sim"
 	"github.com/shedsim/shedsim/sim/report"
@@ -53,16 +50,41 @@ type simWidget struct {
 	start  sim.Config
 	fields []*field
 	byKey  map[string]*field
-	sample dom.Element
+	sample el
 
-	results, summary, stale, body           dom.Element
-	bars, table, chartTitle, chart, lines   dom.Element
-	advice, fluid, timing, downloads, empty dom.Element
+	results, summary, stale, body           el
+	bars, table, chartTitle, chart, lines   el
+	advice, fluid, timing, downloads, empty el
+	// The client comparison (the page only).
+	clients, clientsLead, clientsBars, clientsTable, clientsFluid el
 
 	view      *report.View
 	lastKey   string
-	timer     int
 	committed string // the query of the history entry last committed
+
+	// A recompute draws every policy, the chosen one's chart and its
+	// lines first; after the browser has painted them, rest measures the
+	// advice, then the client strategies, one run per task, so that
+	// typing is never held up by more than a few runs.
+	debounce, rest *task
+	later          laterWork
+	timings        timings
+}
+
+// laterWork is what a recompute leaves for after the first paint.
+type laterWork struct {
+	config   sim.Config
+	compared []sim.Result // every policy's run, for report.Advise
+	advised  bool         // the advice is drawn
+	// clients are the client comparison's rows so far, in the order of
+	// sim.Clients; rowsDone counts them.
+	clients  []report.ClientRow
+	rowsDone int
+}
+
+// timings are the last recompute's, in milliseconds, for #timing.
+type timings struct {
+	build, draw, advice, clients float64
 }
 
 func clientOptions() [][2]string {
@@ -93,8 +115,10 @@ func humanize(key string) (label, unit string) {
 
 // mountSimulator builds the simulator into host. For the page, the values
 // come from the URL; for a widget, from its attributes (attrs).
-func mountSimulator(host dom.Element, prefix string, page bool, kind string, attrs map[string]string) *simWidget {
-	w := &simWidget{widget: widget{host: host, prefix: prefix}, page: page, kind: kind, byKey: map[string]*field{}, timer: -1}
+func mountSimulator(host el, prefix string, page bool, kind string, attrs map[string]string) *simWidget {
+	w := &simWidget{widget: widget{host: host, prefix: prefix}, page: page, kind: kind, byKey: map[string]*field{}}
+	w.debounce = w.task(func() { w.update(false) })
+	w.rest = w.task(w.continueLater)
 	w.base = attrs["base"]
 	clear(host)
 	host.Class().Add("shedsim")
@@ -112,7 +136,7 @@ func mountSimulator(host dom.Element, prefix string, page bool, kind string, att
 				vals[k] = v
 			}
 		}
-		w.committed = win.Location().Search()
+		w.committed = locationSearch()
 	} else {
 		if s, ok := sim.SampleByKey(attrs["sample"]); ok {
 			w.start = s.Config
@@ -148,27 +172,27 @@ func mountSimulator(host dom.Element, prefix string, page bool, kind string, att
 		}
 	}
 
-	var form dom.Element
+	var form el
 	switch {
 	case page:
 		form = w.buildPageForm(vals)
 	case kind == "simulator":
-		form = h("form", cls("widget-controls"), at("novalidate", ""))
-		row := h("div", cls("field-row"))
+		form = h("form", "class", "widget-controls", "novalidate", "")
+		row := h("div", "class", "field-row")
 		for _, s := range compactFields {
-			row.AppendChild(w.addField(s, vals[s.Key]).box)
+			add(row, w.addField(s, vals[s.Key]).box)
 		}
-		form.AppendChild(row)
+		add(form, row)
 	}
 	w.buildResults()
 	if page {
-		host.AppendChild(h("div", cls("sim-layout"), form, w.results))
+		add(host, build(h("div", "class", "sim-layout"), form, w.results))
 	} else {
 		host.Class().Add("shedsim-widget")
 		if form != nil {
-			host.AppendChild(form)
+			add(host, form)
 		}
-		host.AppendChild(w.results)
+		add(host, w.results)
 	}
 
 	if form != nil {
@@ -226,19 +250,19 @@ func (w *simWidget) addField(s fieldSpec, val string) *field {
 }
 
 // buildPageForm builds the simulator page's whole form.
-func (w *simWidget) buildPageForm(vals map[string]string) dom.Element {
-	form := h("form", at("id", w.id("sim-form")), cls("controls"), at("novalidate", ""), at("aria-labelledby", w.id("form-title")),
-		h("h2", at("id", w.id("form-title")), "Your numbers"))
+func (w *simWidget) buildPageForm(vals map[string]string) el {
+	form := build(h("form", "id", w.id("sim-form"), "class", "controls", "novalidate", "", "aria-labelledby", w.id("form-title")),
+		h("h2", "id", w.id("form-title"), "Your numbers"))
 
 	// The samples.
-	sel := h("select", at("id", w.id("in-sample")), at("name", "sample"))
-	sel.AppendChild(h("option", at("value", "custom"), "Your own numbers"))
+	sel := h("select", "id", w.id("in-sample"), "name", "sample")
+	add(sel, h("option", "value", "custom", "Your own numbers"))
 	for _, s := range sim.Samples() {
-		sel.AppendChild(h("option", at("value", s.Key), s.Name))
+		add(sel, h("option", "value", s.Key, s.Name))
 	}
 	w.sample = sel
-	form.AppendChild(h("div", cls("field sample-field"), h("label", at("for", w.id("in-sample")), "Start from a sample"), sel,
-		h("p", cls("field-hint"), at("id", w.id("sample-about")))))
+	add(form, build(h("div", "class", "field sample-field"), h("label", "for", w.id("in-sample"), "Start from a sample"), sel,
+		h("p", "class", "field-hint", "id", w.id("sample-about"))))
 	sel.SetAttribute("aria-describedby", w.id("sample-about"))
 
 	listed := map[string]bool{}
@@ -264,40 +288,40 @@ func (w *simWidget) buildPageForm(vals map[string]string) dom.Element {
 				}
 			}
 		}
-		fs := h("fieldset", cls("group"), h("legend", g.legend))
+		fs := build(h("fieldset", "class", "group"), h("legend", g.legend))
 		if g.advanced {
 			// The <summary> says it already; the legend stays for screen readers.
-			fs = h("fieldset", cls("group"), h("legend", cls("visually-hidden"), g.legend))
+			fs = build(h("fieldset", "class", "group"), h("legend", "class", "visually-hidden", g.legend))
 		}
 		for _, s := range specs {
 			if _, ok := fieldByKey(s.Key); !ok {
 				continue // a key the engine no longer has
 			}
-			fs.AppendChild(w.addField(s, vals[s.Key]).box)
+			add(fs, w.addField(s, vals[s.Key]).box)
 		}
 		if g.advanced {
-			form.AppendChild(h("details", cls("advanced"), at("id", w.id("advanced")), h("summary", "Advanced: the queue timeout, jitter and the rest"), fs))
+			add(form, build(h("details", "class", "advanced", "id", w.id("advanced")), h("summary", "Advanced: the queue timeout, jitter and the rest"), fs))
 		} else {
-			form.AppendChild(fs)
+			add(form, fs)
 		}
 	}
-	reset := h("button", at("type", "button"), at("id", w.id("reset")), cls("secondary"), "Back to the shop's numbers")
-	form.AppendChild(h("div", cls("form-actions"), h("button", at("type", "submit"), at("id", w.id("run")), "Run"), reset))
+	reset := h("button", "type", "button", "id", w.id("reset"), "class", "secondary", "Back to the shop's numbers")
+	add(form, build(h("div", "class", "form-actions"), h("button", "type", "submit", "id", w.id("run"), "Run"), reset))
 	w.onEl(reset, "click", func(js.Value) { w.applySample("sale") })
 	return form
 }
 
 // buildResults builds the (empty) results area.
 func (w *simWidget) buildResults() {
-	w.summary = h("p", cls("summary"), at("id", w.id("summary")), at("role", "status"), at("aria-live", "polite"), "Computing…")
-	w.stale = h("p", cls("stale-note"), at("id", w.id("stale-note")), at("hidden", ""), "These results are for the last valid input.")
-	w.empty = h("p", cls("empty-note"), at("id", w.id("empty-note")), at("hidden", ""), "No results yet: fix the marked fields.")
-	w.bars = h("div", at("id", w.id("bars")), cls("bars"))
-	w.chartTitle = h("h3", at("id", w.id("chart-title")))
-	w.chart = h("div", at("id", w.id("chart-box")), cls("chart-box"))
-	w.lines = h("div", cls("lines"), at("id", w.id("lines")))
-	w.body = h("div", cls("results-body"), at("id", w.id("results-body")))
-	w.results = h("section", cls("results"), at("id", w.id("results")), at("aria-labelledby", w.id("results-title")))
+	w.summary = h("p", "class", "summary", "id", w.id("summary"), "role", "status", "aria-live", "polite", "Computing…")
+	w.stale = h("p", "class", "stale-note", "id", w.id("stale-note"), "hidden", "", "These results are for the last valid input.")
+	w.empty = h("p", "class", "empty-note", "id", w.id("empty-note"), "hidden", "", "No results yet: fix the marked fields.")
+	w.bars = h("div", "id", w.id("bars"), "class", "bars")
+	w.chartTitle = h("h3", "id", w.id("chart-title"))
+	w.chart = h("div", "id", w.id("chart-box"), "class", "chart-box")
+	w.lines = h("div", "class", "lines", "id", w.id("lines"))
+	w.body = h("div", "class", "results-body", "id", w.id("results-body"))
+	w.results = h("section", "class", "results", "id", w.id("results"), "aria-labelledby", w.id("results-title"))
 	title := "Results"
 	if !w.page {
 		title = "Every policy in the sale"
@@ -306,38 +330,39 @@ func (w *simWidget) buildResults() {
 	if !w.page {
 		headTag = "h3"
 	}
-	build(w.results, h(headTag, at("id", w.id("results-title")), at("tabindex", "-1"), title), w.summary, w.stale, w.empty, w.body)
+	build(w.results, h(headTag, "id", w.id("results-title"), "tabindex", "-1", title), w.summary, w.stale, w.empty, w.body)
 
 	switch {
 	case w.page:
-		w.table = h("div", at("id", w.id("table-box")))
-		w.advice = h("ol", cls("advice"), at("id", w.id("advice")))
-		w.fluid = h("ul", cls("fluid"), at("id", w.id("fluid")))
-		w.timing = h("span", cls("timing"), at("id", w.id("timing")))
-		csv := h("button", at("type", "button"), at("id", w.id("download-csv")), cls("secondary"), "Download CSV")
-		jsn := h("button", at("type", "button"), at("id", w.id("download-json")), cls("secondary"), "Download JSON")
+		w.table = h("div", "id", w.id("table-box"))
+		w.advice = h("ol", "class", "advice", "id", w.id("advice"))
+		w.fluid = h("ul", "class", "fluid", "id", w.id("fluid"))
+		w.timing = h("span", "class", "timing", "id", w.id("timing"))
+		csv := h("button", "type", "button", "id", w.id("download-csv"), "class", "secondary", "Download CSV")
+		jsn := h("button", "type", "button", "id", w.id("download-json"), "class", "secondary", "Download JSON")
 		w.onEl(csv, "click", func(js.Value) { w.download("csv") })
 		w.onEl(jsn, "click", func(js.Value) { w.download("json") })
-		w.downloads = h("p", cls("downloads"), csv, " ", jsn, " ", w.timing)
+		w.downloads = build(h("p", "class", "downloads"), csv, " ", jsn, " ", w.timing)
+		w.onEl(w.advice, "click", w.tryAdvice)
 		build(w.body,
-			h("section", cls("block"), at("aria-labelledby", w.id("bars-title")),
-				h("h3", at("id", w.id("bars-title")), "Every policy, for the people who arrived during the sale"),
+			build(h("section", "class", "block", "aria-labelledby", w.id("bars-title")),
+				h("h3", "id", w.id("bars-title"), "Every policy, for the people who arrived during the sale"),
 				legend("answered", "refused", "timed_out"), w.bars, w.table),
-			h("section", cls("block"), at("aria-labelledby", w.id("chart-title")), w.chartTitle, w.chart, w.lines),
-			h("section", cls("block"), at("aria-labelledby", w.id("advice-title")),
-				h("h3", at("id", w.id("advice-title")), "What to change"), w.advice),
-			h("details", cls("fluid-details"), h("summary", "The fluid view: does a full unbounded queue drain after the sale?"), w.fluid),
+			w.buildClients(),
+			build(h("section", "class", "block", "aria-labelledby", w.id("chart-title")), w.chartTitle, w.chart, w.lines),
+			build(h("section", "class", "block", "aria-labelledby", w.id("advice-title")), h("h3", "id", w.id("advice-title"), "What to change"), w.advice),
+			build(h("details", "class", "fluid-details"), h("summary", "The fluid view: does a full unbounded queue drain after the sale?"), w.fluid),
 			w.downloads)
 	case w.kind == "chart":
 		// The section's heading is the chart's title.
-		w.chartTitle = w.results.FirstChild().(dom.Element)
+		w.chartTitle = firstChild(w.results)
 		build(w.body, w.chart, w.lines)
 	default:
 		build(w.body, legend("answered", "refused", "timed_out"), w.bars, w.chartTitle, w.chart, w.lines)
 	}
 	if !w.page {
-		link := h("a", cls("open-full"), at("id", w.id("open-full")), at("href", w.base+"index.html"), "Open in the full simulator")
-		w.body.AppendChild(h("p", cls("open-full-p"), link))
+		link := h("a", "class", "open-full", "id", w.id("open-full"), "href", w.base+"index.html", "Open in the full simulator")
+		add(w.body, build(h("p", "class", "open-full-p"), link))
 	}
 }
 
@@ -373,24 +398,13 @@ func (w *simWidget) setValues(vals map[string]string) {
 }
 
 // schedule recomputes debounceMS after the last keystroke.
-func (w *simWidget) schedule() {
-	if w.timer >= 0 {
-		win.ClearTimeout(w.timer)
-	}
-	w.timer = win.SetTimeout(func() {
-		w.timer = -1
-		w.safely(func() { w.update(false) })
-	}, debounceMS)
-}
+func (w *simWidget) schedule() { w.debounce.after(debounceMS) }
 
 // update recomputes if the form changed, and keeps the URL in step:
 // replaceState while typing, pushState when a change is committed (a
 // select, a sample, leaving a field, Enter, Run, Try it).
 func (w *simWidget) update(commit bool) {
-	if w.timer >= 0 {
-		win.ClearTimeout(w.timer)
-		w.timer = -1
-	}
+	w.debounce.stop()
 	vals := w.values()
 	if k := valuesKey(vals); k != w.lastKey {
 		w.lastKey = k
@@ -399,21 +413,21 @@ func (w *simWidget) update(commit bool) {
 	if w.page {
 		w.syncURL(vals, commit)
 	} else {
-		q := encodeQuery(ConfigKeys(), vals, ConfigStrings(sim.DefaultConfig()))
-		w.host.QuerySelector(".open-full").SetAttribute("href", w.base+"index.html"+q)
+		q := encodeQuery(ConfigKeys(), vals, defaultStrings())
+		query(w.host, ".open-full").SetAttribute("href", w.base+"index.html"+q)
 	}
 }
 
 func (w *simWidget) syncURL(vals map[string]string, commit bool) {
-	q := encodeQuery(ConfigKeys(), vals, ConfigStrings(sim.DefaultConfig()))
+	q := encodeQuery(ConfigKeys(), vals, defaultStrings())
 	if !commit {
-		if q != win.Location().Search() {
+		if q != locationSearch() {
 			history("replaceState", q)
 		}
 		return
 	}
 	if q == w.committed {
-		if q != win.Location().Search() {
+		if q != locationSearch() {
 			history("replaceState", q)
 		}
 		return
@@ -428,7 +442,7 @@ func (w *simWidget) syncURL(vals map[string]string, commit bool) {
 // restore reads the URL after Back or Forward.
 func (w *simWidget) restore() {
 	q := currentQuery()
-	vals := ConfigStrings(sim.DefaultConfig())
+	vals := defaultStrings()
 	if s, ok := sim.SampleByKey(q["sample"]); ok {
 		vals = ConfigStrings(s.Config)
 	}
@@ -438,7 +452,7 @@ func (w *simWidget) restore() {
 		}
 	}
 	w.setValues(vals)
-	w.committed = win.Location().Search()
+	w.committed = locationSearch()
 	vals = w.values()
 	w.lastKey = valuesKey(vals)
 	w.compute(vals)
@@ -455,22 +469,27 @@ func (w *simWidget) applySample(key string) {
 }
 
 // compute builds the view of vals and shows it, or marks what is wrong.
+// It runs and draws every policy, the chosen one's chart and its lines,
+// and leaves the advice and the client comparison to w.rest, after the
+// browser has painted.
 func (w *simWidget) compute(vals map[string]string) {
-	t0 := time.Now()
 	c, errs := ConfigFromStrings(w.start, vals, viewRuns)
 	var v report.View
+	var compared []sim.Result
 	var buildMS float64
 	if len(errs) == 0 {
-		t1 := time.Now()
+		t := now()
 		var err error
-		v, err = report.Build(c)
-		buildMS = float64(time.Since(t1).Microseconds()) / 1000
+		v, compared, err = BuildCompared(c)
+		buildMS = now() - t
 		if err != nil {
 			errs = simErrors(err, nil)
 		}
 	}
 	rest := markAll(w.fields, errs)
 	if len(errs) > 0 {
+		// What is still to come belongs to the last valid input, whose
+		// results stay on show: it finishes.
 		problem := firstProblem(w.fields, errs)
 		if len(rest) > 0 && !w.page {
 			w.showError("This widget's settings have a problem: " + strings.Join(rest, "; "))
@@ -482,19 +501,91 @@ func (w *simWidget) compute(vals map[string]string) {
 	if !w.page {
 		w.showError("")
 	}
-	t2 := time.Now()
+	t := now()
 	w.render(v)
 	w.view = &v
 	w.setStale(false, "")
-	drawMS := float64(time.Since(t2).Microseconds()) / 1000
-	totalMS := float64(time.Since(t0).Microseconds()) / 1000
-	if w.timing != nil {
-		w.timing.SetTextContent(fmt.Sprintf("Computed in %s ms (the simulation %s ms, drawing %s ms).", f1(totalMS), f1(buildMS), f1(drawMS)))
-		w.timing.SetAttribute("data-build-ms", fnum(buildMS))
-		w.timing.SetAttribute("data-draw-ms", fnum(drawMS))
+	w.timings = timings{build: buildMS, draw: now() - t}
+	w.later = laterWork{config: c, compared: compared}
+	setBusy(w.advice, true)
+	setBusy(w.clients, true)
+	w.showTimings()
+	w.rest.afterPaint()
+}
+
+// continueLater is w.rest: the advice first, then the client strategies
+// one run at a time, each in its own task.
+func (w *simWidget) continueLater() {
+	l := &w.later
+	if w.view == nil || l.compared == nil {
+		return
 	}
-	console(fmt.Sprintf("shedsim: report.Build %.1f ms, drawing %.1f ms, %.0f attempts expected per policy", buildMS, drawMS, c.ExpectedAttempts()))
-	w.dispatch("shedsim:result", `{"view":`+mustJSON(v)+`,"build_ms":`+fnum(buildMS)+`}`)
+	if !l.advised {
+		t := now()
+		adv, err := report.Advise(l.config, l.compared)
+		if err != nil {
+			panic(err) // the config was valid, and ran under every policy
+		}
+		w.view.Advice = adv
+		w.renderAdvice(adv)
+		l.advised = true
+		w.timings.advice = now() - t
+		w.showTimings()
+		console(fmt.Sprintf("shedsim: %s ms for every policy, %s ms drawing, %s ms the advice; %s attempts expected per run",
+			f1(w.timings.build), f1(w.timings.draw), f1(w.timings.advice), report.Count(int(l.config.ExpectedAttempts()))))
+		w.dispatch("shedsim:result", `{"view":`+mustJSON(*w.view)+`,"build_ms":`+fnum(w.timings.build)+`,"advice_ms":`+fnum(w.timings.advice)+`}`)
+		if w.clients != nil {
+			l.clients = make([]report.ClientRow, len(sim.Clients))
+			w.rest.after(0)
+		}
+		return
+	}
+	if w.clients == nil || l.rowsDone >= len(l.clients) {
+		return
+	}
+	t := now()
+	r, err := ClientRun(l.config, w.view.Chosen, sim.Clients[l.rowsDone])
+	if err != nil {
+		panic(err)
+	}
+	l.clients[l.rowsDone] = report.ClientRowOf(r)
+	l.rowsDone++
+	w.timings.clients += now() - t
+	if l.rowsDone < len(l.clients) {
+		w.rest.after(0)
+		return
+	}
+	t = now()
+	cv := report.ClientView{Config: l.config, Rows: l.clients}
+	w.renderClients(cv)
+	w.timings.clients += now() - t
+	setBusy(w.clients, false)
+	w.showTimings()
+	w.dispatch("shedsim:clients", `{"view":`+mustJSON(cv)+`,"clients_ms":`+fnum(w.timings.clients)+`}`)
+}
+
+// showTimings writes the last recompute's timings into #timing.
+func (w *simWidget) showTimings() {
+	if w.timing == nil {
+		return
+	}
+	t := w.timings
+	text := fmt.Sprintf("Every policy in %s ms, drawn in %s ms", f1(t.build), f1(t.draw))
+	w.timing.SetAttribute("data-build-ms", fnum(t.build))
+	w.timing.SetAttribute("data-draw-ms", fnum(t.draw))
+	if w.later.advised {
+		text += fmt.Sprintf("; the advice in %s ms", f1(t.advice))
+		w.timing.SetAttribute("data-advice-ms", fnum(t.advice))
+	} else {
+		w.timing.RemoveAttribute("data-advice-ms")
+	}
+	if w.later.clients != nil && w.later.rowsDone == len(w.later.clients) {
+		text += fmt.Sprintf("; the clients in %s ms", f1(t.clients))
+		w.timing.SetAttribute("data-clients-ms", fnum(t.clients))
+	} else {
+		w.timing.RemoveAttribute("data-clients-ms")
+	}
+	w.timing.SetTextContent(text + ".")
 }
 
 // setStale marks the results as stale (or not), with a status message.
@@ -532,7 +623,7 @@ func (w *simWidget) render(v report.View) {
 			}
 		}
 		setValue(w.sample, key)
-		w.host.QuerySelector("#" + w.id("sample-about")).SetTextContent(about)
+		query(w.host, "#"+w.id("sample-about")).SetTextContent(about)
 	}
 	if w.kind != "chart" || w.page {
 		fill(w.bars, renderBars(v.Rows, c.Policy))
@@ -542,28 +633,168 @@ func (w *simWidget) render(v report.View) {
 	}
 	w.chartTitle.SetTextContent(c.Policy.Title() + " over time")
 	fill(w.chart, renderChart(w.id("chart"), v.Chart, r,
-		fmt.Sprintf("Answered, refused and timed out per 10 s of arrivals under the %s; the shaded band is the sale.", strings.ToLower(c.Policy.Title()[:1])+c.Policy.Title()[1:])))
+		fmt.Sprintf("Answered, refused and timed out per 10 s of arrivals under the %s; the shaded band is the sale.", lowerFirst(c.Policy.Title()))))
 	fill(w.lines, renderLine(w.id("outlook"), v.Outlook), renderLine(w.id("this-run"), v.ThisRun))
-	if w.advice != nil {
-		clear(w.advice)
-		for i, a := range v.Advice {
-			textID := w.id(fmt.Sprintf("advice-%d", i))
-			btn := h("button", at("type", "button"), cls("try"), at("aria-describedby", textID), "Try it")
-			cfg := a.Config
-			w.onEl(btn, "click", func(js.Value) {
-				w.setValues(ConfigStrings(cfg))
-				w.update(true)
-				w.host.QuerySelector("#" + w.id("results-title")).(dom.HTMLElement).Focus()
-			})
-			w.advice.AppendChild(h("li", h("p", at("id", textID), a.Text), btn))
-		}
-	}
 	if w.fluid != nil {
 		clear(w.fluid)
 		for _, l := range v.Fluid {
-			w.fluid.AppendChild(h("li", l))
+			add(w.fluid, h("li", l))
 		}
 	}
+}
+
+// renderAdvice shows what to change; each item's "Try it" button carries
+// its index (one listener on the list serves them all).
+func (w *simWidget) renderAdvice(advice []report.Advice) {
+	if w.advice == nil {
+		return
+	}
+	clear(w.advice)
+	for i, a := range advice {
+		textID := w.id(fmt.Sprintf("advice-%d", i))
+		add(w.advice, build(h("li"), h("p", "id", textID, a.Text),
+			h("button", "type", "button", "class", "try", "aria-describedby", textID, "data-advice", strconv.Itoa(i), "Try it")))
+	}
+	setBusy(w.advice, false)
+}
+
+// tryAdvice is the advice list's click listener: "Try it" sets the form to
+// the advice's Config.
+func (w *simWidget) tryAdvice(ev js.Value) {
+	btn := ev.Get("target").Call("closest", "button[data-advice]")
+	if btn.IsNull() || w.view == nil {
+		return
+	}
+	i, err := strconv.Atoi(btn.Call("getAttribute", "data-advice").String())
+	if err != nil || i < 0 || i >= len(w.view.Advice) {
+		return
+	}
+	w.setValues(ConfigStrings(w.view.Advice[i].Config))
+	w.update(true)
+	query(w.host, "#"+w.id("results-title")).Focus()
+}
+
+// setBusy marks e as being measured again (aria-busy, and dimmed): what it
+// shows is the last input's until it is redrawn.
+func setBusy(e el, busy bool) {
+	if e == nil {
+		return
+	}
+	if busy {
+		e.SetAttribute("aria-busy", "true")
+		e.Class().Add("pending")
+	} else {
+		e.RemoveAttribute("aria-busy")
+		e.Class().Remove("pending")
+	}
+}
+
+// clientsNote says who keeps a budget, a ratio or a throttle.
+const clientsNote = "Budgets, ratios and throttling are kept by the sending side as a whole: one upstream service, such as the app's backend, " +
+	"sending every person's requests, as in the SRE book and the AWS SDKs; not by each person's phone. " +
+	"Every strategy still sends at most 1 + retries attempts per person."
+
+// buildClients builds the client comparison's section, with a row per
+// client strategy ready (the numbers come later), so that it keeps its
+// height when they arrive.
+func (w *simWidget) buildClients() el {
+	w.clientsLead = h("p", "id", w.id("clients-lead"))
+	w.clientsBars = h("ul", "class", "policy-bars client-bars", "id", w.id("clients-bars"))
+	w.clientsTable = h("div", "id", w.id("clients-table-box"))
+	w.clientsFluid = h("ul", "class", "fluid", "id", w.id("clients-fluid"))
+	rows := make([]report.ClientRow, len(sim.Clients))
+	for i, c := range sim.Clients {
+		rows[i] = report.ClientRow{Client: c, Title: c.Title()}
+		add(w.clientsBars, shareRow("data-client", c.String(), c.Title(), false, loadBar(0, 1), "…"))
+		add(w.clientsFluid, h("li", "data-client", c.String(), "…"))
+	}
+	fill(w.clientsTable, renderClientTable(w.id("clients-table"), rows, -1, true))
+	w.clients = build(h("section", "class", "block clients", "id", w.id("clients"), "aria-labelledby", w.id("clients-title")),
+		h("h3", "id", w.id("clients-title"), "Clients: how they retry"), w.clientsLead,
+		h("p", "class", "note", "id", w.id("clients-note"), clientsNote),
+		legend("first_try", "retry"), w.clientsBars, w.clientsTable,
+		h("p", "class", "fluid-lead", "Once everyone times out, each strategy's fluid view: does a queue full of abandoned work drain?"), w.clientsFluid)
+	return w.clients
+}
+
+// renderClients shows every client strategy for the chosen policy.
+func (w *simWidget) renderClients(v report.ClientView) {
+	c := v.Config
+	retries := "no retries"
+	switch c.Retries {
+	case 0:
+	case 1:
+		retries = "up to 1 retry"
+	default:
+		retries = fmt.Sprintf("up to %d retries", c.Retries)
+	}
+	lead := fmt.Sprintf("Every client strategy with the %s and %s, everything else as above. The bars are the attempts each person sent, out of the %d a client may send.",
+		lowerFirst(c.Policy.Title()), retries, 1+c.Retries)
+	if c.Retries == 0 {
+		lead += " With no retries the strategies differ only where a client refuses its own requests: adaptive throttling."
+	}
+	w.clientsLead.SetTextContent(lead)
+	most := float64(1 + c.Retries)
+	clear(w.clientsBars)
+	clear(w.clientsFluid)
+	for _, r := range v.Rows {
+		key := r.Client.String()
+		add(w.clientsBars, shareRow("data-client", key, r.Title, r.Client == c.Client, loadBar(r.AttemptsPerPerson, most),
+			report.Number(r.AttemptsPerPerson, 2)+" attempts per person; retries are "+report.Percent(r.ExtraLoad)+" of the load; "+backWords(r)))
+		li := h("li", "data-client", key, r.Fluid)
+		if r.Client == c.Client {
+			li.Class().Add("chosen")
+		}
+		add(w.clientsFluid, li)
+	}
+	fill(w.clientsTable, renderClientTable(w.id("clients-table"), v.Rows, c.Client, false))
+}
+
+// backWords is a client row's return to normal in words.
+func backWords(r report.ClientRow) string {
+	cell := report.BackCell(report.Row{BackToNormalS: r.BackToNormalS, Recovery: r.Recovery})
+	switch cell {
+	case "at once":
+		return "back to normal at once"
+	case "stuck", "backlog":
+		return cell
+	case "throttled":
+		return "throttled shut"
+	}
+	return "back to normal " + cell + " after the sale"
+}
+
+// renderClientTable renders the client comparison; placeholder rows show
+// only the names.
+func renderClientTable(tableID string, rows []report.ClientRow, chosen sim.Client, placeholder bool) el {
+	t := build(h("table", "id", tableID, "class", "compare clients-table"),
+		h("caption", "Every client strategy, for the people who first arrived during the sale (retries in load over the whole run)"))
+	head := h("tr")
+	for _, c := range []string{"Client", "Answered", "Refused", "Timed out", "Attempts per person", "Retries in load", "Back to normal"} {
+		add(head, h("th", "scope", "col", c))
+	}
+	add(t, build(h("thead"), head))
+	body := h("tbody")
+	for _, r := range rows {
+		tr := h("tr", "data-client", r.Client.String())
+		if r.Client == chosen {
+			tr.SetAttribute("class", "chosen")
+			tr.SetAttribute("aria-current", "true")
+		}
+		add(tr, h("th", "scope", "row", "class", "client-name", r.Title))
+		if placeholder {
+			for range 6 {
+				add(tr, h("td", "…"))
+			}
+		} else {
+			build(tr, h("td", report.Percent(r.Answered)), h("td", report.Percent(r.Refused)), h("td", report.Percent(r.TimedOut)),
+				h("td", report.Number(r.AttemptsPerPerson, 2)), h("td", report.Percent(r.ExtraLoad)),
+				h("td", report.BackCell(report.Row{BackToNormalS: r.BackToNormalS, Recovery: r.Recovery})))
+		}
+		add(body, tr)
+	}
+	add(t, body)
+	return tableWrap("Comparison of every client strategy", t)
 }
 
 // download saves the current results as CSV or JSON.
@@ -571,16 +802,18 @@ func (w *simWidget) download(format string) {
 	if w.view == nil {
 		return
 	}
+	if !w.later.advised && w.later.compared != nil {
+		w.continueLater() // the advice belongs in the file: measure it now
+	}
 	name := "shedsim-" + w.view.Config.Policy.String()
 	var text, typ string
 	if format == "csv" {
 		text, typ, name = ViewCSV(*w.view), "text/csv", name+".csv"
 	} else {
-		b, err := json.MarshalIndent(w.view, "", "  ")
-		if err != nil {
-			panic(err)
-		}
-		text, typ, name = string(b)+"\n", "application/json", name+".json"
+		// Indented by JavaScript: marshal writes compact JSON only.
+		JSON := js.Global().Get("JSON")
+		text = JSON.Call("stringify", JSON.Call("parse", mustJSON(w.view)), nil, 2).String()
+		text, typ, name = text+"\n", "application/json", name+".json"
 	}
 	saveFile(name, typ, text)
 }
@@ -590,9 +823,17 @@ func (w *simWidget) download(format string) {
 func saveFile(name, typ, text string) {
 	blob := js.Global().Get("Blob").New([]any{text}, map[string]any{"type": typ})
 	u := js.Global().Get("URL").Call("createObjectURL", blob)
-	a := h("a", at("href", u.String()), at("download", name), at("hidden", ""))
-	doc.(dom.HTMLDocument).Body().AppendChild(a)
-	a.(dom.HTMLElement).Click()
+	a := h("a", "href", u.String(), "download", name, "hidden", "")
+	add(wrap(docJS.Get("body")), a)
+	a.Click()
 	a.Remove()
-	win.SetTimeout(func() { js.Global().Get("URL").Call("revokeObjectURL", u) }, 1000)
+	// The URL is revoked a second later, when the download has started;
+	// the one-shot function releases itself.
+	var revoke js.Func
+	revoke = js.FuncOf(func(js.Value, []js.Value) any {
+		js.Global().Get("URL").Call("revokeObjectURL", u)
+		revoke.Release()
+		return nil
+	})
+	js.Global().Call("setTimeout", revoke, 1000)
 }
