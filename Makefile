@@ -96,13 +96,12 @@ test-staticcheck:
 	GOBIN="$(CURDIR)/$(STATICCHECK_BIN)" $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 	printf 'host:\njs: GOOS=js GOARCH=wasm\n' | $(STATICCHECK) -matrix ./...
 
-# Everything natively, the parity test and the browser tests included, so
-# it needs Node, qemu-aarch64 and Chromium, and the built page.
-test-native: site
+# Everything natively but the browser tests, which have a step of their
+# own; the parity test is included, so it needs Node and qemu-aarch64.
+test-native:
 	@$(NEED_NODE)
 	@$(NEED_QEMU)
-	@$(NEED_CHROMIUM)
-	$(GO) test ./...
+	$(GO) test $$($(GO) list ./... | grep -v '/tools/browser$$')
 
 # The engine's tests compiled to js/wasm and run under Node. env -i keeps
 # the environment small: wasm_exec.js copies it, with the arguments, into
@@ -134,7 +133,7 @@ test-arm64:
 # because the browser reads files the test cache cannot see.
 test-browser: site
 	@$(NEED_CHROMIUM)
-	$(GO) test -count=1 -run Browser ./...
+	$(GO) test -count=1 ./tools/browser
 
 # make serve SERVE_ADDR=127.0.0.1:9000 to use another port.
 SERVE_ADDR ?= 127.0.0.1:8080

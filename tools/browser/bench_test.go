@@ -1,0 +1,112 @@
+//go:build !js
+
+package browser
+
+import (
+	"bytes"
+	"compress/gzip"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+)
+
+// BenchmarkBrowserWasmSize reports the size of site/sim.wasm as served
+// raw and gzipped (level 9); it times nothing.
+func BenchmarkBrowserWasmSize(b *testing.B) {
+	raw, err := os.ReadFile(filepath.Join(siteDir(b), "sim.wasm"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var buf bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := zw.Write(raw); err != nil {
+		b.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+	}
+	b.ReportMetric(float64(len(raw)), "wasm-bytes")
+	b.ReportMetric(float64(buf.Len()), "wasm-gzip-bytes")
+	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkBrowserFirstResults opens index.html from disk in a new tab per
+// iteration and reports, in milliseconds from the start of the navigation
+// (performance.now() in the page): when the Go runtime started (the module
+// read, decoded, compiled and instantiated) and when #summary first showed
+// results. It also reports the loader's own readyMS (from the loader's
+// start to shedsim's registration) and the engine's and the drawing's
+// share of the first computation, from #timing.
+func BenchmarkBrowserFirstResults(b *testing.B) {
+	s := startBrowser(b)
+	addr := s.fileURL("index.html")
+	var first, goRun, ready, build, draw float64
+	n := 0
+	for b.Loop() {
+		tb := s.newTab(b, recorder)
+		tb.open(addr)
+		first += poll[float64](tb, "the first results", `__shedsimTest.firstResultsMS`, `document.querySelector('#summary').textContent`)
+		goRun += eval[float64](tb, `__shedsimTest.goRunMS`)
+		ready += eval[float64](tb, `shedsimLoader.readyMS`)
+		for _, m := range []struct {
+			attr string
+			sum  *float64
+		}{{"data-build-ms", &build}, {"data-draw-ms", &draw}} {
+			v, _ := tb.attr("#timing", m.attr)
+			x, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				b.Fatalf("#timing %s = %q: %v", m.attr, v, err)
+			}
+			*m.sum += x
+		}
+		tb.close()
+		n++
+	}
+	b.ReportMetric(first/float64(n), "ms-first-results")
+	b.ReportMetric(goRun/float64(n), "ms-go-start")
+	b.ReportMetric(ready/float64(n), "ms-loader-ready")
+	b.ReportMetric(build/float64(n), "ms-first-build")
+	b.ReportMetric(draw/float64(n), "ms-first-draw")
+}
+
+// BenchmarkBrowserRecompute reports one recompute of the six-policy
+// comparison at the default sizes in the browser: shedsim.view of the
+// default config, timed in the page with performance.now(). Where the
+// page has shedsim.clients (every client strategy for the config's
+// policy, the other half of the page's recompute), it reports that too.
+func BenchmarkBrowserRecompute(b *testing.B) {
+	s := startBrowser(b)
+	tb := s.newTab(b)
+	tb.open(s.fileURL("index.html"))
+	const once = `((f, key) => {
+		if (typeof f !== 'function') return -1;
+		const t0 = performance.now();
+		const out = f('{}');
+		const ms = performance.now() - t0;
+		if (!out.startsWith('{"' + key + '"')) throw new Error('shedsim: ' + out.slice(0, 200));
+		return ms;
+	})`
+	view := once + `(shedsim.view, 'view')`
+	clients := once + `(shedsim.clients, 'view')`
+	eval[float64](tb, view) // warm up
+	hasClients := eval[float64](tb, clients) >= 0
+	var viewMS, clientsMS float64
+	n := 0
+	for b.Loop() {
+		viewMS += eval[float64](tb, view)
+		if hasClients {
+			clientsMS += eval[float64](tb, clients)
+		}
+		n++
+	}
+	b.ReportMetric(viewMS/float64(n), "ms/recompute")
+	if hasClients {
+		b.ReportMetric(clientsMS/float64(n), "ms/clients")
+	}
+}

@@ -1,0 +1,700 @@
+//go:build !js
+
+package browser
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/shedsim/shedsim/sim"
+	"github.com/shedsim/shedsim/sim/plan"
+	"github.com/shedsim/shedsim/sim/report"
+)
+
+// recorder runs before the page's scripts in every document of a tab. It
+// records the widgets' events, counts the WebAssembly modules instantiated
+// and the Go runtimes started (by wrapping Go.prototype.run when
+// wasm_exec.js defines Go), and notes when #summary first shows results.
+const recorder = `(() => {
+	const rec = window.__shedsimTest = {
+		results: [], labs: [], plans: [], invalid: [], errors: [],
+		instantiated: 0, goRuns: 0, goRunMS: null, firstResultsMS: null,
+	};
+	const events = {'shedsim:result': 'results', 'shedsim:lab': 'labs', 'shedsim:plan': 'plans',
+		'shedsim:invalid': 'invalid', 'shedsim:error': 'errors'};
+	for (const type in events) {
+		document.addEventListener(type, (e) => {
+			rec[events[type]].push({host: e.target.id || e.target.getAttribute('data-shedsim-page') || e.target.tagName, detail: e.detail});
+		});
+	}
+	const counted = (f) => function () {
+		return f.apply(this, arguments).then((r) => { rec.instantiated++; return r; });
+	};
+	WebAssembly.instantiate = counted(WebAssembly.instantiate);
+	if (WebAssembly.instantiateStreaming) {
+		WebAssembly.instantiateStreaming = counted(WebAssembly.instantiateStreaming);
+	}
+	let Go;
+	Object.defineProperty(window, 'Go', {configurable: true, enumerable: true,
+		get() { return Go; },
+		set(v) {
+			Go = v;
+			if (typeof v === 'function' && v.prototype && typeof v.prototype.run === 'function') {
+				const run = v.prototype.run;
+				v.prototype.run = function () {
+					if (rec.goRunMS === null) rec.goRunMS = performance.now();
+					rec.goRuns++;
+					return run.apply(this, arguments);
+				};
+			}
+		}});
+	new MutationObserver(() => {
+		if (rec.firstResultsMS !== null) return;
+		const s = document.getElementById('summary');
+		const text = s ? s.textContent.trim() : '';
+		if (text && !text.startsWith('Computing')) rec.firstResultsMS = performance.now();
+	}).observe(document, {subtree: true, childList: true, characterData: true});
+})();`
+
+// TestBrowser opens the built site in headless Chromium and checks it
+// against the engine run natively: issue 3's "How it is checked". The
+// subtests share one browser, each in its own tab.
+func TestBrowser(t *testing.T) {
+	s := startBrowser(t)
+	t.Run("DefaultResultsFromDisk", func(t *testing.T) { testDefaultResults(t, s) })
+	t.Run("InputChangesResultsAndURL", func(t *testing.T) { testInputChanges(t, s) })
+	t.Run("InvalidValueShowsFieldError", func(t *testing.T) { testInvalidValue(t, s) })
+	t.Run("LabShowsItsNumbers", func(t *testing.T) { testLab(t, s) })
+	t.Run("PlannerShowsItsNumbers", func(t *testing.T) { testPlanner(t, s) })
+	t.Run("TwoWidgetsOneRuntime", func(t *testing.T) { testEmbed(t, s) })
+	t.Run("NoRequestLeavesTheSite", func(t *testing.T) { testNoOutsideRequests(t, s) })
+	t.Run("ParityWithNative", func(t *testing.T) { testParity(t, s) })
+	t.Run("BadInputIsAMessage", func(t *testing.T) { testBadInput(t, s) })
+	t.Run("MountOnANonElementIsAMessage", func(t *testing.T) { testMountNonElement(t, s) })
+	t.Run("Keyboard", func(t *testing.T) { testKeyboard(t, s) })
+}
+
+// assertRowsMatch checks the comparison table against report.Build of c
+// run natively, cell by cell.
+func assertRowsMatch(t *testing.T, got table, c sim.Config) {
+	t.Helper()
+	v, err := report.Build(c)
+	require.NoError(t, err)
+	require.Len(t, got.Rows, len(v.Rows), "rows of #compare")
+	for _, r := range v.Rows {
+		key := r.Policy.String()
+		for _, col := range []struct{ head, want string }{
+			{"Answered", report.Percent(r.Answered)},
+			{"Refused", report.Percent(r.Refused)},
+			{"Timed out", report.Percent(r.TimedOut)},
+			{"Orders answered", report.Percent(r.OrdersAnswered)},
+			{"Median wait", report.Millis(r.MedianWaitMS)},
+			{"p99 wait", report.Millis(r.P99WaitMS)},
+			{"Wasted", report.Count(r.Wasted)},
+			{"Back to normal", report.BackCell(r)},
+		} {
+			cell, err := got.cell(key, col.head)
+			if assert.NoError(t, err) {
+				assert.Equal(t, col.want, cell, "#compare: %s, %s (native report.Build)", key, col.head)
+			}
+		}
+	}
+}
+
+func run(t *testing.T, c sim.Config) sim.Result {
+	t.Helper()
+	r, err := sim.Run(c)
+	require.NoError(t, err)
+	return r
+}
+
+// testDefaultResults: index.html opened as a file shows the default
+// results, equal to the engine's natively.
+func testDefaultResults(t *testing.T, s *session) {
+	tb := s.newTab(t, recorder)
+	tb.open(s.fileURL("index.html"))
+	summary := tb.summaryOf("#summary", "")
+
+	c := sim.DefaultConfig()
+	r := run(t, c)
+	v, err := report.Build(c)
+	require.NoError(t, err)
+
+	assert.Contains(t, summary, report.Percent(r.Sale.AnsweredShare), "#summary")
+	assert.Contains(t, summary, report.Recovered(r), "#summary")
+
+	cmp := tb.readTable("#compare")
+	require.Len(t, cmp.Rows, 6, "rows of #compare")
+	answered, err := cmp.cell("fifo", "Answered")
+	require.NoError(t, err)
+	assert.Equal(t, report.Percent(r.Sale.AnsweredShare), answered, "fifo's answered share")
+	assertRowsMatch(t, cmp, c)
+	assert.Equal(t, 1, tb.count("#compare tr.chosen"), "chosen rows")
+	assert.Equal(t, 1, tb.count(`#compare tr.chosen[data-policy="fifo"]`), "the chosen row is fifo's")
+
+	// What the page shows besides the table, where the engine says what.
+	assert.Equal(t, 6, tb.count("ul.policy-bars > li.policy-bar[data-policy]"), "policy bars")
+	assert.Equal(t, 1, tb.count("svg#chart rect.sale"), "the sale's band on the chart")
+	assert.Equal(t, len(v.Chart.Bars), tb.count("svg#chart g.bar"), "bars on the chart")
+	assert.Equal(t, len(r.Windows), tb.count("#chart-table tbody tr"), "rows of the chart's table")
+	assert.Equal(t, report.Outlook(r).String(), tb.text("#outlook"), "#outlook")
+	assert.Equal(t, report.ThisRun(r).String(), tb.text("#this-run"), "#this-run")
+	assert.Equal(t, len(v.Advice), tb.count("ol#advice > li"), "advice")
+	assert.Equal(t, len(v.Advice), tb.count("ol#advice button.try"), "advice's Try it buttons")
+	assert.Equal(t, len(v.Fluid), tb.count("#fluid > li"), "the fluid view's lines")
+	assert.NotEmpty(t, tb.text("#hint-queue"), "#hint-queue")
+	for _, id := range []string{"sim-form", "in-sample", "results", "stale-note", "download-csv", "download-json", "timing"} {
+		assert.Equal(t, 1, tb.count("#"+id), "#%s", id)
+	}
+	for _, k := range []string{"policy", "workers", "service_ms", "normal_rps", "sale_rps", "sale_start_s", "sale_s", "duration_s",
+		"timeout_ms", "retries", "retry_delay_ms", "queue", "refusal_cost_ms", "order_share", "codel_target_ms", "codel_interval_ms", "seed"} {
+		assert.Equal(t, 1, tb.count("#sim-form #in-"+k), "#in-%s", k)
+		assert.Equal(t, 1, tb.count("#sim-form #err-"+k), "#err-%s", k)
+	}
+	for _, a := range []string{"data-build-ms", "data-draw-ms"} {
+		_, ok := tb.attr("#timing", a)
+		assert.True(t, ok, "#timing has %s", a)
+	}
+	_, stale := tb.attr("#results.stale", "id")
+	assert.False(t, stale, "#results is not stale")
+	hidden, _ := tb.attr("#stale-note", "hidden")
+	assert.Equal(t, "", hidden, "#stale-note is hidden")
+
+	// The page fired shedsim:result with the view.
+	got := eval[struct {
+		N       int     `json:"n"`
+		Policy  string  `json:"policy"`
+		SaleRPS float64 `json:"sale_rps"`
+	}](tb, `(() => { const r = __shedsimTest.results, d = r.length && r[r.length - 1].detail;
+		return {n: r.length, policy: d ? d.view.config.policy : '', sale_rps: d ? d.view.config.sale_rps : 0}; })()`)
+	assert.Equal(t, 1, got.N, "shedsim:result events")
+	assert.Equal(t, "fifo", got.Policy)
+	assert.Equal(t, 150.0, got.SaleRPS)
+	tb.noProblems()
+}
+
+// testInputChanges: typing a value recomputes, puts it in the address,
+// and Back restores the previous numbers.
+func testInputChanges(t *testing.T, s *session) {
+	tb := s.newTab(t, recorder)
+	tb.open(s.fileURL("index.html"))
+	before := tb.summaryOf("#summary", "")
+	assert.Equal(t, "", eval[string](tb, "location.search"))
+
+	tb.typeInto("#in-sale_rps", "200")
+	tb.do("pressing Enter", chromedp.SendKeys(chromedp.CSS("#in-sale_rps"), kb.Enter))
+	// Typing may recompute on the way (at 2 and 20 a second); wait for 200.
+	waitResult(tb, "the results for 200/s and the address to hold them", `c.sale_rps === 200 && location.search.includes('sale_rps=200')`)
+	after := tb.text("#summary")
+	q, err := url.ParseQuery(strings.TrimPrefix(eval[string](tb, "location.search"), "?"))
+	require.NoError(t, err)
+	assert.Equal(t, url.Values{"sale_rps": {"200"}}, q, "the address's query holds only what differs from the defaults")
+
+	c := sim.DefaultConfig()
+	c.SaleRPS = 200
+	r := run(t, c)
+	assert.Contains(t, after, report.Percent(r.Sale.AnsweredShare), "#summary at 200/s")
+	assertRowsMatch(t, tb.readTable("#compare"), c)
+
+	tb.do("going back", chromedp.Evaluate[chromedp.Void](`history.back()`))
+	waitResult(tb, "Back to restore sale_rps 150",
+		`c.sale_rps === 150 && document.querySelector('#in-sale_rps').value === '150' && location.search === ''`)
+	restored := tb.text("#summary")
+	assert.Equal(t, before, restored, "#summary after Back")
+	assertRowsMatch(t, tb.readTable("#compare"), sim.DefaultConfig())
+	tb.noProblems()
+}
+
+// waitResult waits until the page's last shedsim:result is for a config c
+// for which cond, a JavaScript expression over c, holds.
+func waitResult(tb *tab, what, cond string) {
+	tb.tb.Helper()
+	poll[bool](tb, what, `(() => {
+		const r = __shedsimTest.results;
+		if (!r.length) return false;
+		const c = r[r.length - 1].detail.view.config;
+		return !!(`+cond+`);
+	})()`, `location.href + ' results for sale_rps ' + __shedsimTest.results.map(r => r.detail.view.config.sale_rps).join(', ')`)
+}
+
+// testInvalidValue: a value the engine refuses marks its field with the
+// engine's message, keeps what was typed and leaves the last results up,
+// marked stale.
+func testInvalidValue(t *testing.T, s *session) {
+	tb := s.newTab(t, recorder)
+	tb.open(s.fileURL("index.html"))
+	tb.summaryOf("#summary", "")
+	tableBefore := tb.readTable("#compare")
+	barsBefore := tb.text("ul.policy-bars")
+
+	c := sim.DefaultConfig()
+	c.Workers = -5
+	var want string
+	for _, fe := range sim.FieldErrors(c.Validate()) {
+		if fe.Field == "workers" {
+			want = fe.Msg
+		}
+	}
+	require.NotEmpty(t, want, "natively, Validate refuses workers -5")
+
+	tb.typeInto("#in-workers", "-5")
+	poll[bool](tb, "#in-workers to be marked invalid with the message about -5",
+		`document.querySelector('#in-workers').getAttribute('aria-invalid') === 'true' &&
+			document.querySelector('#err-workers').textContent.includes('-5')`,
+		`document.querySelector('#in-workers').outerHTML + ' ' + document.querySelector('#err-workers').outerHTML`)
+
+	assert.Equal(t, want, tb.text("#err-workers"), "#err-workers holds sim.Config.Validate's message")
+	_, hidden := tb.attr("#err-workers", "hidden")
+	assert.False(t, hidden, "#err-workers is shown")
+	desc, _ := tb.attr("#in-workers", "aria-describedby")
+	assert.Contains(t, strings.Fields(desc), "err-workers", "#in-workers is described by its message")
+	assert.Equal(t, 1, tb.count(".field.invalid #in-workers"), "the field's wrapper is .field.invalid")
+	assert.Equal(t, 1, tb.count(".field.invalid"), "only one field is invalid")
+	assert.Equal(t, "-5", eval[string](tb, `document.querySelector('#in-workers').value`), "what was typed stays")
+
+	assert.Equal(t, 1, tb.count("#results.stale"), "#results is marked stale")
+	_, hidden = tb.attr("#stale-note", "hidden")
+	assert.False(t, hidden, "#stale-note is shown")
+	assert.Contains(t, tb.text("#summary"), want, "#summary names the problem")
+	assert.Equal(t, tableBefore, tb.readTable("#compare"), "the previous numbers stay in #compare")
+	assert.Equal(t, barsBefore, tb.text("ul.policy-bars"), "the previous bars stay")
+	n := eval[int](tb, `__shedsimTest.invalid.filter(e => e.detail.errors.some(x => x.field === 'workers')).length`)
+	assert.Positive(t, n, "shedsim:invalid fired for workers")
+
+	// Fixing it clears the mark and recomputes.
+	tb.typeInto("#in-workers", "8")
+	poll[bool](tb, "#in-workers to be valid again",
+		`!document.querySelector('#in-workers').hasAttribute('aria-invalid') && !document.querySelector('#results').classList.contains('stale')`,
+		`document.querySelector('#in-workers').outerHTML + ' ' + document.querySelector('#results').className`)
+	assertRowsMatch(t, tb.readTable("#compare"), sim.DefaultConfig())
+	tb.noProblems()
+}
+
+// labIndex is the index in sim.Lab of a combination.
+func labIndex(t *testing.T, p sim.Policy, retries int, saleRPS, timeoutMS float64) (int, sim.Config) {
+	t.Helper()
+	for i, c := range sim.Lab() {
+		if c.Policy == p && c.Retries == retries && c.SaleRPS == saleRPS && c.TimeoutMS == timeoutMS {
+			return i, c
+		}
+	}
+	t.Fatalf("%v, %d retries, %v/s, %v ms is not in sim.Lab", p, retries, saleRPS, timeoutMS)
+	return 0, sim.Config{}
+}
+
+// testLab: the lab's radios choose a run; what it shows is the engine's.
+func testLab(t *testing.T, s *session) {
+	tb := s.newTab(t, recorder)
+	tb.open(s.fileURL("lab.html"))
+	poll[bool](tb, "the lab's first run", `__shedsimTest.labs.length > 0`, `document.querySelector('#app').textContent.slice(0, 200)`)
+
+	check := func(p sim.Policy, retries int, saleRPS, timeoutMS float64, wantRecovery sim.Recovery) {
+		t.Helper()
+		i, c := labIndex(t, p, retries, saleRPS, timeoutMS)
+		for _, id := range []string{
+			"lab-policy-" + p.String(),
+			fmt.Sprintf("lab-retries-%d", retries),
+			fmt.Sprintf("lab-sale_rps-%v", saleRPS),
+			fmt.Sprintf("lab-timeout_ms-%v", timeoutMS),
+		} {
+			require.Equal(t, 1, tb.count("#lab-form #"+id), "radio #%s", id)
+			tb.do("clicking "+id, chromedp.Click(chromedp.CSS(`label[for="`+id+`"]`)))
+		}
+		poll[bool](tb, fmt.Sprintf("the lab to show run %d", i),
+			fmt.Sprintf(`(() => { const l = __shedsimTest.labs; return l.length > 0 && l[l.length - 1].detail.index === %d; })()`, i),
+			`JSON.stringify(__shedsimTest.labs.map(l => l.detail.index))`)
+
+		r := run(t, c)
+		require.Equal(t, wantRecovery, r.Recovery, "natively, run %d recovers so", i)
+		rec, _ := tb.attr("#lab-recovered", "data-recovery")
+		assert.Equal(t, string(r.Recovery), rec, "#lab-recovered's data-recovery for run %d", i)
+		cls, _ := tb.attr("#lab-recovered", "class")
+		assert.Contains(t, strings.Fields(cls), "verdict-"+string(wantRecovery), "#lab-recovered's class")
+		shares := tb.text("#lab-shares-text")
+		for _, x := range []float64{r.Sale.AnsweredShare, r.Sale.RefusedShare, r.Sale.TimedOutShare} {
+			assert.Contains(t, shares, report.Percent(x), "#lab-shares-text for run %d", i)
+		}
+		assert.Contains(t, shares, report.Count(r.Sale.People), "#lab-shares-text for run %d", i)
+		assert.Contains(t, tb.text("#lab-summary"), report.Percent(r.Sale.AnsweredShare), "#lab-summary")
+		assert.Contains(t, strings.ToLower(tb.text("#lab-recovered")), strings.ToLower(report.Recovered(r)), "#lab-recovered")
+		assert.Equal(t, report.Outlook(r).String(), tb.text("#lab-outlook"), "#lab-outlook")
+		assert.Equal(t, report.ThisRun(r).String(), tb.text("#lab-this-run"), "#lab-this-run")
+		assert.Equal(t, len(report.Timeline(r).Bars), tb.count("svg#lab-chart g.bar"), "bars of #lab-chart")
+		q, err := url.ParseQuery(strings.TrimPrefix(eval[string](tb, "location.search"), "?"))
+		require.NoError(t, err)
+		if p != sim.FIFO {
+			assert.Equal(t, p.String(), q.Get("policy"), "the address holds the policy")
+		}
+	}
+	check(sim.FIFO, 3, 150, 2000, sim.Stuck)
+	check(sim.Bounded, 3, 150, 2000, sim.Normal)
+	tb.noProblems()
+}
+
+// testPlanner: the post's numbers in the planner give the post's answer.
+func testPlanner(t *testing.T, s *session) {
+	tb := s.newTab(t, recorder)
+	tb.open(s.fileURL("planner.html"))
+	poll[bool](tb, "the planner's first answer", `__shedsimTest.plans.length > 0`, `document.querySelector('#app').textContent.slice(0, 200)`)
+
+	in := plan.Input{RateRPS: 150, ServiceMS: 80, Target: 0.05}
+	p, err := plan.Compute(in)
+	require.NoError(t, err)
+	require.Equal(t, 19, p.Servers, "natively")
+	require.NotNil(t, p.OneFewer)
+	require.Equal(t, "4.35%", fmt.Sprintf("%.2f%%", p.Answer.Wait*100), "natively")
+	require.Equal(t, "7.56%", fmt.Sprintf("%.2f%%", p.OneFewer.Wait*100), "natively")
+
+	checked := eval[bool](tb, `document.querySelector('#wait-any').checked && !document.querySelector('#wait-over').checked`)
+	assert.True(t, checked, "#wait-any is the default")
+	tb.typeInto("#in-rate_rps", "150")
+	tb.typeInto("#in-service_ms", "80")
+	tb.typeInto("#in-target", "5%")
+	tb.do("pressing Enter", chromedp.SendKeys(chromedp.CSS("#in-target"), kb.Enter))
+	poll[bool](tb, "the plan for 150/s at 80 ms, 5%", `(() => {
+		const l = __shedsimTest.plans; const d = l.length && l[l.length - 1].detail;
+		return !!d && d.plan.input.rate_rps === 150 && d.plan.input.service_ms === 80 && d.plan.input.target === 0.05;
+	})()`, `JSON.stringify(__shedsimTest.plans.map(p => p.detail.plan.input))`)
+
+	assert.Contains(t, tb.text("#plan-answer"), "19", "#plan-answer")
+	assert.Contains(t, tb.text("#plan-answer-detail"), "4.35%", "#plan-answer-detail")
+	assert.Contains(t, tb.text("#plan-one-fewer"), "7.56%", "#plan-one-fewer")
+	assert.Contains(t, tb.text("#plan-one-fewer"), "18", "#plan-one-fewer")
+	assert.Equal(t, 1, tb.count("details#plan-nearby-details"), "#plan-nearby-details")
+	nearby := tb.readTable("#plan-nearby")
+	assert.Len(t, nearby.Rows, len(p.Nearby), "rows of #plan-nearby")
+	assert.Equal(t, 1, tb.count(`#plan-nearby tr.answer[data-servers="19"]`), "the answer's row")
+	assert.Equal(t, 1, tb.count("svg#plan-chart"), "#plan-chart")
+	q, err := url.ParseQuery(strings.TrimPrefix(eval[string](tb, "location.search"), "?"))
+	require.NoError(t, err)
+	assert.Equal(t, url.Values{"rate_rps": {"150"}, "service_ms": {"80"}}, q, "the address (5% is the default target)")
+	tb.noProblems()
+}
+
+// widgetsReady waits until both of embed.html's widgets show results.
+func widgetsReady(tb *tab) {
+	tb.tb.Helper()
+	poll[bool](tb, "both widgets to show results", `(() => {
+		const done = (sel) => { const e = document.querySelector(sel + ' .summary');
+			const s = e ? e.textContent.trim() : ''; return s !== '' && !s.startsWith('Computing'); };
+		return done('#demo-bounded') && done('#demo-retries') && !!document.querySelector('#demo-retries svg.timeline');
+	})()`, `[...document.querySelectorAll('shed-sim')].map(e => e.id + ': ' + e.textContent.slice(0, 120)).join(' | ')`)
+}
+
+// testEmbed: two widgets on one page share one Go runtime, and each shows
+// its own run.
+func testEmbed(t *testing.T, s *session) {
+	tb := s.newTab(t, recorder)
+	tb.open(s.fileURL("embed.html"))
+	widgetsReady(tb)
+
+	counts := eval[struct {
+		Instantiated int `json:"instantiated"`
+		GoRuns       int `json:"goRuns"`
+	}](tb, `__shedsimTest`)
+	assert.Equal(t, 1, counts.Instantiated, "WebAssembly modules instantiated")
+	assert.Equal(t, 1, counts.GoRuns, "Go runtimes started")
+	assert.Equal(t, 1, tb.count(`script[src$="wasm_exec.js"]`), "wasm_exec.js loaded once")
+	assert.Equal(t, 1, tb.count(`script[src$="sim.wasm.js"]`), "sim.wasm.js loaded once")
+
+	// Each widget is its own, with its own ids.
+	dup := eval[[]string](tb, `(() => { const seen = {}, dup = [];
+		for (const e of document.querySelectorAll('[id]')) { if (seen[e.id]) dup.push(e.id); seen[e.id] = true; }
+		return dup; })()`)
+	assert.Empty(t, dup, "ids used twice on embed.html")
+
+	bounded := sim.DefaultConfig()
+	bounded.Policy, bounded.SaleRPS = sim.Bounded, 200
+	rb := run(t, bounded)
+	assert.Contains(t, tb.text("#demo-bounded .summary"), report.Percent(rb.Sale.AnsweredShare), "#demo-bounded's summary")
+	sample, ok := sim.SampleByKey("retries")
+	require.True(t, ok, "sim has the retries sample")
+	rr := run(t, sample.Config)
+	assert.Contains(t, tb.text("#demo-retries .summary"), report.Percent(rr.Sale.AnsweredShare), "#demo-retries's summary")
+	assert.Equal(t, len(rr.Windows), tb.count("#demo-retries table.windows tbody tr"), "#demo-retries's chart table")
+
+	// Both fired shedsim:result, with their own configs.
+	got := eval[map[string]string](tb, `(() => { const m = {};
+		for (const r of __shedsimTest.results) m[r.host] = r.detail.view.config.policy + ' ' + r.detail.view.config.sale_rps + ' ' + r.detail.view.config.retries;
+		return m; })()`)
+	assert.Equal(t, map[string]string{
+		"demo-bounded": fmt.Sprintf("bounded 200 %d", bounded.Retries),
+		"demo-retries": fmt.Sprintf("%s %v %d", sample.Config.Policy, sample.Config.SaleRPS, sample.Config.Retries),
+	}, got, "shedsim:result by widget")
+
+	// The snippets and their copy buttons.
+	assert.Contains(t, tb.text("#snippet"), "<shed-sim")
+	assert.Contains(t, tb.text("#iframe-snippet"), "<iframe")
+	for _, id := range []string{"snippet", "iframe-snippet"} {
+		sel := `button[data-copy="` + id + `"]`
+		require.Equal(t, 1, tb.count(sel), sel)
+		tb.do("clicking "+sel, chromedp.Click(chromedp.CSS(sel)))
+		poll[bool](tb, "#"+id+"-status to say what happened", `document.querySelector('#`+id+`-status').textContent.trim() !== ''`, ``)
+	}
+	tb.noProblems()
+}
+
+// rendered waits until a page of the site shows its results.
+func rendered(tb *tab, name string) {
+	tb.tb.Helper()
+	switch name {
+	case "index.html":
+		tb.summaryOf("#summary", "")
+	case "lab.html":
+		poll[bool](tb, "#lab-recovered", `!!document.querySelector('#lab-recovered[data-recovery]')`, ``)
+	case "planner.html":
+		poll[bool](tb, "#plan-answer", `!!document.querySelector('#plan-answer') && document.querySelector('#plan-answer').textContent.trim() !== ''`, ``)
+	case "embed.html":
+		widgetsReady(tb)
+	default:
+		tb.tb.Fatalf("no check for %s", name)
+	}
+}
+
+var pages = []string{"index.html", "lab.html", "planner.html", "embed.html"}
+
+// testNoOutsideRequests: every page, opened from disk and over http, asks
+// for nothing outside the site.
+func testNoOutsideRequests(t *testing.T, s *session) {
+	srv := s.serve(t)
+	siteFile := s.fileURL("") // file:///.../site
+	siteFile = strings.TrimSuffix(siteFile, "/") + "/"
+	for _, scheme := range []string{"file", "http"} {
+		for _, name := range pages {
+			t.Run(scheme+"/"+strings.TrimSuffix(name, ".html"), func(t *testing.T) {
+				tb := s.newTab(t)
+				addr, prefix := s.fileURL(name), siteFile
+				if scheme == "http" {
+					addr, prefix = srv.URL+"/"+name, srv.URL+"/"
+				}
+				tb.open(addr)
+				rendered(tb, name)
+				requests, _, warnings := tb.logged()
+				require.NotEmpty(t, requests, "requests seen")
+				var outside []string
+				for _, u := range requests {
+					if !strings.HasPrefix(u, prefix) && !strings.HasPrefix(u, "data:") && !strings.HasPrefix(u, "blob:") {
+						outside = append(outside, u)
+					}
+				}
+				assert.Empty(t, outside, "requests outside %s", prefix)
+				// The loader's two paths: sim.wasm.js from disk, sim.wasm
+				// streamed over http, without falling back.
+				fetched := func(f string) bool {
+					for _, u := range requests {
+						if strings.HasPrefix(u, prefix) && filepath.Base(strings.SplitN(u, "?", 2)[0]) == f {
+							return true
+						}
+					}
+					return false
+				}
+				if scheme == "file" {
+					assert.True(t, fetched("sim.wasm.js"), "sim.wasm.js is read from disk")
+					assert.False(t, fetched("sim.wasm"), "sim.wasm is not fetched from disk")
+				} else {
+					assert.True(t, fetched("sim.wasm"), "sim.wasm is streamed over http")
+					assert.False(t, fetched("sim.wasm.js"), "sim.wasm.js is not needed over http")
+					assert.Empty(t, warnings, "console warnings (a fallback from sim.wasm?)")
+				}
+				tb.noProblems()
+			})
+		}
+	}
+}
+
+// testParity: shedsim.run in the browser returns exactly the bytes of
+// json.Marshal(sim.Run(c)) natively.
+func testParity(t *testing.T, s *session) {
+	tb := s.newTab(t)
+	tb.open(s.fileURL("index.html"))
+
+	jitter := sim.DefaultConfig()
+	jitter.Policy, jitter.Retries, jitter.RetryJitterMS = sim.Bounded, 3, 500
+	cases := []struct {
+		name   string
+		config sim.Config
+	}{
+		{"default", sim.DefaultConfig()},
+		{"bounded, 3 retries, jitter", jitter},
+	}
+	lab := sim.Lab()
+	for _, i := range []int{0, 26, 67, 107, len(lab) - 1} {
+		cases = append(cases, struct {
+			name   string
+			config sim.Config
+		}{fmt.Sprintf("lab %d (%s, %d retries, %v/s, %v ms)", i, lab[i].Policy, lab[i].Retries, lab[i].SaleRPS, lab[i].TimeoutMS), lab[i]})
+	}
+	for _, tc := range cases {
+		in, err := json.Marshal(tc.config)
+		require.NoError(t, err)
+		want, err := json.Marshal(run(t, tc.config))
+		require.NoError(t, err)
+		got := eval[string](tb, `shedsim.run(`+js(string(in))+`)`)
+		if got != string(want) {
+			i := 0
+			for i < len(got) && i < len(want) && got[i] == want[i] {
+				i++
+			}
+			lo := max(0, i-60)
+			t.Errorf("%s: the browser's shedsim.run differs from native json.Marshal(sim.Run(c)) at byte %d of %d (native %d):\n browser: …%s…\n  native: …%s…",
+				tc.name, i, len(got), len(want), got[lo:min(len(got), i+60)], want[lo:min(len(want), i+60)])
+		}
+	}
+
+	// labIndex agrees with sim.Lab's order.
+	i, _ := labIndex(t, sim.FIFO, 3, 150, 2000)
+	assert.Equal(t, i, eval[int](tb, `shedsim.labIndex('fifo', 3, 150, 2000)`), "shedsim.labIndex")
+	tb.noProblems()
+}
+
+// testBadInput: bad JSON and a panicking call come back as messages, and
+// the page keeps working.
+func testBadInput(t *testing.T, s *session) {
+	tb := s.newTab(t, recorder)
+	tb.open(s.fileURL("index.html"))
+	before := tb.summaryOf("#summary", "")
+
+	var answer struct {
+		Error  string            `json:"error"`
+		Errors []json.RawMessage `json:"errors"`
+		View   json.RawMessage   `json:"view"`
+	}
+	for _, tc := range []struct {
+		call, reason string
+		wantErrors   bool // {"errors": [...]} rather than {"error"}
+	}{
+		{`shedsim.view("{not json")`, "bad JSON is an error, not a throw", false},
+		{`shedsim.view("[1, 2]")`, "a JSON array is not a config", false},
+		{`shedsim.run("{\"workers\": 8} {}")`, "two objects are not one", false},
+		{`shedsim.plan("{")`, "the planner reads JSON too", false},
+		{`shedsim.view({workers: "many"})`, "a field the engine cannot read is a field error", true},
+		{`shedsim.lab(-1)`, "a lab index out of range", true},
+	} {
+		out := eval[string](tb, tc.call)
+		require.NoError(t, json.Unmarshal([]byte(out), &answer), "%s returned %q: %s", tc.call, out, tc.reason)
+		if tc.wantErrors {
+			assert.NotEmpty(t, answer.Errors, "%s: %s; got %s", tc.call, tc.reason, out)
+		} else {
+			assert.NotEmpty(t, answer.Error, "%s: %s; got %s", tc.call, tc.reason, out)
+		}
+		assert.Empty(t, answer.View, "%s has no view", tc.call)
+		answer.Error, answer.Errors, answer.View = "", nil, nil
+	}
+	// A Go panic inside a call (Int of a string) comes back as -1.
+	assert.Equal(t, -1, eval[int](tb, `shedsim.labIndex('fifo', 'three', 150, 2000)`), "labIndex recovers from a panic")
+
+	// Still alive: the engine answers and the form recomputes.
+	assert.Equal(t, "ready", eval[string](tb, `document.documentElement.getAttribute('data-shedsim')`))
+	assert.Equal(t, 0, tb.count(".shedsim-fatal"), "no fatal message")
+	out := eval[string](tb, `shedsim.view("{}")`)
+	require.NoError(t, json.Unmarshal([]byte(out), &answer))
+	assert.NotEmpty(t, answer.View, "shedsim.view({}) after the bad calls")
+	tb.typeInto("#in-sale_rps", "200")
+	tb.do("pressing Enter", chromedp.SendKeys(chromedp.CSS("#in-sale_rps"), kb.Enter))
+	waitResult(tb, "the results for 200/s", `c.sale_rps === 200`)
+	assert.NotEqual(t, before, tb.text("#summary"), "#summary at 200/s")
+	c := sim.DefaultConfig()
+	c.SaleRPS = 200
+	assertRowsMatch(t, tb.readTable("#compare"), c)
+	tb.noProblems()
+}
+
+// testMountNonElement: shedsim.mount and shedsim.page given something that
+// is not an element return 0, as main_js.go documents, and the runtime
+// that every widget shares keeps running.
+func testMountNonElement(t *testing.T, s *session) {
+	type outcome struct {
+		Returned string // what the call returned, or what it threw
+		State    string // data-shedsim afterwards
+		View     string // the start of shedsim.view's answer afterwards
+	}
+	want := outcome{"0", "ready", `{"view":`}
+	for _, call := range []string{`shedsim.mount("x")`, `shedsim.mount({})`, `shedsim.mount(document.createTextNode("x"))`, `shedsim.page("x", "lab")`} {
+		tb := s.newTab(t, recorder)
+		tb.open(s.fileURL("index.html"))
+		tb.summaryOf("#summary", "")
+		var got outcome
+		got.Returned = eval[string](tb, `(() => { try { return String(`+call+`); } catch (e) { return 'threw ' + e; } })()`)
+		got.State = eval[string](tb, `document.documentElement.getAttribute('data-shedsim')`)
+		got.View = eval[string](tb, `(() => { try { return shedsim.view('{}').slice(0, 8); } catch (e) { return 'threw ' + e; } })()`)
+		if got != want {
+			_, problems, warnings := tb.logged()
+			t.Errorf("%s: got %+v, want %+v: the runtime every widget shares must survive a bad argument.\nThe page logged %q (warnings %q) and shows %q",
+				call, got, want, problems, warnings, tb.text(".shedsim-fatal"))
+		}
+		tb.close()
+	}
+}
+
+// unlabelled lists the form controls with no <label for>, or taken out
+// of the tab order, on the page.
+const unlabelled = `(() => {
+	const bad = [];
+	for (const e of document.querySelectorAll('input, select, textarea')) {
+		const name = e.id ? '#' + e.id : e.outerHTML.slice(0, 60);
+		if (!e.id || !document.querySelector('label[for="' + CSS.escape(e.id) + '"]')) bad.push(name + ': no <label for>');
+		if (e.tabIndex < 0) bad.push(name + ': tabindex ' + e.tabIndex);
+	}
+	return bad;
+})()`
+
+// tabTo presses Tab until the element with id has the focus and returns
+// the ids it passed through.
+func tabTo(tb *tab, id string, most int) []string {
+	tb.tb.Helper()
+	var path []string
+	for range most {
+		tb.do("pressing Tab", chromedp.KeyEvent(kb.Tab))
+		got := eval[string](tb, `(() => { const a = document.activeElement; return a ? (a.id || a.tagName.toLowerCase() + (a.className ? '.' + a.className : '')) : ''; })()`)
+		path = append(path, got)
+		if got == id {
+			return path
+		}
+	}
+	tb.tb.Fatalf("Tab did not reach #%s in %d presses: %s", id, most, strings.Join(path, " → "))
+	return nil
+}
+
+// testKeyboard: every control has a label and can be reached with Tab; the
+// simulator's first setting and the lab's radios work from the keyboard.
+func testKeyboard(t *testing.T, s *session) {
+	for _, name := range []string{"index.html", "lab.html", "planner.html", "embed.html"} {
+		tb := s.newTab(t, recorder)
+		tb.open(s.fileURL(name))
+		rendered(tb, name)
+		assert.Empty(t, eval[[]string](tb, unlabelled), "%s: controls without a label or out of the tab order", name)
+		controls := tb.count("input, select, textarea")
+		assert.Positive(t, controls, "%s has controls", name)
+
+		switch name {
+		case "index.html":
+			path := tabTo(tb, "in-policy", 40)
+			t.Logf("index.html: Tab reaches #in-policy after %s", strings.Join(path, " → "))
+			tb.do("pressing Tab", chromedp.KeyEvent(kb.Tab))
+			assert.Equal(t, "in-workers", eval[string](tb, `document.activeElement.id`), "Tab after #in-policy")
+			tb.do("pressing Shift+Tab", chromedp.KeyEvent(kb.Tab, chromedp.KeyModifiers(chromedp.ModifierShift)))
+			require.Equal(t, "in-policy", eval[string](tb, `document.activeElement.id`), "Shift+Tab back to #in-policy")
+		case "lab.html":
+			tabTo(tb, "lab-policy-fifo", 40)
+			tb.do("pressing ArrowRight", chromedp.KeyEvent(kb.ArrowRight))
+			i, _ := labIndex(t, sim.Skip, 0, 150, 2000)
+			poll[bool](tb, "ArrowRight to choose the next policy",
+				fmt.Sprintf(`(() => { const l = __shedsimTest.labs; return document.querySelector('#lab-policy-skip').checked && l[l.length - 1].detail.index === %d; })()`, i),
+				`document.activeElement.id + ' ' + JSON.stringify(__shedsimTest.labs.map(l => l.detail.index))`)
+		case "planner.html":
+			tabTo(tb, "in-rate_rps", 40)
+		case "embed.html":
+			tabTo(tb, "shed1-in-policy", 40)
+		}
+		tb.noProblems()
+	}
+}
