@@ -560,30 +560,46 @@ func tableWrap(label string, table el) el {
 	return build(h("div", "class", "table-wrap", "role", "region", "aria-label", label, "tabindex", "0"), table)
 }
 
-// renderTable renders the comparison of every policy.
-func renderTable(tableID string, rows []report.Row, chosen sim.Policy) el {
-	t := build(h("table", "id", tableID, "class", "compare"), h("caption", "Every policy, for the people who first arrived during the sale (wasted work over the whole run)"))
+// renderTable renders a comparison from report's text table, the same
+// headers and cells the command line prints: the first cell of each row is
+// a row header, keys[i] is row i's data-KIND attribute, and the row whose key
+// is chosen is marked as the reader's. With placeholder, only the first
+// column is filled, for a table still being computed.
+func renderTable(tableID, class, caption, label, kind string, tab report.Table, keys []string, chosen string, placeholder bool) el {
+	t := build(h("table", "id", tableID, "class", class), h("caption", caption))
 	head := h("tr")
-	for _, c := range []string{"Policy", "Answered", "Refused", "Timed out", "Orders answered", "Median wait", "p99 wait", "Wasted", "Back to normal"} {
+	for _, c := range tab.Header {
 		add(head, h("th", "scope", "col", c))
 	}
 	add(t, build(h("thead"), head))
 	body := h("tbody")
-	for _, r := range rows {
-		tr := h("tr", "data-policy", r.Policy.String())
-		if r.Policy == chosen {
+	for i, row := range tab.Rows {
+		tr := h("tr", "data-"+kind, keys[i])
+		if keys[i] == chosen {
 			tr.SetAttribute("class", "chosen")
 			tr.SetAttribute("aria-current", "true")
 		}
-		add(tr, h("th", "scope", "row", r.Title))
-		for _, c := range []string{report.Percent(r.Answered), report.Percent(r.Refused), report.Percent(r.TimedOut), report.Percent(r.OrdersAnswered),
-			report.Millis(r.MedianWaitMS), report.Millis(r.P99WaitMS), report.Count(r.Wasted), report.BackCell(r)} {
+		add(tr, h("th", "scope", "row", "class", kind+"-name", row[0]))
+		for _, c := range row[1:] {
+			if placeholder {
+				c = "…"
+			}
 			add(tr, h("td", c))
 		}
 		add(body, tr)
 	}
 	add(t, body)
-	return tableWrap("Comparison of every policy", t)
+	return tableWrap(label, t)
+}
+
+// renderPolicyTable renders the comparison of every policy.
+func renderPolicyTable(tableID string, rows []report.Row, chosen sim.Policy) el {
+	keys := make([]string, len(rows))
+	for i, r := range rows {
+		keys[i] = r.Policy.String()
+	}
+	return renderTable(tableID, "compare", "Every policy, for the people who first arrived during the sale (wasted work over the whole run)",
+		"Comparison of every policy", "policy", report.ComparisonTable(rows), keys, chosen.String(), false)
 }
 
 // renderChart renders a timeline chart from report.Chart geometry, with a

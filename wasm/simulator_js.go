@@ -629,7 +629,7 @@ func (w *simWidget) render(v report.View) {
 		fill(w.bars, renderBars(v.Rows, c.Policy))
 	}
 	if w.table != nil {
-		fill(w.table, renderTable(w.id("compare"), v.Rows, c.Policy))
+		fill(w.table, renderPolicyTable(w.id("compare"), v.Rows, c.Policy))
 	}
 	w.chartTitle.SetTextContent(c.Policy.Title() + " over time")
 	fill(w.chart, renderChart(w.id("chart"), v.Chart, r,
@@ -740,7 +740,7 @@ func (w *simWidget) renderClients(v report.ClientView) {
 	for _, r := range v.Rows {
 		key := r.Client.String()
 		add(w.clientsBars, shareRow("data-client", key, r.Title, r.Client == c.Client, loadBar(r.AttemptsPerPerson, most),
-			report.Number(r.AttemptsPerPerson, 2)+" attempts per person; retries are "+report.Percent(r.ExtraLoad)+" of the load; "+backWords(r)))
+			attemptsPerPerson(r.AttemptsPerPerson)+"; retries are "+report.Percent(r.ExtraLoad)+" of the load; "+backWords(r)))
 		li := h("li", "data-client", key, r.Fluid)
 		if r.Client == c.Client {
 			li.Class().Add("chosen")
@@ -767,34 +767,12 @@ func backWords(r report.ClientRow) string {
 // renderClientTable renders the client comparison; placeholder rows show
 // only the names.
 func renderClientTable(tableID string, rows []report.ClientRow, chosen sim.Client, placeholder bool) el {
-	t := build(h("table", "id", tableID, "class", "compare clients-table"),
-		h("caption", "Every client strategy, for the people who first arrived during the sale (retries in load over the whole run)"))
-	head := h("tr")
-	for _, c := range []string{"Client", "Answered", "Refused", "Timed out", "Attempts per person", "Retries in load", "Back to normal"} {
-		add(head, h("th", "scope", "col", c))
+	keys := make([]string, len(rows))
+	for i, r := range rows {
+		keys[i] = r.Client.String()
 	}
-	add(t, build(h("thead"), head))
-	body := h("tbody")
-	for _, r := range rows {
-		tr := h("tr", "data-client", r.Client.String())
-		if r.Client == chosen {
-			tr.SetAttribute("class", "chosen")
-			tr.SetAttribute("aria-current", "true")
-		}
-		add(tr, h("th", "scope", "row", "class", "client-name", r.Title))
-		if placeholder {
-			for range 6 {
-				add(tr, h("td", "…"))
-			}
-		} else {
-			build(tr, h("td", report.Percent(r.Answered)), h("td", report.Percent(r.Refused)), h("td", report.Percent(r.TimedOut)),
-				h("td", report.Number(r.AttemptsPerPerson, 2)), h("td", report.Percent(r.ExtraLoad)),
-				h("td", report.BackCell(report.Row{BackToNormalS: r.BackToNormalS, Recovery: r.Recovery})))
-		}
-		add(body, tr)
-	}
-	add(t, body)
-	return tableWrap("Comparison of every client strategy", t)
+	return renderTable(tableID, "compare clients-table", "Every client strategy, for the people who first arrived during the sale (retries in load over the whole run)",
+		"Comparison of every client strategy", "client", report.ClientTable(rows), keys, chosen.String(), placeholder)
 }
 
 // download saves the current results as CSV or JSON.
@@ -836,4 +814,13 @@ func saveFile(name, typ, text string) {
 		return nil
 	})
 	js.Global().Call("setTimeout", revoke, 1000)
+}
+
+// attemptsPerPerson says "1 attempt per person" or "3.79 attempts per
+// person".
+func attemptsPerPerson(n float64) string {
+	if report.Number(n, 2) == "1" {
+		return "1 attempt per person"
+	}
+	return report.Number(n, 2) + " attempts per person"
 }

@@ -35,15 +35,7 @@ type ClientRow struct {
 // sim.Clients, with everything else the same. It returns c's validation
 // errors unchanged.
 func CompareClients(c sim.Config) ([]sim.Result, error) {
-	if err := c.Validate(); err != nil {
-		return nil, err
-	}
-	cs := make([]sim.Config, len(sim.Clients))
-	for i, cl := range sim.Clients {
-		cs[i] = c
-		cs[i].Client = cl
-	}
-	return sim.Runs(cs)
+	return variants(c, sim.Clients, func(c *sim.Config, cl sim.Client) { c.Client = cl })
 }
 
 // ClientRowOf summarises one Result as a client comparison row.

@@ -48,13 +48,19 @@ func RowOf(r sim.Result) Row {
 // Compare runs c under every policy, in the order of sim.Policies, with
 // everything else the same. It returns c's validation errors unchanged.
 func Compare(c sim.Config) ([]sim.Result, error) {
+	return variants(c, sim.Policies, func(c *sim.Config, p sim.Policy) { c.Policy = p })
+}
+
+// variants runs c once for each value, set into a copy of c, as one batch
+// (sim.Runs). It returns c's validation errors unchanged.
+func variants[T any](c sim.Config, values []T, set func(*sim.Config, T)) ([]sim.Result, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	cs := make([]sim.Config, len(sim.Policies))
-	for i, p := range sim.Policies {
+	cs := make([]sim.Config, len(values))
+	for i, v := range values {
 		cs[i] = c
-		cs[i].Policy = p
+		set(&cs[i], v)
 	}
 	return sim.Runs(cs)
 }
