@@ -335,7 +335,6 @@ func (e *engine) arrive(i id) {
 			p := e.queue.previews.popBack() // the newest preview makes room (rule 11)
 			e.noteQueueWait(p)
 			e.refuse(p)
-			a = e.at(i) // refusing may have scheduled a retry, and moved the pool
 		}
 	case CoDel, LIFO:
 		// Fail at Scale's onNewRequest, decided now from the queue as this
@@ -360,8 +359,16 @@ func (e *engine) arrive(i id) {
 }
 
 // dispatch gives idle workers work: pending refusals first, then the queue
-// (rule 5).
+// (rule 5). It is small enough to inline, so the common case of an arrival
+// that finds every worker busy costs a comparison, not a call.
 func (e *engine) dispatch() {
+	if e.free > 0 {
+		e.startWork()
+	}
+}
+
+// startWork is dispatch's loop: while a worker is idle and there is work.
+func (e *engine) startWork() {
 	for e.free > 0 {
 		if e.refusals.n > 0 {
 			i := e.refusals.popFront()
