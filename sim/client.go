@@ -1,8 +1,9 @@
 package sim
 
 import (
-	"fmt"
+	"errors"
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -70,7 +71,7 @@ var clientTitles = [...]string{
 // String returns the client's key, as used in JSON, URLs and flags.
 func (c Client) String() string {
 	if c < 0 || int(c) >= len(clientNames) {
-		return fmt.Sprintf("Client(%d)", int(c))
+		return "Client(" + strconv.Itoa(int(c)) + ")"
 	}
 	return clientNames[c]
 }
@@ -92,13 +93,13 @@ func ParseClient(s string) (Client, error) {
 			return Client(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown client %q: use one of %s", s, strings.Join(clientNames[:], ", "))
+	return 0, errors.New("unknown client " + strconv.Quote(s) + ": use one of " + strings.Join(clientNames[:], ", "))
 }
 
 // MarshalText encodes the client as its key.
 func (c Client) MarshalText() ([]byte, error) {
 	if c < 0 || int(c) >= len(clientNames) {
-		return nil, fmt.Errorf("unknown client %d", int(c))
+		return nil, errors.New("unknown client " + strconv.Itoa(int(c)))
 	}
 	return []byte(c.String()), nil
 }

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -195,19 +194,19 @@ func num(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 // Config can run.
 func (c Config) Validate() error {
 	var errs []error
-	bad := func(field, format string, args ...any) {
-		errs = append(errs, &FieldError{Field: field, Msg: fmt.Sprintf(format, args...)})
+	bad := func(field, msg string) {
+		errs = append(errs, &FieldError{Field: field, Msg: msg})
 	}
 	real := func(field string, x, lo, hi float64, unit string, loOpen bool) bool {
 		switch {
 		case math.IsNaN(x) || math.IsInf(x, 0):
-			bad(field, "%s is not a number: use a number from %s to %s%s", num(x), num(lo), num(hi), unit)
+			bad(field, num(x)+" is not a number: use a number from "+num(lo)+" to "+num(hi)+unit)
 		case loOpen && x <= lo:
-			bad(field, "%s is too small: use a number above %s, up to %s%s", num(x), num(lo), num(hi), unit)
+			bad(field, num(x)+" is too small: use a number above "+num(lo)+", up to "+num(hi)+unit)
 		case x < lo:
-			bad(field, "%s is too small: use a number from %s to %s%s", num(x), num(lo), num(hi), unit)
+			bad(field, num(x)+" is too small: use a number from "+num(lo)+" to "+num(hi)+unit)
 		case x > hi:
-			bad(field, "%s is too large: use a number from %s to %s%s", num(x), num(lo), num(hi), unit)
+			bad(field, num(x)+" is too large: use a number from "+num(lo)+" to "+num(hi)+unit)
 		default:
 			return true
 		}
@@ -215,11 +214,11 @@ func (c Config) Validate() error {
 	}
 	whole := func(field string, x, lo, hi int, unit string) {
 		if x < lo || x > hi {
-			bad(field, "%d is out of range: use a whole number from %d to %d%s", x, lo, hi, unit)
+			bad(field, strconv.Itoa(x)+" is out of range: use a whole number from "+strconv.Itoa(lo)+" to "+strconv.Itoa(hi)+unit)
 		}
 	}
 	if c.Policy < 0 || int(c.Policy) >= len(policyNames) {
-		bad("policy", "%d is not a policy: use one of fifo, skip, bounded, codel, lifo, priority", int(c.Policy))
+		bad("policy", strconv.Itoa(int(c.Policy))+" is not a policy: use one of "+strings.Join(policyNames[:], ", "))
 	}
 	whole("workers", c.Workers, 1, maxWorkers, "")
 	real("service_ms", c.ServiceMS, minService, maxMS, " ms", false)
@@ -229,8 +228,8 @@ func (c Config) Validate() error {
 	startOK := real("sale_start_s", c.SaleStartS, 0, maxDuration, " s", false)
 	lenOK := real("sale_s", c.SaleS, 0, maxDuration, " s", false)
 	if durOK && startOK && lenOK && c.SaleStartS+c.SaleS+10 > c.DurationS {
-		bad("sale_s", "the sale ends at %s s, too late for a %s s run: end it by %s s, so that a 10 s window after it can show recovery, or make duration_s longer",
-			num(c.SaleStartS+c.SaleS), num(c.DurationS), num(c.DurationS-10))
+		bad("sale_s", "the sale ends at "+num(c.SaleStartS+c.SaleS)+" s, too late for a "+num(c.DurationS)+" s run: end it by "+
+			num(c.DurationS-10)+" s, so that a 10 s window after it can show recovery, or make duration_s longer")
 	}
 	real("timeout_ms", c.TimeoutMS, 0, maxMS, " ms", true)
 	whole("retries", c.Retries, 0, maxRetries, "")
@@ -242,7 +241,7 @@ func (c Config) Validate() error {
 	real("codel_target_ms", c.CoDelTargetMS, 0, maxMS, " ms", false)
 	real("codel_interval_ms", c.CoDelIntervalMS, 0, maxMS, " ms", true)
 	if c.Client < 0 || int(c.Client) >= len(clientNames) {
-		bad("client", "%d is not a client: use one of %s", int(c.Client), strings.Join(clientNames[:], ", "))
+		bad("client", strconv.Itoa(int(c.Client))+" is not a client: use one of "+strings.Join(clientNames[:], ", "))
 	}
 	real("backoff_base_ms", c.BackoffBaseMS, 0, maxMS, " ms", false)
 	real("backoff_cap_ms", c.BackoffCapMS, 0, maxMS, " ms", false)
@@ -254,7 +253,7 @@ func (c Config) Validate() error {
 	real("throttle_k", c.ThrottleK, 1, 100, "", false)
 	real("client_window_s", c.ClientWindowS, 1, 3600, " s", false)
 	if c.Seed > MaxSeed {
-		bad("seed", "%d is too large: use a whole number from 0 to %d", c.Seed, uint64(MaxSeed))
+		bad("seed", strconv.FormatUint(c.Seed, 10)+" is too large: use a whole number from 0 to "+strconv.FormatUint(MaxSeed, 10))
 	}
 	if len(errs) == 0 {
 		if n := c.ExpectedAttempts(); n > MaxAttempts {
@@ -262,7 +261,8 @@ func (c Config) Validate() error {
 			if c.NormalRPS*(c.DurationS-c.SaleS) > c.SaleRPS*c.SaleS {
 				field = "normal_rps"
 			}
-			bad(field, "this run would send about %.0f attempts, over the budget of %d: lower the traffic, the duration or the retries", n, MaxAttempts)
+			bad(field, "this run would send about "+strconv.FormatFloat(n, 'f', 0, 64)+" attempts, over the budget of "+
+				strconv.Itoa(MaxAttempts)+": lower the traffic, the duration or the retries")
 		}
 	}
 	return errors.Join(errs...)

@@ -1,8 +1,8 @@
 package sim
 
 import (
-	"fmt"
 	"math"
+	"strconv"
 )
 
 // attempt is one request a client sends. A person's first attempt and each
@@ -108,6 +108,18 @@ func Run(c Config) (Result, error) {
 	return e.result(c), nil
 }
 
+// BatchError is a Config in a batch (Runs) that did not validate: Err, for
+// the Config at Index.
+type BatchError struct {
+	Index int
+	Err   error
+}
+
+func (e *BatchError) Error() string { return "config " + strconv.Itoa(e.Index) + ": " + e.Err.Error() }
+
+// Unwrap returns the Config's validation errors.
+func (e *BatchError) Unwrap() error { return e.Err }
+
 // Runs returns the Results of several Configs, in order, as Run would,
 // reusing one engine's memory from run to run: for a batch (the lab, every
 // policy side by side) it allocates a fraction of what calling Run for each
@@ -118,7 +130,7 @@ func Runs(cs []Config) ([]Result, error) {
 			if len(cs) == 1 {
 				return nil, err
 			}
-			return nil, fmt.Errorf("config %d: %w", i, err)
+			return nil, &BatchError{Index: i, Err: err}
 		}
 	}
 	out := make([]Result, len(cs))
@@ -615,7 +627,7 @@ func (e *engine) result(c Config) Result {
 	total := int64(c.Workers) * e.end
 	idle := total - e.usefulNS - e.wastedNS - e.refusingNS
 	if idle < 0 {
-		panic(fmt.Sprintf("sim: worker time over budget: %d ns used of %d", total-idle, total))
+		panic("sim: worker time over budget: " + strconv.FormatInt(total-idle, 10) + " ns used of " + strconv.FormatInt(total, 10))
 	}
 	r.WorkerTimeS = WorkerTime{
 		Useful:   float64(e.usefulNS) / 1e9,

@@ -1,7 +1,8 @@
 package sim
 
 import (
-	"fmt"
+	"errors"
+	"strconv"
 	"strings"
 )
 
@@ -59,7 +60,7 @@ var policyTitles = [...]string{
 // String returns the policy's key, as used in JSON, URLs and flags ("fifo").
 func (p Policy) String() string {
 	if p < 0 || int(p) >= len(policyNames) {
-		return fmt.Sprintf("Policy(%d)", int(p))
+		return "Policy(" + strconv.Itoa(int(p)) + ")"
 	}
 	return policyNames[p]
 }
@@ -80,13 +81,13 @@ func ParsePolicy(s string) (Policy, error) {
 			return Policy(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown policy %q: use one of %s", s, strings.Join(policyNames[:], ", "))
+	return 0, errors.New("unknown policy " + strconv.Quote(s) + ": use one of " + strings.Join(policyNames[:], ", "))
 }
 
 // MarshalText encodes the policy as its key.
 func (p Policy) MarshalText() ([]byte, error) {
 	if p < 0 || int(p) >= len(policyNames) {
-		return nil, fmt.Errorf("unknown policy %d", int(p))
+		return nil, errors.New("unknown policy " + strconv.Itoa(int(p)))
 	}
 	return []byte(p.String()), nil
 }

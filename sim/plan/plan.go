@@ -2,7 +2,6 @@ package plan
 
 import (
 	"errors"
-	"fmt"
 	"github.com/shedsim/shedsim/sim"
 	"math"
 	"strconv"
@@ -85,38 +84,37 @@ func num(x float64) string {
 // Compute can answer.
 func (in Input) Validate() error {
 	var errs []error
-	bad := func(field, format string, args ...any) {
-		errs = append(errs, &FieldError{Field: field, Msg: fmt.Sprintf(format, args...)})
+	bad := func(field, msg string) {
+		errs = append(errs, &FieldError{Field: field, Msg: msg})
 	}
 	// check reports whether x is in range (ok); if not, it records why,
-	// with the range in words given by format and args.
-	check := func(field string, x float64, ok, tooSmall bool, format string, args ...any) bool {
-		want := func() string { return fmt.Sprintf(format, args...) }
+	// with the range in words, want.
+	check := func(field string, x float64, ok, tooSmall bool, want string) bool {
 		switch {
 		case math.IsNaN(x) || math.IsInf(x, 0):
-			bad(field, "%s is not a number: use %s", num(x), want())
+			bad(field, num(x)+" is not a number: use "+want)
 		case ok:
 			return true
 		case tooSmall:
-			bad(field, "%s is too small: use %s", num(x), want())
+			bad(field, num(x)+" is too small: use "+want)
 		default:
-			bad(field, "%s is too large: use %s", num(x), want())
+			bad(field, num(x)+" is too large: use "+want)
 		}
 		return false
 	}
 	r, s, t, l := in.RateRPS, in.ServiceMS, in.Target, in.LimitMS
 	rateOK := check("rate_rps", r, r > 0 && r <= maxRPS, r <= 0,
-		"a number of requests per second above 0, up to %s", num(maxRPS))
+		"a number of requests per second above 0, up to "+num(maxRPS))
 	serviceOK := check("service_ms", s, s >= minService && s <= maxMS, s < minService,
-		"a number of milliseconds from %s to %s", num(minService), num(maxMS))
+		"a number of milliseconds from "+num(minService)+" to "+num(maxMS))
 	check("target", t, t >= MinTarget && t < 1, t < MinTarget,
-		"a fraction from %s (one in a billion) to below 1, such as 0.05 for 5%%", num(MinTarget))
+		"a fraction from "+num(MinTarget)+" (one in a billion) to below 1, such as 0.05 for 5%")
 	check("limit_ms", l, l >= 0 && l <= maxMS, l < 0,
-		"0 for any wait at all, or a number of milliseconds up to %s", num(maxMS))
+		"0 for any wait at all, or a number of milliseconds up to "+num(maxMS))
 	if rateOK && serviceOK {
 		if a := in.OfferedLoad(); a > MaxOfferedLoad {
-			bad("rate_rps", "%s per second at %s ms each is an offered load of %s Erlangs, more than the planner sizes: keep rate_rps × service_ms / 1000 at most %d",
-				num(in.RateRPS), num(in.ServiceMS), num(a), MaxOfferedLoad)
+			bad("rate_rps", num(in.RateRPS)+" per second at "+num(in.ServiceMS)+" ms each is an offered load of "+num(a)+
+				" Erlangs, more than the planner sizes: keep rate_rps × service_ms / 1000 at most "+strconv.Itoa(MaxOfferedLoad))
 		}
 	}
 	return errors.Join(errs...)
@@ -187,9 +185,8 @@ func Compute(in Input) (Plan, error) {
 	b := 1.0
 	for c := 1; ; c++ {
 		if c > MaxServers {
-			return Plan{}, &FieldError{Field: "target", Msg: fmt.Sprintf(
-				"%s would need more than %d servers at an offered load of %s Erlangs: use a larger target or a smaller load",
-				num(in.Target), MaxServers, num(a))}
+			return Plan{}, &FieldError{Field: "target", Msg: num(in.Target) + " would need more than " + strconv.Itoa(MaxServers) +
+				" servers at an offered load of " + num(a) + " Erlangs: use a larger target or a smaller load"}
 		}
 		b = erlangBStep(b, c, a)
 		if r := row(in, c, a, b); r.MeetsTarget {

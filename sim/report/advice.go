@@ -1,7 +1,8 @@
 package report
 
 import (
-	"fmt"
+	"errors"
+	"strconv"
 
 	"github.com/shedsim/shedsim/sim"
 )
@@ -26,7 +27,7 @@ var earlyNo = []sim.Policy{sim.Bounded, sim.CoDel, sim.LIFO, sim.Priority}
 // least one item.
 func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 	if len(compared) != len(sim.Policies) {
-		return nil, fmt.Errorf("report: Advise needs one result per policy, got %d", len(compared))
+		return nil, errors.New("report: Advise needs one result per policy, got " + strconv.Itoa(len(compared)))
 	}
 	cur := compared[c.Policy]
 	var out []Advice
@@ -40,14 +41,14 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 	}
 	if best.Config.Policy != c.Policy && best.Sale.AnsweredShare > cur.Sale.AnsweredShare+0.01 {
 		out = append(out, Advice{
-			Text: fmt.Sprintf("Switch to the %s: %s of the sale's people answered instead of %s, with a median wait of %s; %s.",
+			Text: fill("Switch to the %s: %s of the sale's people answered instead of %s, with a median wait of %s; %s.",
 				lower(best.Config.Policy.Title()), Percent(best.Sale.AnsweredShare), Percent(cur.Sale.AnsweredShare),
 				Millis(best.Sale.MedianWaitMS), Recovered(best)),
 			Config: best.Config, Answered: best.Sale.AnsweredShare,
 		})
 	} else if fast := fastest(compared, cur); fast != nil {
 		out = append(out, Advice{
-			Text: fmt.Sprintf("The %s answers %s, close to this policy's %s, with a median wait of %s instead of %s.",
+			Text: fill("The %s answers %s, close to this policy's %s, with a median wait of %s instead of %s.",
 				lower(fast.Config.Policy.Title()), Percent(fast.Sale.AnsweredShare), Percent(cur.Sale.AnsweredShare),
 				Millis(fast.Sale.MedianWaitMS), Millis(cur.Sale.MedianWaitMS)),
 			Config: fast.Config, Answered: fast.Sale.AnsweredShare,
@@ -67,8 +68,8 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 
 	if n := c.SuggestedWorkers(); c.Workers < n && c.SaleRPS > c.NormalRPS {
 		err := try(func(a *sim.Config) { a.Workers = n }, func(r sim.Result) string {
-			return fmt.Sprintf("Or run %d workers, the fewest whose capacity (%s/s) is over the sale's %s/s: %s answered with this policy, %s.",
-				n, Number(r.Config.CapacityRPS(), 1), Number(c.SaleRPS, 2), Percent(r.Sale.AnsweredShare), Recovered(r))
+			return fill("Or run %s workers, the fewest whose capacity (%s/s) is over the sale's %s/s: %s answered with this policy, %s.",
+				strconv.Itoa(n), Number(r.Config.CapacityRPS(), 1), Number(c.SaleRPS, 2), Percent(r.Sale.AnsweredShare), Recovered(r))
 		})
 		if err != nil {
 			return nil, err
@@ -80,8 +81,8 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 			if c.Retries == 1 {
 				tries = "retry"
 			}
-			return fmt.Sprintf("Retry less: with no retries this policy answers %s and is %s. With %d %s it answers %s and is %s. A retry budget stops retries when they stop helping.",
-				Percent(r.Sale.AnsweredShare), Recovered(r), c.Retries, tries, Percent(cur.Sale.AnsweredShare), Recovered(cur))
+			return fill("Retry less: with no retries this policy answers %s and is %s. With %s %s it answers %s and is %s. A retry budget stops retries when they stop helping.",
+				Percent(r.Sale.AnsweredShare), Recovered(r), strconv.Itoa(c.Retries), tries, Percent(cur.Sale.AnsweredShare), Recovered(cur))
 		})
 		if err != nil {
 			return nil, err
@@ -89,8 +90,8 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 	}
 	if c.Retries > 0 && c.Client == sim.Fixed && cur.BackToNormalS == nil {
 		err := try(func(a *sim.Config) { a.Client = sim.Budget }, func(r sim.Result) string {
-			return fmt.Sprintf("Give the clients a retry budget (a token bucket of %d, as the AWS SDKs keep): %s answered and %s, %s attempts per person instead of %s.",
-				c.BudgetTokens, Percent(r.Sale.AnsweredShare), Recovered(r), Number(r.AttemptsPerPerson, 2), Number(cur.AttemptsPerPerson, 2))
+			return fill("Give the clients a retry budget (a token bucket of %s, as the AWS SDKs keep): %s answered and %s, %s attempts per person instead of %s.",
+				strconv.Itoa(c.BudgetTokens), Percent(r.Sale.AnsweredShare), Recovered(r), Number(r.AttemptsPerPerson, 2), Number(cur.AttemptsPerPerson, 2))
 		})
 		if err != nil {
 			return nil, err
@@ -98,7 +99,7 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 	}
 	if (c.Policy == sim.Bounded || c.Policy == sim.Priority) && CanHoldTimeout(c) {
 		err := try(func(a *sim.Config) { a.Queue = 0 }, func(r sim.Result) string {
-			return fmt.Sprintf("Bound the queue as a time: %s waiting hold %s of work against a %s timeout, so %s of the sale's people still time out. The automatic %s (%s of work) answers %s.",
+			return fill("Bound the queue as a time: %s waiting hold %s of work against a %s timeout, so %s of the sale's people still time out. The automatic %s (%s of work) answers %s.",
 				Count(c.QueueBound()), Seconds(c.QueueSeconds()), Duration(c.TimeoutMS), Percent(cur.Sale.TimedOutShare),
 				Count(r.Config.QueueBound()), Seconds(r.Config.QueueSeconds()), Percent(r.Sale.AnsweredShare))
 		})
@@ -108,7 +109,7 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 	}
 	if c.RefusalCostMS > 0 && c.Policy != sim.FIFO && c.Policy != sim.Skip {
 		err := try(func(a *sim.Config) { a.RefusalCostMS = 0 }, func(r sim.Result) string {
-			return fmt.Sprintf("Make saying no cheap: each refusal takes a worker %s now, %s of their time. Shed before the expensive part, in the gateway or the handler's first lines, and %s are answered instead of %s.",
+			return fill("Make saying no cheap: each refusal takes a worker %s now, %s of their time. Shed before the expensive part, in the gateway or the handler's first lines, and %s are answered instead of %s.",
 				Duration(c.RefusalCostMS), Percent(cur.WorkerTimeS.Refusing/(float64(c.Workers)*c.DurationS)),
 				Percent(r.Sale.AnsweredShare), Percent(cur.Sale.AnsweredShare))
 		})
@@ -118,7 +119,7 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 	}
 	if len(out) == 0 {
 		out = append(out, Advice{
-			Text: fmt.Sprintf("Nothing to change: the %s answers %s of the sale's people, as many as any policy here, and is %s.",
+			Text: fill("Nothing to change: the %s answers %s of the sale's people, as many as any policy here, and is %s.",
 				lower(c.Policy.Title()), Percent(cur.Sale.AnsweredShare), Recovered(cur)),
 			Config: c, Answered: cur.Sale.AnsweredShare,
 		})

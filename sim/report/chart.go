@@ -1,7 +1,7 @@
 package report
 
 import (
-	"fmt"
+	"strconv"
 
 	"github.com/shedsim/shedsim/sim"
 )
@@ -95,7 +95,7 @@ func Timeline(r sim.Result) Chart {
 				b.Parts = append(b.Parts, Part{part.kind, Rect{left + gap, y, right - left - float64(2*gap), h}})
 			}
 		}
-		b.Label = fmt.Sprintf("%s to %s: %s of %s people answered", Seconds(w.StartS), Seconds(end), Percent(w.AnsweredShare), Count(w.People))
+		b.Label = fill("%s to %s: %s of %s people answered", Seconds(w.StartS), Seconds(end), Percent(w.AnsweredShare), Count(w.People))
 		ch.Bars = append(ch.Bars, b)
 	}
 	step := secondsPerTickWanted
@@ -123,10 +123,10 @@ func timelineSummary(r sim.Result) string {
 			zero++
 		}
 	}
-	s := fmt.Sprintf("%s: answered share of each 10 s of arrivals over %s. During the sale, from %s to %s, %s of people were answered",
+	s := fill("%s: answered share of each 10 s of arrivals over %s. During the sale, from %s to %s, %s of people were answered",
 		c.Policy.Title(), Seconds(c.DurationS), Seconds(c.SaleStartS), Seconds(c.SaleEndS()), Percent(r.Sale.AnsweredShare))
 	if zero > 0 {
-		s += fmt.Sprintf(", and nobody in %d of its 10 s windows", zero)
+		s += fill(", and nobody in %s of its 10 s windows", strconv.Itoa(zero))
 	}
 	return s + "; " + Recovered(r) + "."
 }

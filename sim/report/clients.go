@@ -1,8 +1,8 @@
 package report
 
 import (
-	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/shedsim/shedsim/sim"
 )
@@ -104,19 +104,19 @@ func WriteClients(w io.Writer, v ClientView) error {
 	c := v.Config
 	retries := "no retries"
 	if c.Retries > 0 {
-		retries = fmt.Sprintf("up to %d %s", c.Retries, plural(c.Retries, "retry", "retries"))
+		retries = fill("up to %s %s", strconv.Itoa(c.Retries), plural(c.Retries, "retry", "retries"))
 	}
-	if _, err := fmt.Fprintf(w, "Every client strategy, with the %s and %s (%s):\n\n", lower(c.Policy.Title()), retries, Describe(c)); err != nil {
+	if _, err := io.WriteString(w, fill("Every client strategy, with the %s and %s (%s):\n\n", lower(c.Policy.Title()), retries, Describe(c))); err != nil {
 		return err
 	}
 	if _, err := ClientTable(v.Rows).WriteTo(w); err != nil {
 		return err
 	}
-	if _, err := fmt.Fprintln(w, "\nBudgets, ratios and throttling are kept by the sending side as a whole, not per person.\nThe fluid view for each, once everyone times out:"); err != nil {
+	if _, err := io.WriteString(w, "\nBudgets, ratios and throttling are kept by the sending side as a whole, not per person.\nThe fluid view for each, once everyone times out:\n"); err != nil {
 		return err
 	}
 	for _, r := range v.Rows {
-		if _, err := fmt.Fprintf(w, "  %s\n", r.Fluid); err != nil {
+		if _, err := io.WriteString(w, "  "+r.Fluid+"\n"); err != nil {
 			return err
 		}
 	}

@@ -1,7 +1,7 @@
 package report
 
 import (
-	"fmt"
+	"strconv"
 
 	"github.com/shedsim/shedsim/sim"
 )
@@ -43,21 +43,21 @@ func FluidLine(c sim.Config, retries int) string {
 		verdict = "drains"
 	}
 	tries := c.FluidTries(retries)
-	head := fmt.Sprintf("retries=%d", retries)
+	head := "retries=" + strconv.Itoa(retries)
 	if c.Client != sim.Fixed {
 		head += ", " + c.Client.String()
 	}
 	if c.Client == sim.Throttle {
-		return fmt.Sprintf("%s: the client sends at most %s x what is accepted; once nothing is, almost nothing reaches the %s/s, %s",
+		return fill("%s: the client sends at most %s x what is accepted; once nothing is, almost nothing reaches the %s/s, %s",
 			head, Number(c.ThrottleK, 2), Number(c.CapacityRPS(), 2), verdict)
 	}
-	line := fmt.Sprintf("%s: %s/s x %s tries = %s/s against %s/s, %s",
+	line := fill("%s: %s/s x %s tries = %s/s against %s/s, %s",
 		head, Number(c.NormalRPS, 2), Number(tries, 2), Number(float64(c.NormalRPS*tries), 2), Number(c.CapacityRPS(), 2), verdict)
 	switch {
 	case c.Client == sim.Budget && retries > 0:
 		line += " (the budget is spent, and nothing answered refills it)"
 	case c.Client == sim.Ratio && retries > 0:
-		line += fmt.Sprintf(" (retries stay under %s%% of requests, and 3 attempts)", Number(c.RatioMax*100, 1))
+		line += " (retries stay under " + Number(c.RatioMax*100, 1) + "% of requests, and 3 attempts)"
 	}
 	return line
 }
@@ -80,12 +80,12 @@ func Fluid(c sim.Config) []string {
 func Outlook(r sim.Result) Line {
 	c := r.Config
 	if !CanHoldTimeout(c) && r.LongestQueueWaitMS < c.TimeoutMS {
-		return Line{"Longest wait in the queue", fmt.Sprintf("%s, against a %s timeout: no request can wait for nothing here.",
+		return Line{"Longest wait in the queue", fill("%s, against a %s timeout: no request can wait for nothing here.",
 			Duration(r.LongestQueueWaitMS), Duration(c.TimeoutMS))}
 	}
 	tries := c.FluidTries(c.Retries)
 	if c.Client == sim.Throttle {
-		return Line{"Once everyone times out", fmt.Sprintf("the clients send at most %s x what is accepted, so with nothing accepted almost nothing reaches the service's %s/s: its queue drains, and the clients' throttle decides when people are answered again.",
+		return Line{"Once everyone times out", fill("the clients send at most %s x what is accepted, so with nothing accepted almost nothing reaches the service's %s/s: its queue drains, and the clients' throttle decides when people are answered again.",
 			Number(c.ThrottleK, 2), Number(c.CapacityRPS(), 2))}
 	}
 	noun := "tries"
@@ -94,10 +94,10 @@ func Outlook(r sim.Result) Line {
 	}
 	load := float64(c.NormalRPS * tries)
 	if c.Drains(c.Retries) {
-		return Line{"Once everyone times out", fmt.Sprintf("each person sends %s %s, %s/s x %s = %s/s against %s/s: a backlog drains at %s/s once the sale ends.",
+		return Line{"Once everyone times out", fill("each person sends %s %s, %s/s x %s = %s/s against %s/s: a backlog drains at %s/s once the sale ends.",
 			Number(tries, 2), noun, Number(c.NormalRPS, 2), Number(tries, 2), Number(load, 2), Number(c.CapacityRPS(), 2), Number(c.CapacityRPS()-load, 2))}
 	}
-	return Line{"Once everyone times out", fmt.Sprintf("each person sends %s %s, %s/s x %s = %s/s against %s/s: once the queue holds more than %s of work it never drains, even after the sale.",
+	return Line{"Once everyone times out", fill("each person sends %s %s, %s/s x %s = %s/s against %s/s: once the queue holds more than %s of work it never drains, even after the sale.",
 		Number(tries, 2), noun, Number(c.NormalRPS, 2), Number(tries, 2), Number(load, 2), Number(c.CapacityRPS(), 2), Duration(c.TimeoutMS))}
 }
 
@@ -106,19 +106,19 @@ func ThisRun(r sim.Result) Line {
 	text := Recovered(r) + "."
 	switch {
 	case r.BackToNormalS == nil && r.Recovery == sim.Stuck && r.Config.Retries == 0:
-		text = fmt.Sprintf("stuck: not back by %s. The normal traffic alone, %s/s, is over the %s/s capacity: %s of the sale's people answered, %s requests served to nobody.",
+		text = fill("stuck: not back by %s. The normal traffic alone, %s/s, is over the %s/s capacity: %s of the sale's people answered, %s requests served to nobody.",
 			Seconds(r.Config.DurationS), Number(r.Config.NormalRPS, 2), Number(r.Config.CapacityRPS(), 2), Percent(r.Sale.AnsweredShare), Count(r.Wasted))
 	case r.BackToNormalS == nil && r.Recovery == sim.Stuck:
-		text = fmt.Sprintf("stuck: not back by %s. Retries keep the queue full: %s of the sale's people answered, %s requests served to nobody.",
+		text = fill("stuck: not back by %s. Retries keep the queue full: %s of the sale's people answered, %s requests served to nobody.",
 			Seconds(r.Config.DurationS), Percent(r.Sale.AnsweredShare), Count(r.Wasted))
 	case r.BackToNormalS == nil && r.Recovery == sim.Throttled:
-		text = fmt.Sprintf("not back by %s, with the queue empty: the clients refused %s of their own requests. With nothing accepted in the last %s, adaptive throttling lets almost nothing through, so nothing is accepted to open it again.",
+		text = fill("not back by %s, with the queue empty: the clients refused %s of their own requests. With nothing accepted in the last %s, adaptive throttling lets almost nothing through, so nothing is accepted to open it again.",
 			Seconds(r.Config.DurationS), Count(r.Client.Throttled), Seconds(r.Config.ClientWindowS))
 	case r.BackToNormalS == nil:
-		text = fmt.Sprintf("not back by %s: a backlog too long for the run, not a stuck queue; a longer run would drain it.",
+		text = fill("not back by %s: a backlog too long for the run, not a stuck queue; a longer run would drain it.",
 			Seconds(r.Config.DurationS))
 	case r.Wasted > 0:
-		text = fmt.Sprintf("%s; %s requests served to nobody.", Recovered(r), Count(r.Wasted))
+		text = fill("%s; %s requests served to nobody.", Recovered(r), Count(r.Wasted))
 	}
 	return Line{"This run", text}
 }

@@ -1,8 +1,8 @@
 package report
 
 import (
-	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -57,21 +57,22 @@ func ComparisonTable(rows []Row) Table {
 
 // Describe says in one line what c simulates.
 func Describe(c sim.Config) string {
-	sale := fmt.Sprintf("a sale of %s/s from %s to %s", Number(c.SaleRPS, 2), Seconds(c.SaleStartS), Seconds(c.SaleEndS()))
+	sale := fill("a sale of %s/s from %s to %s", Number(c.SaleRPS, 2), Seconds(c.SaleStartS), Seconds(c.SaleEndS()))
 	if c.SaleRPS == c.NormalRPS || c.SaleS == 0 {
 		sale = "no sale"
 	}
 	retries := "no retries"
 	switch {
 	case c.Retries > 0 && c.Client == sim.Fixed:
-		retries = fmt.Sprintf("%d %s %s apart", c.Retries, plural(c.Retries, "retry", "retries"), Duration(c.RetryDelayMS))
+		retries = fill("%s %s %s apart", strconv.Itoa(c.Retries), plural(c.Retries, "retry", "retries"), Duration(c.RetryDelayMS))
 	case c.Retries > 0:
-		retries = fmt.Sprintf("up to %d %s, %s", c.Retries, plural(c.Retries, "retry", "retries"), lower(c.Client.Title()))
+		retries = fill("up to %s %s, %s", strconv.Itoa(c.Retries), plural(c.Retries, "retry", "retries"), lower(c.Client.Title()))
 	case c.Client == sim.Throttle:
 		retries = "no retries, adaptive throttling"
 	}
-	return fmt.Sprintf("%d workers at %s (%s/s), %s/s normally and %s, a %s timeout, %s, seed %d",
-		c.Workers, Duration(c.ServiceMS), Number(c.CapacityRPS(), 1), Number(c.NormalRPS, 2), sale, Duration(c.TimeoutMS), retries, c.Seed)
+	return fill("%s workers at %s (%s/s), %s/s normally and %s, a %s timeout, %s, seed %s",
+		strconv.Itoa(c.Workers), Duration(c.ServiceMS), Number(c.CapacityRPS(), 1), Number(c.NormalRPS, 2), sale, Duration(c.TimeoutMS), retries,
+		strconv.FormatUint(c.Seed, 10))
 }
 
 const backToNormalNote = "Back to normal: the first 10 s after the sale from which every later 10 s answers at least 90% of its people."
@@ -81,9 +82,9 @@ const backToNormalNote = "Back to normal: the first 10 s after the sale from whi
 // the cost of saying no, the client's timeout, retries, and the fluid view.
 func WritePostTables(w io.Writer, base sim.Config) error {
 	var err error
-	p := func(format string, args ...any) {
+	p := func(format string, args ...string) {
 		if err == nil {
-			_, err = fmt.Fprintf(w, format, args...)
+			_, err = io.WriteString(w, fill(format, args...))
 		}
 	}
 	tab := func(t Table) {
@@ -194,7 +195,7 @@ func WriteTimelines(w io.Writer, c sim.Config) error {
 	if err != nil {
 		return err
 	}
-	if _, err := fmt.Fprintf(w, "Answered per 10 s of arrivals, every policy: %s.\nSale windows are marked *.\n\n", Describe(c)); err != nil {
+	if _, err := io.WriteString(w, fill("Answered per 10 s of arrivals, every policy: %s.\nSale windows are marked *.\n\n", Describe(c))); err != nil {
 		return err
 	}
 	t := Table{Header: []string{"Window"}}
@@ -206,7 +207,7 @@ func WriteTimelines(w io.Writer, c sim.Config) error {
 		if w0.StartS >= c.SaleStartS && w0.StartS < c.SaleEndS() {
 			mark = "*"
 		}
-		row := []string{fmt.Sprintf("%s %s", mark, Seconds(w0.StartS))}
+		row := []string{fill("%s %s", mark, Seconds(w0.StartS))}
 		for _, r := range rs {
 			row = append(row, Percent(r.Windows[i].AnsweredShare))
 		}
@@ -219,7 +220,7 @@ func WriteTimelines(w io.Writer, c sim.Config) error {
 	for _, r := range rs {
 		t.Rows = append(t.Rows, []string{r.Config.Policy.Title(), Recovered(r)})
 	}
-	_, err = fmt.Fprintln(w)
+	_, err = io.WriteString(w, "\n")
 	if err == nil {
 		_, err = t.WriteTo(w)
 	}
@@ -230,9 +231,9 @@ func WriteTimelines(w io.Writer, c sim.Config) error {
 // by side, the chosen policy's windows, the two lines and the advice.
 func WriteView(w io.Writer, v View) error {
 	var err error
-	p := func(format string, args ...any) {
+	p := func(format string, args ...string) {
 		if err == nil {
-			_, err = fmt.Fprintf(w, format, args...)
+			_, err = io.WriteString(w, fill(format, args...))
 		}
 	}
 	c := v.Config
@@ -257,7 +258,7 @@ func WriteView(w io.Writer, v View) error {
 	if err == nil {
 		_, err = t.WriteTo(w)
 	}
-	p("\n%s\n%s\n\nWhat to change:\n", v.Outlook, v.ThisRun)
+	p("\n%s\n%s\n\nWhat to change:\n", v.Outlook.String(), v.ThisRun.String())
 	for _, a := range v.Advice {
 		p("- %s\n", a.Text)
 	}
