@@ -32,9 +32,9 @@ STATICCHECK := $(STATICCHECK_BIN)/staticcheck
 
 # No inlining in the packages the page uses only to format and draw: each
 # small function inlined at dozens of call sites is code the reader
-# downloads (27 KB gzipped of sim.wasm's 1,047 KB). The engine (sim) and the
+# downloads (about 27 KB gzipped). The engine (sim) and the
 # runtime keep theirs, so the simulation runs as fast as before.
-WASM_GCFLAGS := $(foreach p,github.com/shedsim/shedsim/wasm github.com/shedsim/shedsim/sim/report fmt strconv reflect,-gcflags=$(p)=-l)
+WASM_GCFLAGS := $(foreach p,github.com/shedsim/shedsim/wasm github.com/shedsim/shedsim/sim/report strconv reflect,-gcflags=$(p)=-l)
 
 # The tests the arm64 step runs under qemu: the golden tests, whose pinned
 # bits a fused multiply-add would change, and the portable math's.

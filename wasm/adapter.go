@@ -3,7 +3,6 @@ package main
 import (
 	"encoding"
 	"errors"
-	"fmt"
 	"math"
 	"reflect"
 	"strconv"
@@ -88,8 +87,42 @@ func invalid(errs []FieldMsg) string { return mustJSON(errorsJSON{errs}) }
 // {"error": "..."}. Use as: defer guard(&out).
 func guard(out *string) {
 	if r := recover(); r != nil {
-		*out = fail(fmt.Sprintf("internal error (a bug, please report it): %v", r))
+		*out = fail("internal error (a bug, please report it): " + panicText(r))
 	}
+}
+
+// panicText is a recovered panic value as fmt's %v writes it: an error's
+// Error(), a Stringer's String(), a string, bool or number as is. The
+// page's WebAssembly does without fmt (it and the reflection it pulls in
+// were most of the module), so a value of any other kind, which no panic
+// in the page carries, is written as its type.
+//
+//go:noinline
+func panicText(r any) string {
+	switch v := r.(type) {
+	case nil:
+		return "<nil>"
+	case error:
+		return v.Error()
+	case interface{ String() string }:
+		return v.String()
+	}
+	v := reflect.ValueOf(r)
+	switch v.Kind() {
+	case reflect.String:
+		return v.String()
+	case reflect.Bool:
+		return strconv.FormatBool(v.Bool())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return strconv.FormatInt(v.Int(), 10)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return strconv.FormatUint(v.Uint(), 10)
+	case reflect.Float32:
+		return strconv.FormatFloat(v.Float(), 'g', -1, 32)
+	case reflect.Float64:
+		return strconv.FormatFloat(v.Float(), 'g', -1, 64)
+	}
+	return "a panic of type " + v.Type().String()
 }
 
 // Field kinds, for decoding a value given as a JSON number or a string.
@@ -151,7 +184,7 @@ func (f configField) get(c sim.Config) string {
 	case kindText:
 		b, err := v.Interface().(encoding.TextMarshaler).MarshalText()
 		if err != nil {
-			return fmt.Sprint(v.Int())
+			return strconv.FormatInt(v.Int(), 10)
 		}
 		return string(b)
 	case kindInt:
@@ -171,9 +204,9 @@ func (f configField) set(c *sim.Config, s scalar, example string) string {
 			// "unknown policy "x": use one of ..." becomes ""x" is not a
 			// policy: use one of ...".
 			if _, rest, ok := strings.Cut(msg, ": "); ok {
-				return fmt.Sprintf("%s is not a %s: %s", s.show(), strings.ReplaceAll(f.Key, "_", " "), rest)
+				msg = rest
 			}
-			return fmt.Sprintf("%s is not a %s: %s", s.show(), strings.ReplaceAll(f.Key, "_", " "), msg)
+			return s.show() + " is not a " + strings.ReplaceAll(f.Key, "_", " ") + ": " + msg
 		}
 		return ""
 	}
@@ -260,7 +293,7 @@ func parseNumber(s scalar, k kind, example string) (f float64, i int64, u uint64
 		if k == kindInt || k == kindSeed {
 			what = "a whole number"
 		}
-		return 0, 0, 0, fmt.Sprintf("%s is not %s: use %s such as %s", s.show(), what, what, example)
+		return 0, 0, 0, s.show() + " is not " + what + ": use " + what + " such as " + example
 	}
 	if pct {
 		x /= 100
@@ -268,11 +301,11 @@ func parseNumber(s scalar, k kind, example string) (f float64, i int64, u uint64
 	switch k {
 	case kindInt, kindSeed:
 		if x != math.Trunc(x) || math.IsInf(x, 0) || math.IsNaN(x) {
-			return 0, 0, 0, fmt.Sprintf("%s is not a whole number: use a whole number such as %s", s.show(), example)
+			return 0, 0, 0, s.show() + " is not a whole number: use a whole number such as " + example
 		}
 		if k == kindSeed {
 			if x < 0 || x >= 1<<63 {
-				return 0, 0, 0, fmt.Sprintf("%s is out of range: use a whole number from 0 to %d", s.show(), uint64(sim.MaxSeed))
+				return 0, 0, 0, s.show() + " is out of range: use a whole number from 0 to " + strconv.FormatUint(sim.MaxSeed, 10)
 			}
 			if v, err := strconv.ParseUint(t, 10, 64); err == nil {
 				return 0, 0, v, "" // exact, even above 2^53 (Validate names those)
@@ -426,11 +459,11 @@ func budget(c sim.Config, runs int) *FieldMsg {
 	}
 	what := "run"
 	if runs > 1 {
-		what = fmt.Sprintf("comparison of %d runs", runs)
+		what = "comparison of " + strconv.Itoa(runs) + " runs"
 	}
-	return &FieldMsg{best, fmt.Sprintf(
-		"this %s would simulate about %s attempts, over the page's budget of %s, which keeps the page from freezing: lower %s (the biggest contributor), or run it with the command line, shedsim --%s, which has no such budget",
-		what, report.Count(int(total)), report.Count(PageBudget), best, strings.ReplaceAll(best, "_", "-"))}
+	return &FieldMsg{best, "this " + what + " would simulate about " + report.Count(int(total)) + " attempts, over the page's budget of " +
+		report.Count(PageBudget) + ", which keeps the page from freezing: lower " + best +
+		" (the biggest contributor), or run it with the command line, shedsim --" + strings.ReplaceAll(best, "_", "-") + ", which has no such budget"}
 }
 
 // viewAnswer is the answer of viewJSON.
@@ -690,7 +723,7 @@ func LabIndex(p sim.Policy, retries int, saleRPS, timeoutMS float64) int {
 func RunLab(index int) (LabRun, []FieldMsg) {
 	lab := sim.Lab()
 	if index < 0 || index >= len(lab) {
-		return LabRun{}, []FieldMsg{{"index", fmt.Sprintf("%d is out of range: use a whole number from 0 to %d", index, len(lab)-1)}}
+		return LabRun{}, []FieldMsg{{"index", strconv.Itoa(index) + " is out of range: use a whole number from 0 to " + strconv.Itoa(len(lab)-1)}}
 	}
 	c := lab[index]
 	r, err := sim.Run(c)
@@ -893,7 +926,7 @@ func LayoutPlan(p plan.Plan) PlanChart {
 		bh := float64(r.Wait * ph)
 		x := ml + float64(slot*float64(i))
 		ch.Bars = append(ch.Bars, PlanBar{r.Servers, report.Rect{X: x + slot*0.1, Y: mt + ph - bh, W: slot * 0.8, H: bh}, k,
-			fmt.Sprintf("%d servers: %s of requests %s", r.Servers, PlanPercent(r.Wait), what)})
+			strconv.Itoa(r.Servers) + " servers: " + PlanPercent(r.Wait) + " of requests " + what})
 		if (r.Servers-p.Servers)%step == 0 {
 			ch.XTicks = append(ch.XTicks, report.Tick{At: x + slot/2, Label: strconv.Itoa(r.Servers)})
 		}
@@ -902,14 +935,13 @@ func LayoutPlan(p plan.Plan) PlanChart {
 		ch.YTicks = append(ch.YTicks, report.Tick{At: mt + ph - float64(f*ph), Label: report.Percent(f)})
 	}
 	first, last := p.Curve[0], p.Curve[n-1]
-	s := fmt.Sprintf("Share of requests that %s, by servers, from %d to %d: %s with %d, %s with %d (the answer, target %s), %s with %d.",
-		what, first.Servers, last.Servers, PlanPercent(first.Wait), first.Servers, PlanPercent(p.Answer.Wait), p.Servers,
-		PlanPercent(p.Input.Target), PlanPercent(last.Wait), last.Servers)
+	s := "Share of requests that " + what + ", by servers, from " + strconv.Itoa(first.Servers) + " to " + strconv.Itoa(last.Servers) + ": " +
+		PlanPercent(first.Wait) + " with " + strconv.Itoa(first.Servers) + ", "
 	if p.OneFewer != nil && p.OneFewer.Stable {
-		s = fmt.Sprintf("Share of requests that %s, by servers, from %d to %d: %s with %d, %s with %d, %s with %d (the answer, target %s), %s with %d.",
-			what, first.Servers, last.Servers, PlanPercent(first.Wait), first.Servers, PlanPercent(p.OneFewer.Wait), p.Servers-1,
-			PlanPercent(p.Answer.Wait), p.Servers, PlanPercent(p.Input.Target), PlanPercent(last.Wait), last.Servers)
+		s += PlanPercent(p.OneFewer.Wait) + " with " + strconv.Itoa(p.Servers-1) + ", "
 	}
+	s += PlanPercent(p.Answer.Wait) + " with " + strconv.Itoa(p.Servers) + " (the answer, target " + PlanPercent(p.Input.Target) + "), " +
+		PlanPercent(last.Wait) + " with " + strconv.Itoa(last.Servers) + "."
 	ch.Summary = s
 	return ch
 }
@@ -930,14 +962,27 @@ func ViewCSV(v report.View) string {
 	}
 	b.WriteString("policy,title,answered,refused,timed_out,orders_answered,median_wait_ms,p99_wait_ms,wasted,back_to_normal_s,recovery,attempts_per_person\n")
 	for _, r := range v.Rows {
-		fmt.Fprintf(&b, "%s,%s,%s,%s,%s,%s,%s,%s,%d,%s,%s,%s\n", r.Policy, csvQuote(r.Title), g(r.Answered), g(r.Refused), g(r.TimedOut),
-			g(r.OrdersAnswered), opt(r.MedianWaitMS), opt(r.P99WaitMS), r.Wasted, opt(r.BackToNormalS), r.Recovery, g(r.AttemptsPerPerson))
+		for i, cell := range [...]string{r.Policy.String(), csvQuote(r.Title), g(r.Answered), g(r.Refused), g(r.TimedOut),
+			g(r.OrdersAnswered), opt(r.MedianWaitMS), opt(r.P99WaitMS), strconv.Itoa(r.Wasted), opt(r.BackToNormalS), string(r.Recovery), g(r.AttemptsPerPerson)} {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(cell)
+		}
+		b.WriteByte('\n')
 	}
 	b.WriteString("\nwindow_start_s,in_sale,people,answered,refused,timed_out,unfinished,answered_share,attempts\n")
 	c := v.Config
 	for _, w := range v.Chosen.Windows {
 		sale := w.StartS >= c.SaleStartS && w.StartS < c.SaleEndS()
-		fmt.Fprintf(&b, "%s,%t,%d,%d,%d,%d,%d,%s,%d\n", g(w.StartS), sale, w.People, w.Answered, w.Refused, w.TimedOut, w.Unfinished, g(w.AnsweredShare), w.Attempts)
+		for i, cell := range [...]string{g(w.StartS), strconv.FormatBool(sale), strconv.Itoa(w.People), strconv.Itoa(w.Answered), strconv.Itoa(w.Refused),
+			strconv.Itoa(w.TimedOut), strconv.Itoa(w.Unfinished), g(w.AnsweredShare), strconv.Itoa(w.Attempts)} {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(cell)
+		}
+		b.WriteByte('\n')
 	}
 	return b.String()
 }
@@ -954,9 +999,9 @@ func csvQuote(s string) string {
 // of work".
 func QueueHint(v report.View) string {
 	if v.Config.Queue == 0 {
-		return fmt.Sprintf("automatic: %s, %s of work", report.Count(v.QueueBound), report.Seconds(v.QueueSeconds))
+		return "automatic: " + report.Count(v.QueueBound) + ", " + report.Seconds(v.QueueSeconds) + " of work"
 	}
-	return fmt.Sprintf("%s hold %s of work", report.Count(v.QueueBound), report.Seconds(v.QueueSeconds))
+	return report.Count(v.QueueBound) + " hold " + report.Seconds(v.QueueSeconds) + " of work"
 }
 
 // encodeQuery writes vals in the order of keys, leaving out those equal

@@ -3,8 +3,9 @@
 package main
 
 import (
-	"fmt"
-	"runtime/debug"
+	"reflect"
+	"runtime"
+	"strconv"
 	"strings"
 	"syscall/js"
 
@@ -127,7 +128,7 @@ func build(e el, kids ...any) el {
 				add(e, c)
 			}
 		default:
-			panic(fmt.Sprintf("build: unexpected %T", k))
+			panic("build: unexpected " + reflect.TypeOf(k).String())
 		}
 	}
 	return e
@@ -273,14 +274,28 @@ func (w *widget) onEl(e el, typ string, fn func(ev js.Value)) { w.on(e.Underlyin
 func (w *widget) safely(fn func()) {
 	defer func() {
 		if r := recover(); r != nil {
-			msg := fmt.Sprintf("The simulator hit a bug: %v. Reload the page to start again.", r)
-			js.Global().Get("console").Call("error", "shedsim: panic:", fmt.Sprint(r), string(debug.Stack()))
+			text := panicText(r)
+			msg := "The simulator hit a bug: " + text + ". Reload the page to start again."
+			js.Global().Get("console").Call("error", "shedsim: panic:", text, string(stack()))
 			w.showError(msg)
-			w.dispatch("shedsim:error", fmt.Sprintf(`{"error":%q}`, fmt.Sprint(r)))
+			w.dispatch("shedsim:error", `{"error":`+strconv.Quote(text)+`}`)
 		}
 	}()
 	if !w.dead {
 		fn()
+	}
+}
+
+// stack is the calling goroutine's stack, as runtime/debug.Stack returns
+// it; runtime/debug itself imports fmt, which the page does without.
+func stack() []byte {
+	buf := make([]byte, 1024)
+	for {
+		n := runtime.Stack(buf, false)
+		if n < len(buf) {
+			return buf[:n]
+		}
+		buf = make([]byte, 2*len(buf))
 	}
 }
 
@@ -530,7 +545,7 @@ func renderBars(rows []report.Row, chosen sim.Policy) el {
 	ul := h("ul", "class", "policy-bars")
 	for _, r := range rows {
 		add(ul, shareRow("data-policy", r.Policy.String(), r.Title, r.Policy == chosen, shareBar(r.Answered, r.Refused, r.TimedOut),
-			fmt.Sprintf("%s answered, %s refused, %s timed out", report.Percent(r.Answered), report.Percent(r.Refused), report.Percent(r.TimedOut))))
+			report.Percent(r.Answered)+" answered, "+report.Percent(r.Refused)+" refused, "+report.Percent(r.TimedOut)+" timed out"))
 	}
 	return ul
 }

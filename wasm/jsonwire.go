@@ -3,7 +3,6 @@ package main
 import (
 	"encoding"
 	"errors"
-	"fmt"
 	"math"
 	"reflect"
 	"slices"
@@ -386,7 +385,7 @@ func readObject(data string) (keys []string, vals map[string]scalar, errs []Fiel
 	if p.i < len(p.s) && p.s[p.i] != '{' {
 		start := p.i
 		p.skipValue()
-		p.fail("the input is not a JSON object: %s", p.s[start:p.i])
+		p.fail(p.s[start:p.i])
 	}
 	p.expect('{')
 	vals = map[string]scalar{}
@@ -416,10 +415,10 @@ func readObject(data string) (keys []string, vals map[string]scalar, errs []Fiel
 			case c == 'n' && strings.HasPrefix(p.s[p.i:], "null"):
 				p.i += 4
 			case c == 0:
-				p.fail("the input is not a JSON object: it ends early")
+				p.fail("it ends early")
 			default:
 				p.skipValue()
-				errs = append(errs, FieldMsg{k, fmt.Sprintf("%s is not a number or a string: give a number, such as 8, or a string", p.s[start:p.i])})
+				errs = append(errs, FieldMsg{k, p.s[start:p.i] + " is not a number or a string: give a number, such as 8, or a string"})
 			}
 			p.space()
 			if p.peek() == ',' {
@@ -445,9 +444,13 @@ type objectReader struct {
 
 type readError string
 
-func (p *objectReader) fail(format string, args ...any) {
-	panic(readError(fmt.Sprintf(format, args...)))
+// fail panics with "the input is not a JSON object: " + why.
+func (p *objectReader) fail(why string) {
+	panic(readError("the input is not a JSON object: " + why))
 }
+
+// atOffset is " at offset i", for a message of fail.
+func atOffset(i int) string { return " at offset " + strconv.Itoa(i) }
 
 // peek is the next byte, 0 at the end.
 func (p *objectReader) peek() byte {
@@ -466,9 +469,9 @@ func (p *objectReader) space() {
 func (p *objectReader) expect(c byte) {
 	if p.peek() != c {
 		if p.i >= len(p.s) {
-			p.fail("the input is not a JSON object: it ends early, where %q belongs", c)
+			p.fail("it ends early, where " + strconv.QuoteRune(rune(c)) + " belongs")
 		}
-		p.fail("the input is not a JSON object: %q at offset %d, where %q belongs", p.s[p.i], p.i, c)
+		p.fail(strconv.QuoteRune(rune(p.s[p.i])) + atOffset(p.i) + ", where " + strconv.QuoteRune(rune(c)) + " belongs")
 	}
 	p.i++
 }
@@ -479,7 +482,7 @@ func (p *objectReader) str() string {
 	var b strings.Builder
 	for {
 		if p.i >= len(p.s) {
-			p.fail("the input is not a JSON object: a string does not end")
+			p.fail("a string does not end")
 		}
 		c := p.s[p.i]
 		switch {
@@ -487,10 +490,10 @@ func (p *objectReader) str() string {
 			p.i++
 			return b.String()
 		case c < 0x20:
-			p.fail("the input is not a JSON object: a control character in a string at offset %d", p.i)
+			p.fail("a control character in a string" + atOffset(p.i))
 		case c == '\\':
 			if p.i+1 >= len(p.s) {
-				p.fail("the input is not a JSON object: a string does not end")
+				p.fail("a string does not end")
 			}
 			e := p.s[p.i+1]
 			p.i += 2
@@ -523,7 +526,7 @@ func (p *objectReader) str() string {
 				}
 				b.WriteRune(r)
 			default:
-				p.fail("the input is not a JSON object: a bad escape in a string at offset %d", p.i-2)
+				p.fail("a bad escape in a string" + atOffset(p.i-2))
 			}
 		default:
 			r, size := utf8.DecodeRuneInString(p.s[p.i:])
@@ -535,11 +538,11 @@ func (p *objectReader) str() string {
 
 func (p *objectReader) hex4() rune {
 	if p.i+4 > len(p.s) {
-		p.fail("the input is not a JSON object: a bad \\u escape")
+		p.fail("a bad \\u escape")
 	}
 	n, err := strconv.ParseUint(p.s[p.i:p.i+4], 16, 32)
 	if err != nil {
-		p.fail("the input is not a JSON object: a bad \\u escape")
+		p.fail("a bad \\u escape")
 	}
 	p.i += 4
 	return rune(n)
@@ -562,12 +565,12 @@ func (p *objectReader) number() string {
 	if p.peek() == '0' {
 		p.i++
 	} else if digits() == 0 {
-		p.fail("the input is not a JSON object: a bad number at offset %d", start)
+		p.fail("a bad number" + atOffset(start))
 	}
 	if p.peek() == '.' {
 		p.i++
 		if digits() == 0 {
-			p.fail("the input is not a JSON object: a bad number at offset %d", start)
+			p.fail("a bad number" + atOffset(start))
 		}
 	}
 	if c := p.peek(); c == 'e' || c == 'E' {
@@ -576,7 +579,7 @@ func (p *objectReader) number() string {
 			p.i++
 		}
 		if digits() == 0 {
-			p.fail("the input is not a JSON object: a bad number at offset %d", start)
+			p.fail("a bad number" + atOffset(start))
 		}
 	}
 	return p.s[start:p.i]
@@ -605,7 +608,7 @@ func (p *objectReader) skipValue() {
 				return
 			}
 		}
-		p.fail("the input is not a JSON object: it ends early")
+		p.fail("it ends early")
 	case c == '-' || '0' <= c && c <= '9':
 		p.number()
 	default:
@@ -616,8 +619,8 @@ func (p *objectReader) skipValue() {
 			}
 		}
 		if p.i >= len(p.s) {
-			p.fail("the input is not a JSON object: it is empty")
+			p.fail("it is empty")
 		}
-		p.fail("the input is not a JSON object: %q at offset %d is not JSON", p.s[p.i], p.i)
+		p.fail(strconv.QuoteRune(rune(p.s[p.i])) + atOffset(p.i) + " is not JSON")
 	}
 }

@@ -3,7 +3,6 @@
 package main
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"syscall/js"
@@ -87,7 +86,7 @@ func mountLab(host el, prefix string, page bool, attrs map[string]string) *labWi
 			if norm, ok := labValue(d, v); ok {
 				want = norm
 			} else {
-				bad = append(bad, fmt.Sprintf("%s %q is not one of the lab's", d.key, v))
+				bad = append(bad, d.key+" "+strconv.Quote(v)+" is not one of the lab's")
 			}
 		}
 		fs := build(h("fieldset", "class", "segmented", "id", w.id("lab-"+d.key)), h("legend", d.legend))
@@ -117,7 +116,7 @@ func mountLab(host el, prefix string, page bool, attrs map[string]string) *labWi
 	}
 	if !page {
 		for _, k := range unknownAttrs(attrs, func(k string) bool { return k == "policy" || k == "retries" || k == "sale_rps" || k == "timeout_ms" }) {
-			bad = append(bad, fmt.Sprintf("%s is not a setting of the lab (use policy, retries, sale_rps, timeout_ms)", k))
+			bad = append(bad, k+" is not a setting of the lab (use policy, retries, sale_rps, timeout_ms)")
 		}
 	}
 	if len(bad) > 0 {
@@ -224,25 +223,25 @@ func (w *labWidget) render(l LabRun) {
 	case 1:
 		retries = "1 retry"
 	default:
-		retries = fmt.Sprintf("%d retries", c.Retries)
+		retries = strconv.Itoa(c.Retries) + " retries"
 	}
 	sale := "a sale of " + report.Number(c.SaleRPS, 0) + "/s"
 	noSale := c.SaleRPS == c.NormalRPS
 	if noSale {
 		sale = "no sale"
 	}
-	desc := fmt.Sprintf("%s, %s, %s, a %s timeout", c.Policy.Title(), retries, sale, report.Duration(c.TimeoutMS))
-	w.title.SetTextContent(fmt.Sprintf("Run %d of 162: %s", l.Index+1, desc))
-	w.summary.SetTextContent(fmt.Sprintf("%s: %s of the sale's people answered; %s.", desc, report.Percent(r.Sale.AnsweredShare), l.Recovered))
+	desc := c.Policy.Title() + ", " + retries + ", " + sale + ", a " + report.Duration(c.TimeoutMS) + " timeout"
+	w.title.SetTextContent("Run " + strconv.Itoa(l.Index+1) + " of 162: " + desc)
+	w.summary.SetTextContent(desc + ": " + report.Percent(r.Sale.AnsweredShare) + " of the sale's people answered; " + l.Recovered + ".")
 
-	who := fmt.Sprintf("Of the %s people who arrived during the sale (%s to %s)", report.Count(r.Sale.People), report.Seconds(c.SaleStartS), report.Seconds(c.SaleEndS()))
+	who := "Of the " + report.Count(r.Sale.People) + " people who arrived during the sale (" + report.Seconds(c.SaleStartS) + " to " + report.Seconds(c.SaleEndS()) + ")"
 	if noSale {
-		who = fmt.Sprintf("Of the %s people who arrived from %s to %s (no sale: %s/s throughout)", report.Count(r.Sale.People),
-			report.Seconds(c.SaleStartS), report.Seconds(c.SaleEndS()), report.Number(c.NormalRPS, 0))
+		who = "Of the " + report.Count(r.Sale.People) + " people who arrived from " + report.Seconds(c.SaleStartS) + " to " + report.Seconds(c.SaleEndS()) +
+			" (no sale: " + report.Number(c.NormalRPS, 0) + "/s throughout)"
 	}
 	fill(w.shares, legend("answered", "refused", "timed_out"), shareBar(r.Sale.AnsweredShare, r.Sale.RefusedShare, r.Sale.TimedOutShare),
-		h("p", "id", w.id("lab-shares-text"), fmt.Sprintf("%s: %s answered, %s refused, %s timed out.", who, report.Percent(r.Sale.AnsweredShare),
-			report.Percent(r.Sale.RefusedShare), report.Percent(r.Sale.TimedOutShare))))
+		h("p", "id", w.id("lab-shares-text"), who+": "+report.Percent(r.Sale.AnsweredShare)+" answered, "+
+			report.Percent(r.Sale.RefusedShare)+" refused, "+report.Percent(r.Sale.TimedOutShare)+" timed out."))
 
 	fill(w.chart, renderChart(w.id("lab-chart"), l.Chart, r, "Answered per 10 s of arrivals; the shaded band is the sale."))
 

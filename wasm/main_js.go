@@ -34,7 +34,7 @@
 package main
 
 import (
-	"fmt"
+	"strconv"
 	"syscall/js"
 )
 
@@ -71,7 +71,7 @@ func fn(f func(string) string) js.Func {
 	return js.FuncOf(func(_ js.Value, args []js.Value) (out any) {
 		defer func() {
 			if r := recover(); r != nil {
-				out = fail(fmt.Sprintf("internal error (a bug, please report it): %v", r))
+				out = fail("internal error (a bug, please report it): " + panicText(r))
 			}
 		}()
 		return f(arg(args, 0))
@@ -122,17 +122,17 @@ func mount(element js.Value, kind string, attrs map[string]string, page bool) (i
 	host := wrap(element)
 	defer func() {
 		if r := recover(); r != nil {
-			js.Global().Get("console").Call("error", "shedsim: mount panicked:", fmt.Sprint(r))
+			js.Global().Get("console").Call("error", "shedsim: mount panicked:", panicText(r))
 			func() {
 				defer func() { _ = recover() }() // the runtime every widget shares must live on
-				fill(host, h("p", "class", "shedsim-error", "role", "alert", fmt.Sprintf("The simulator hit a bug while starting: %v", r)))
+				fill(host, h("p", "class", "shedsim-error", "role", "alert", "The simulator hit a bug while starting: "+panicText(r)))
 			}()
 			id = 0
 		}
 	}()
 	prefix := ""
 	if !page {
-		prefix = fmt.Sprintf("shed%d-", nextID)
+		prefix = "shed" + strconv.Itoa(nextID) + "-"
 	}
 	var w releaser
 	switch kind {
@@ -146,7 +146,7 @@ func mount(element js.Value, kind string, attrs map[string]string, page bool) (i
 	case "planner":
 		w = mountPlanner(host, prefix, page, attrs)
 	default:
-		fill(host, h("p", "class", "shedsim-error", "role", "alert", fmt.Sprintf("Unknown kind %q: use simulator, chart, lab or planner.", kind)))
+		fill(host, h("p", "class", "shedsim-error", "role", "alert", "Unknown kind "+strconv.Quote(kind)+": use simulator, chart, lab or planner."))
 		return 0
 	}
 	id = nextID

@@ -3,7 +3,7 @@
 package main
 
 import (
-	"fmt"
+	"strconv"
 	"strings"
 	"syscall/js"
 
@@ -112,7 +112,7 @@ func mountPlanner(host el, prefix string, page bool, attrs map[string]string) *p
 
 	if !page {
 		if bad := unknownAttrs(attrs, func(k string) bool { _, ok := planDefaults[k]; return ok }); len(bad) > 0 {
-			w.fixed = fmt.Sprintf("Not settings of the planner (use rate_rps, service_ms, target, limit_ms): %s.", strings.Join(bad, ", "))
+			w.fixed = "Not settings of the planner (use rate_rps, service_ms, target, limit_ms): " + strings.Join(bad, ", ") + "."
 		}
 	}
 	w.onEl(form, "input", func(js.Value) { w.schedule() })
@@ -231,21 +231,21 @@ func (w *planWidget) render(a PlanAnswer) {
 		noun = "server"
 	}
 	fill(w.answer, h("span", "class", "big", report.Count(p.Servers)), " "+noun)
-	w.detail.SetTextContent(fmt.Sprintf("With %s, %s of requests %s (the target is at most %s). Mean wait %s, p99 wait %s; each server is busy %s of the time.",
-		report.Count(p.Servers), PlanPercent(p.Answer.Wait), what, PlanPercent(in.Target), report.Duration(p.Answer.MeanWaitMS),
-		report.Duration(p.Answer.P99WaitMS), report.Percent(p.Answer.Utilisation)))
+	w.detail.SetTextContent("With " + report.Count(p.Servers) + ", " + PlanPercent(p.Answer.Wait) + " of requests " + what +
+		" (the target is at most " + PlanPercent(in.Target) + "). Mean wait " + report.Duration(p.Answer.MeanWaitMS) +
+		", p99 wait " + report.Duration(p.Answer.P99WaitMS) + "; each server is busy " + report.Percent(p.Answer.Utilisation) + " of the time.")
 	switch {
 	case p.OneFewer == nil:
 		w.oneFewer.SetTextContent("One server is the fewest there can be.")
 	case !p.OneFewer.Stable:
-		w.oneFewer.SetTextContent(fmt.Sprintf("With %s, the servers could not keep up: the queue would grow without end.", report.Count(p.OneFewer.Servers)))
+		w.oneFewer.SetTextContent("With " + report.Count(p.OneFewer.Servers) + ", the servers could not keep up: the queue would grow without end.")
 	default:
-		w.oneFewer.SetTextContent(fmt.Sprintf("With one fewer, %s, %s would %s: over the target.", report.Count(p.OneFewer.Servers), PlanPercent(p.OneFewer.Wait), what))
+		w.oneFewer.SetTextContent("With one fewer, " + report.Count(p.OneFewer.Servers) + ", " + PlanPercent(p.OneFewer.Wait) + " would " + what + ": over the target.")
 	}
-	w.load.SetTextContent(fmt.Sprintf("Offered load: %s Erlangs (%s/s x %s), the average number of busy servers; any count above it keeps up on average. Erlang C assumes random arrivals, exponential service times and nobody giving up.",
-		report.Number(p.OfferedLoad, 2), report.Number(in.RateRPS, 2), report.Duration(in.ServiceMS)))
-	w.summary.SetTextContent(fmt.Sprintf("%s %s: %s of requests %s; with %d, %s.", report.Count(p.Servers), noun, PlanPercent(p.Answer.Wait), what,
-		p.Servers-1, oneFewerShort(p)))
+	w.load.SetTextContent("Offered load: " + report.Number(p.OfferedLoad, 2) + " Erlangs (" + report.Number(in.RateRPS, 2) + "/s x " + report.Duration(in.ServiceMS) +
+		"), the average number of busy servers; any count above it keeps up on average. Erlang C assumes random arrivals, exponential service times and nobody giving up.")
+	w.summary.SetTextContent(report.Count(p.Servers) + " " + noun + ": " + PlanPercent(p.Answer.Wait) + " of requests " + what + "; with " +
+		strconv.Itoa(p.Servers-1) + ", " + oneFewerShort(p) + ".")
 
 	t := build(h("table", "id", w.id("plan-nearby"), "class", "nearby-table"), h("caption", "How nearby numbers of servers fare"))
 	head := h("tr")
@@ -255,7 +255,7 @@ func (w *planWidget) render(a PlanAnswer) {
 	add(t, build(h("thead"), head))
 	body := h("tbody")
 	for _, r := range p.Nearby {
-		tr := h("tr", "data-servers", fmt.Sprint(r.Servers))
+		tr := h("tr", "data-servers", strconv.Itoa(r.Servers))
 		if r.Servers == p.Servers {
 			tr.SetAttribute("class", "answer")
 			tr.SetAttribute("aria-current", "true")

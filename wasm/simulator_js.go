@@ -3,7 +3,6 @@
 package main
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"syscall/js"
@@ -141,7 +140,7 @@ func mountSimulator(host el, prefix string, page bool, kind string, attrs map[st
 		if s, ok := sim.SampleByKey(attrs["sample"]); ok {
 			w.start = s.Config
 		} else if attrs["sample"] != "" {
-			startErrs = append(startErrs, FieldMsg{"sample", fmt.Sprintf("%q is not a sample: use one of %s", attrs["sample"], sampleKeys())})
+			startErrs = append(startErrs, FieldMsg{"sample", strconv.Quote(attrs["sample"]) + " is not a sample: use one of " + sampleKeys()})
 		}
 		for _, k := range unknownAttrs(attrs, func(k string) bool { _, ok := fieldByKey(k); return ok }) {
 			startErrs = append(startErrs, FieldMsg{k, "is not a setting of the simulator: use one of " + strings.Join(ConfigKeys(), ", ")})
@@ -531,8 +530,8 @@ func (w *simWidget) continueLater() {
 		l.advised = true
 		w.timings.advice = now() - t
 		w.showTimings()
-		console(fmt.Sprintf("shedsim: %s ms for every policy, %s ms drawing, %s ms the advice; %s attempts expected per run",
-			f1(w.timings.build), f1(w.timings.draw), f1(w.timings.advice), report.Count(int(l.config.ExpectedAttempts()))))
+		console("shedsim: " + f1(w.timings.build) + " ms for every policy, " + f1(w.timings.draw) + " ms drawing, " + f1(w.timings.advice) +
+			" ms the advice; " + report.Count(int(l.config.ExpectedAttempts())) + " attempts expected per run")
 		w.dispatch("shedsim:result", `{"view":`+mustJSON(*w.view)+`,"build_ms":`+fnum(w.timings.build)+`,"advice_ms":`+fnum(w.timings.advice)+`}`)
 		if w.clients != nil {
 			l.clients = make([]report.ClientRow, len(sim.Clients))
@@ -570,17 +569,17 @@ func (w *simWidget) showTimings() {
 		return
 	}
 	t := w.timings
-	text := fmt.Sprintf("Every policy in %s ms, drawn in %s ms", f1(t.build), f1(t.draw))
+	text := "Every policy in " + f1(t.build) + " ms, drawn in " + f1(t.draw) + " ms"
 	w.timing.SetAttribute("data-build-ms", fnum(t.build))
 	w.timing.SetAttribute("data-draw-ms", fnum(t.draw))
 	if w.later.advised {
-		text += fmt.Sprintf("; the advice in %s ms", f1(t.advice))
+		text += "; the advice in " + f1(t.advice) + " ms"
 		w.timing.SetAttribute("data-advice-ms", fnum(t.advice))
 	} else {
 		w.timing.RemoveAttribute("data-advice-ms")
 	}
 	if w.later.clients != nil && w.later.rowsDone == len(w.later.clients) {
-		text += fmt.Sprintf("; the clients in %s ms", f1(t.clients))
+		text += "; the clients in " + f1(t.clients) + " ms"
 		w.timing.SetAttribute("data-clients-ms", fnum(t.clients))
 	} else {
 		w.timing.RemoveAttribute("data-clients-ms")
@@ -608,8 +607,8 @@ func (w *simWidget) setStale(stale bool, msg string) {
 func (w *simWidget) render(v report.View) {
 	c := v.Config
 	r := v.Chosen
-	w.summary.SetTextContent(fmt.Sprintf("%s: %s of the sale's people answered, %s refused, %s timed out; %s.",
-		c.Policy.Title(), report.Percent(r.Sale.AnsweredShare), report.Percent(r.Sale.RefusedShare), report.Percent(r.Sale.TimedOutShare), report.Recovered(r)))
+	w.summary.SetTextContent(c.Policy.Title() + ": " + report.Percent(r.Sale.AnsweredShare) + " of the sale's people answered, " +
+		report.Percent(r.Sale.RefusedShare) + " refused, " + report.Percent(r.Sale.TimedOutShare) + " timed out; " + report.Recovered(r) + ".")
 	if f := w.byKey["queue"]; f != nil && f.hint != nil {
 		f.hint.SetTextContent(QueueHint(v))
 	}
@@ -633,7 +632,7 @@ func (w *simWidget) render(v report.View) {
 	}
 	w.chartTitle.SetTextContent(c.Policy.Title() + " over time")
 	fill(w.chart, renderChart(w.id("chart"), v.Chart, r,
-		fmt.Sprintf("Answered, refused and timed out per 10 s of arrivals under the %s; the shaded band is the sale.", lowerFirst(c.Policy.Title()))))
+		"Answered, refused and timed out per 10 s of arrivals under the "+lowerFirst(c.Policy.Title())+"; the shaded band is the sale."))
 	fill(w.lines, renderLine(w.id("outlook"), v.Outlook), renderLine(w.id("this-run"), v.ThisRun))
 	if w.fluid != nil {
 		clear(w.fluid)
@@ -651,7 +650,7 @@ func (w *simWidget) renderAdvice(advice []report.Advice) {
 	}
 	clear(w.advice)
 	for i, a := range advice {
-		textID := w.id(fmt.Sprintf("advice-%d", i))
+		textID := w.id("advice-" + strconv.Itoa(i))
 		add(w.advice, build(h("li"), h("p", "id", textID, a.Text),
 			h("button", "type", "button", "class", "try", "aria-describedby", textID, "data-advice", strconv.Itoa(i), "Try it")))
 	}
@@ -726,10 +725,10 @@ func (w *simWidget) renderClients(v report.ClientView) {
 	case 1:
 		retries = "up to 1 retry"
 	default:
-		retries = fmt.Sprintf("up to %d retries", c.Retries)
+		retries = "up to " + strconv.Itoa(c.Retries) + " retries"
 	}
-	lead := fmt.Sprintf("Every client strategy with the %s and %s, everything else as above. The bars are the attempts each person sent, out of the %d a client may send.",
-		lowerFirst(c.Policy.Title()), retries, 1+c.Retries)
+	lead := "Every client strategy with the " + lowerFirst(c.Policy.Title()) + " and " + retries +
+		", everything else as above. The bars are the attempts each person sent, out of the " + strconv.Itoa(1+c.Retries) + " a client may send."
 	if c.Retries == 0 {
 		lead += " With no retries the strategies differ only where a client refuses its own requests: adaptive throttling."
 	}

@@ -6,12 +6,9 @@
 // its adapter (adapter.go) is tested natively.
 package main
 
-import (
-	"fmt"
-	"os"
-)
+import "os"
 
 func main() {
-	fmt.Fprintln(os.Stderr, "wasm: build with GOOS=js GOARCH=wasm; this is the page's WebAssembly module")
+	os.Stderr.WriteString("wasm: build with GOOS=js GOARCH=wasm; this is the page's WebAssembly module\n")
 	os.Exit(2)
 }
