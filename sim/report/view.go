@@ -28,15 +28,27 @@ type View struct {
 }
 
 // Build runs c under every policy, plus the alternatives its advice quotes,
-// and lays out the result. It returns c's validation errors unchanged.
+// and lays out the result. It returns c's validation errors unchanged. It is
+// BuildCompared followed by Advise.
 func Build(c sim.Config) (View, error) {
-	rs, err := Compare(c)
+	v, rs, err := BuildCompared(c)
 	if err != nil {
 		return View{}, err
 	}
-	adv, err := Advise(c, rs)
-	if err != nil {
+	if v.Advice, err = Advise(c, rs); err != nil {
 		return View{}, err
+	}
+	return v, nil
+}
+
+// BuildCompared is the part of c's View a page can draw first: every policy
+// side by side (the runs of Compare, which it also returns) and the chosen
+// policy's chart, lines and fluid view; everything but the Advice, which
+// runs more alternatives: Advise(c, compared) completes it.
+func BuildCompared(c sim.Config) (v View, compared []sim.Result, err error) {
+	rs, err := Compare(c)
+	if err != nil {
+		return View{}, nil, err
 	}
 	chosen := rs[c.Policy]
 	return View{
@@ -49,7 +61,6 @@ func Build(c sim.Config) (View, error) {
 		Chart:        Timeline(chosen),
 		Outlook:      Outlook(chosen),
 		ThisRun:      ThisRun(chosen),
-		Advice:       adv,
 		Fluid:        Fluid(c),
-	}, nil
+	}, rs, nil
 }
