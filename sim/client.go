@@ -253,9 +253,10 @@ func backoffCeiling(base, cap float64, n int32) float64 {
 
 // retryAfter is the server's Retry-After hint, in ns: how long the requests
 // waiting would take to drain at full capacity, in whole seconds as HTTP
-// sends it, at least 1.
+// sends it, at least 1 and at most a day (the longest run), so that a vast
+// queue cannot overflow the clock.
 func (e *engine) retryAfter() int64 {
 	drain := float64(e.queue.len()) / e.capacityPerNS // ns
-	s := math.Ceil(drain / 1e9)
-	return int64(max(s, 1)) * 1_000_000_000
+	s := min(max(math.Ceil(drain/1e9), 1), maxDuration)
+	return int64(s) * 1_000_000_000
 }

@@ -95,6 +95,18 @@ func TestRetryAfterIsHonoured(t *testing.T) {
 			e.release(i)
 		}
 	}
+	// A queue that would take longer than a day to drain says a day: the
+	// hint never runs the clock past what int64 nanoseconds hold.
+	slow := DefaultConfig()
+	slow.Policy, slow.Client, slow.Retries, slow.Workers, slow.ServiceMS = Bounded, RetryAfter, 1, 1, maxMS
+	big := newEngine(slow, nil)
+	for k := 0; k < 100; k++ {
+		j := big.alloc()
+		big.at(j).refs = 1
+		big.queue.push(j, false)
+	}
+	assert.Equal(t, int64(maxDuration)*1e9, big.retryAfter(), "100 hours of work waiting: the hint is capped at a day")
+
 	// A timeout carries no hint: the client waits RetryDelayMS.
 	i := e.alloc()
 	a := e.at(i)

@@ -267,6 +267,9 @@ func (e *engine) loop() {
 		if at >= e.end {
 			return
 		}
+		if at < e.now {
+			panic("sim: time went backwards, from " + strconv.FormatInt(e.now, 10) + " to " + strconv.FormatInt(at, 10) + " ns")
+		}
 		e.now = at
 		switch next {
 		case 0:

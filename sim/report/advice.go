@@ -23,8 +23,8 @@ var earlyNo = []sim.Policy{sim.Bounded, sim.CoDel, sim.LIFO, sim.Priority}
 
 // Advise says what to change about c, given compared, c run under every
 // policy (as Compare returns it). It runs the alternatives it quotes: more
-// workers, no retries, an automatic bound, free refusals. It returns at
-// least one item.
+// workers, no retries, an automatic bound, free refusals; one that is not a
+// valid Config is left out. It returns at least one item.
 func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 	if len(compared) != len(sim.Policies) {
 		return nil, errors.New("report: Advise needs one result per policy, got " + strconv.Itoa(len(compared)))
@@ -55,28 +55,27 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 		})
 	}
 
-	try := func(change func(*sim.Config), say func(r sim.Result) string) error {
+	// try runs an alternative and adds what it measured. An alternative that
+	// is not a valid Config (more workers than allowed, a run over the
+	// budget) is not advised: there is no run to quote.
+	try := func(change func(*sim.Config), say func(r sim.Result) string) {
 		alt := c
 		change(&alt)
 		r, err := sim.Run(alt)
 		if err != nil {
-			return err
+			return
 		}
 		out = append(out, Advice{Text: say(r), Config: alt, Answered: r.Sale.AnsweredShare})
-		return nil
 	}
 
 	if n := c.SuggestedWorkers(); c.Workers < n && c.SaleRPS > c.NormalRPS {
-		err := try(func(a *sim.Config) { a.Workers = n }, func(r sim.Result) string {
+		try(func(a *sim.Config) { a.Workers = n }, func(r sim.Result) string {
 			return fill("Or run %s workers, the fewest whose capacity (%s/s) is over the sale's %s/s: %s answered with this policy, %s.",
 				strconv.Itoa(n), Number(r.Config.CapacityRPS(), 1), Number(c.SaleRPS, 2), Percent(r.Sale.AnsweredShare), Recovered(r))
 		})
-		if err != nil {
-			return nil, err
-		}
 	}
 	if c.Retries > 0 {
-		err := try(func(a *sim.Config) { a.Retries = 0 }, func(r sim.Result) string {
+		try(func(a *sim.Config) { a.Retries = 0 }, func(r sim.Result) string {
 			tries := "retries"
 			if c.Retries == 1 {
 				tries = "retry"
@@ -84,38 +83,26 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 			return fill("Retry less: with no retries this policy answers %s and is %s. With %s %s it answers %s and is %s. A retry budget stops retries when they stop helping.",
 				Percent(r.Sale.AnsweredShare), Recovered(r), strconv.Itoa(c.Retries), tries, Percent(cur.Sale.AnsweredShare), Recovered(cur))
 		})
-		if err != nil {
-			return nil, err
-		}
 	}
 	if c.Retries > 0 && c.Client == sim.Fixed && cur.BackToNormalS == nil {
-		err := try(func(a *sim.Config) { a.Client = sim.Budget }, func(r sim.Result) string {
+		try(func(a *sim.Config) { a.Client = sim.Budget }, func(r sim.Result) string {
 			return fill("Give the clients a retry budget (a token bucket of %s, as the AWS SDKs keep): %s answered and %s, %s attempts per person instead of %s.",
 				strconv.Itoa(c.BudgetTokens), Percent(r.Sale.AnsweredShare), Recovered(r), Number(r.AttemptsPerPerson, 2), Number(cur.AttemptsPerPerson, 2))
 		})
-		if err != nil {
-			return nil, err
-		}
 	}
 	if (c.Policy == sim.Bounded || c.Policy == sim.Priority) && CanHoldTimeout(c) {
-		err := try(func(a *sim.Config) { a.Queue = 0 }, func(r sim.Result) string {
+		try(func(a *sim.Config) { a.Queue = 0 }, func(r sim.Result) string {
 			return fill("Bound the queue as a time: %s waiting hold %s of work against a %s timeout, so %s of the sale's people still time out. The automatic %s (%s of work) answers %s.",
 				Count(c.QueueBound()), Seconds(c.QueueSeconds()), Duration(c.TimeoutMS), Percent(cur.Sale.TimedOutShare),
 				Count(r.Config.QueueBound()), Seconds(r.Config.QueueSeconds()), Percent(r.Sale.AnsweredShare))
 		})
-		if err != nil {
-			return nil, err
-		}
 	}
 	if c.RefusalCostMS > 0 && c.Policy != sim.FIFO && c.Policy != sim.Skip {
-		err := try(func(a *sim.Config) { a.RefusalCostMS = 0 }, func(r sim.Result) string {
+		try(func(a *sim.Config) { a.RefusalCostMS = 0 }, func(r sim.Result) string {
 			return fill("Make saying no cheap: each refusal takes a worker %s now, %s of their time. Shed before the expensive part, in the gateway or the handler's first lines, and %s are answered instead of %s.",
 				Duration(c.RefusalCostMS), Percent(cur.WorkerTimeS.Refusing/(float64(c.Workers)*c.DurationS)),
 				Percent(r.Sale.AnsweredShare), Percent(cur.Sale.AnsweredShare))
 		})
-		if err != nil {
-			return nil, err
-		}
 	}
 	if len(out) == 0 {
 		out = append(out, Advice{

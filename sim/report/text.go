@@ -80,6 +80,8 @@ const backToNormalNote = "Back to normal: the first 10 s after the sale from whi
 // WritePostTables runs base and its variations and writes the post's tables
 // to w: every policy in the sale, the bound as a time, an ordinary morning,
 // the cost of saying no, the client's timeout, retries, and the fluid view.
+// A variation that is not a valid Config (more attempts than the budget,
+// say, with 3 retries) is shown as over the budget rather than run.
 func WritePostTables(w io.Writer, base sim.Config) error {
 	var err error
 	p := func(format string, args ...string) {
@@ -99,6 +101,7 @@ func WritePostTables(w io.Writer, base sim.Config) error {
 		}
 		return r
 	}
+	const overBudget = "over budget"
 
 	rs, e := Compare(base)
 	if e != nil {
@@ -132,15 +135,19 @@ func WritePostTables(w io.Writer, base sim.Config) error {
 	quiet.SaleRPS = base.NormalRPS
 	p("\nAn ordinary morning: %s/s throughout, no sale. Shares of the people who arrived from %s to %s.\n\n",
 		Number(base.NormalRPS, 2), Seconds(base.SaleStartS), Seconds(base.SaleEndS()))
-	qs, e := Compare(quiet)
-	if e != nil {
-		return e
+	if e := quiet.Validate(); e != nil {
+		p("Not run: " + strings.ReplaceAll(e.Error(), "\n", "; ") + "\n")
+	} else {
+		qs, e := Compare(quiet)
+		if e != nil {
+			return e
+		}
+		qt := Table{Header: []string{"Policy", "Answered", "Refused", "Median wait"}}
+		for _, r := range qs {
+			qt.Rows = append(qt.Rows, []string{r.Config.Policy.Title(), Percent(r.Sale.AnsweredShare), Percent(r.Sale.RefusedShare), Millis(r.Sale.MedianWaitMS)})
+		}
+		tab(qt)
 	}
-	qt := Table{Header: []string{"Policy", "Answered", "Refused", "Median wait"}}
-	for _, r := range qs {
-		qt.Rows = append(qt.Rows, []string{r.Config.Policy.Title(), Percent(r.Sale.AnsweredShare), Percent(r.Sale.RefusedShare), Millis(r.Sale.MedianWaitMS)})
-	}
-	tab(qt)
 
 	// The cost of saying no.
 	p("\nSaying no costs worker time: the bounded queue when each refusal takes a worker first.\n\n")
@@ -169,17 +176,25 @@ func WritePostTables(w io.Writer, base sim.Config) error {
 	// Retries.
 	p("\nWith retries, %s apart, after a timeout or a refusal: answered, and back to normal.\n\n", Duration(base.RetryDelayMS))
 	rt := Table{Header: []string{"Policy", "retries=0", "back", "retries=1", "back", "retries=3", "back"}}
+	skipped := false
 	for _, pol := range sim.Policies {
 		row := []string{pol.Title()}
 		for _, n := range []int{0, 1, 3} {
 			c := base
 			c.Policy, c.Retries = pol, n
+			if c.Validate() != nil {
+				row, skipped = append(row, overBudget, "-"), true
+				continue
+			}
 			r := run(c)
 			row = append(row, Percent(r.Sale.AnsweredShare), BackCell(RowOf(r)))
 		}
 		rt.Rows = append(rt.Rows, row)
 	}
 	tab(rt)
+	if skipped {
+		p("Over budget: with that many retries the run would send more than " + Count(sim.MaxAttempts) + " attempts.\n")
+	}
 
 	p("\nThe fluid view: after the sale, an unbounded queue drains only if every person's tries fit\n")
 	for _, l := range Fluid(base) {
