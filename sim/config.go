@@ -324,6 +324,23 @@ func (c Config) Drains(retries int) bool {
 	return c.NormalRPS*c.FluidTries(retries) < c.CapacityRPS()
 }
 
+// HoldsTimeout reports whether the policy can keep a request waiting as long
+// as its client's timeout: the unbounded queues always can, a bounded queue
+// when the bound is at least a timeout's worth of work, the queue timeout
+// when its interval is at least the timeout. Only such a queue can fill with
+// work nobody waits for, so only for it does the fluid view (Drains) decide
+// whether a spike can leave it stuck.
+func (c Config) HoldsTimeout() bool {
+	switch c.Policy {
+	case Bounded, Priority:
+		return c.QueueSeconds()*1000 >= c.TimeoutMS
+	case CoDel, LIFO:
+		return max(c.CoDelIntervalMS, c.CoDelTargetMS) >= c.TimeoutMS
+	default:
+		return true
+	}
+}
+
 // SuggestedWorkers is the fewest workers whose capacity is over the sale
 // rate: floor(SaleRPS x ServiceMS / 1000) + 1 (rule 21; 13 at the shop's
 // numbers).

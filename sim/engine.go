@@ -611,8 +611,8 @@ func (e *engine) result(c Config) Result {
 	for i := range r.Windows {
 		w := &r.Windows[i]
 		w.AnsweredShare = 1
-		if w.People > 0 {
-			w.AnsweredShare = float64(w.Answered) / float64(w.People)
+		if settled := w.People - w.Unfinished; settled > 0 {
+			w.AnsweredShare = float64(w.Answered) / float64(settled)
 		}
 	}
 	r.BackToNormalS = backToNormal(r.Windows, e.saleEnd)
@@ -621,6 +621,8 @@ func (e *engine) result(c Config) Result {
 		r.Recovery = Normal
 	case c.Client == Throttle && e.queue.len() == 0:
 		r.Recovery = Throttled
+	case !c.HoldsTimeout():
+		r.Recovery = Overloaded
 	case c.Drains(c.Retries):
 		r.Recovery = Backlog
 	default:
@@ -643,15 +645,19 @@ func (e *engine) result(c Config) Result {
 
 // backToNormal finds the first window starting at or after the sale's end
 // from which every later window answers at least 90% of its people, and
-// returns its start minus the sale's end in seconds; nil if the last window
-// falls short (rule 17).
+// returns its start minus the sale's end in seconds (rule 17). People still
+// in flight at the end are not counted against a window, and a window with
+// nobody settled is no evidence either way: nil when no window from there on
+// has anyone settled, or the last one falls short.
 func backToNormal(ws []Window, saleEnd int64) *float64 {
 	first := int((saleEnd + windowNS - 1) / windowNS)
 	k := len(ws)
+	evidence := false
 	for k > first && ws[k-1].AnsweredShare >= 0.9 {
+		evidence = evidence || ws[k-1].People > ws[k-1].Unfinished
 		k--
 	}
-	if k == len(ws) {
+	if !evidence {
 		return nil
 	}
 	s := float64(int64(k)*windowNS-saleEnd) / 1e9

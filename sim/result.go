@@ -93,7 +93,9 @@ type Window struct {
 	Refused    int     `json:"refused"`
 	TimedOut   int     `json:"timed_out"`
 	Unfinished int     `json:"unfinished"`
-	// AnsweredShare is Answered / People, 1 for a window with nobody in it.
+	// AnsweredShare is Answered / (People - Unfinished): people still in
+	// flight when the run ends have not failed yet. It is 1 for a window with
+	// nobody settled.
 	AnsweredShare float64 `json:"answered_share"`
 	// Attempts is every attempt this window's people sent.
 	Attempts int `json:"attempts"`
@@ -124,6 +126,11 @@ const (
 	// Stuck: not back, and the fluid view says the queue never drains:
 	// retries keep it full, a metastable failure.
 	Stuck Recovery = "stuck"
+	// Overloaded: not back, under a policy whose queue cannot hold a
+	// timeout's worth of work (Config.HoldsTimeout), so no backlog of
+	// abandoned requests explains it: even normal traffic gets fewer than 90%
+	// answered, refusals that cost workers their time, say.
+	Overloaded Recovery = "overloaded"
 	// Throttled: not back, with the service's queue empty at the end: the
 	// clients refuse their own requests. Adaptive throttling (Client
 	// Throttle) that saw nothing accepted for its whole window lets almost

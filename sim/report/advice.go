@@ -90,7 +90,7 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 				strconv.Itoa(c.BudgetTokens), Percent(r.Sale.AnsweredShare), Recovered(r), Number(r.AttemptsPerPerson, 2), Number(cur.AttemptsPerPerson, 2))
 		})
 	}
-	if (c.Policy == sim.Bounded || c.Policy == sim.Priority) && CanHoldTimeout(c) {
+	if (c.Policy == sim.Bounded || c.Policy == sim.Priority) && c.HoldsTimeout() {
 		try(func(a *sim.Config) { a.Queue = 0 }, func(r sim.Result) string {
 			return fill("Bound the queue as a time: %s waiting hold %s of work against a %s timeout, so %s of the sale's people still time out. The automatic %s (%s of work) answers %s.",
 				Count(c.QueueBound()), Seconds(c.QueueSeconds()), Duration(c.TimeoutMS), Percent(cur.Sale.TimedOutShare),

@@ -95,7 +95,10 @@ func Timeline(r sim.Result) Chart {
 				b.Parts = append(b.Parts, Part{part.kind, Rect{left + gap, y, right - left - float64(2*gap), h}})
 			}
 		}
-		b.Label = fill("%s to %s: %s of %s people answered", Seconds(w.StartS), Seconds(end), Percent(w.AnsweredShare), Count(w.People))
+		b.Label = fill("%s to %s: %s of %s people answered", Seconds(w.StartS), Seconds(end), Percent(w.AnsweredShare), Count(w.People-w.Unfinished))
+		if w.Unfinished > 0 {
+			b.Label += fill(", %s more still waiting when the run ended", Count(w.Unfinished))
+		}
 		ch.Bars = append(ch.Bars, b)
 	}
 	step := secondsPerTickWanted

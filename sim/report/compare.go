@@ -87,6 +87,8 @@ func Recovered(r sim.Result) string {
 		return "not back by " + Seconds(r.Config.DurationS) + ": a backlog too long for the run"
 	case r.Recovery == sim.Throttled:
 		return "not back by " + Seconds(r.Config.DurationS) + ": the clients throttle themselves shut"
+	case r.Recovery == sim.Overloaded:
+		return "not back by " + Seconds(r.Config.DurationS) + ": overloaded even at normal traffic"
 	case r.Config.Retries == 0:
 		return "not back by " + Seconds(r.Config.DurationS) + ": stuck, the normal traffic alone is over capacity"
 	default:
@@ -106,6 +108,8 @@ func BackCell(r Row) string {
 		return "backlog"
 	case r.Recovery == sim.Throttled:
 		return "throttled"
+	case r.Recovery == sim.Overloaded:
+		return "overloaded"
 	default:
 		return "stuck"
 	}

@@ -16,23 +16,6 @@ type Line struct {
 // String joins the label and the text.
 func (l Line) String() string { return l.Label + ": " + l.Text }
 
-// CanHoldTimeout reports whether c's policy can keep a request waiting for
-// as long as its client's timeout: the unbounded queues always can, a
-// bounded queue when the bound is at least a timeout's worth of work, the
-// queue timeout when its interval is at least the timeout. Only such a
-// queue can fill with work nobody waits for, so only for such a queue does
-// the fluid view decide whether a spike can leave it stuck.
-func CanHoldTimeout(c sim.Config) bool {
-	switch c.Policy {
-	case sim.Bounded, sim.Priority:
-		return c.QueueSeconds()*1000 >= c.TimeoutMS
-	case sim.CoDel, sim.LIFO:
-		return max(c.CoDelIntervalMS, c.CoDelTargetMS) >= c.TimeoutMS
-	default:
-		return true
-	}
-}
-
 // FluidLine is the post's fluid view for one retry count: "retries=3:
 // 70/s x 4 tries = 280/s against 100/s, never drains" (rule 18). For a
 // client other than the post's it counts the tries that client makes once
@@ -79,7 +62,7 @@ func Fluid(c sim.Config) []string {
 // longest wait this run measured in the queue.
 func Outlook(r sim.Result) Line {
 	c := r.Config
-	if !CanHoldTimeout(c) && r.LongestQueueWaitMS < c.TimeoutMS {
+	if !c.HoldsTimeout() && r.LongestQueueWaitMS < c.TimeoutMS {
 		return Line{"Longest wait in the queue", fill("%s, against a %s timeout: no request can wait for nothing here.",
 			Duration(r.LongestQueueWaitMS), Duration(c.TimeoutMS))}
 	}
@@ -114,6 +97,9 @@ func ThisRun(r sim.Result) Line {
 	case r.BackToNormalS == nil && r.Recovery == sim.Throttled:
 		text = fill("not back by %s, with the queue empty: the clients refused %s of their own requests. With nothing accepted in the last %s, adaptive throttling lets almost nothing through, so nothing is accepted to open it again.",
 			Seconds(r.Config.DurationS), Count(r.Client.Throttled), Seconds(r.Config.ClientWindowS))
+	case r.BackToNormalS == nil && r.Recovery == sim.Overloaded:
+		text = fill("not back by %s: even at normal traffic fewer than 90% of people are answered, and no queue of abandoned work explains it: %s of the sale's people answered, %s of the workers' time spent refusing.",
+			Seconds(r.Config.DurationS), Percent(r.Sale.AnsweredShare), Percent(r.WorkerTimeS.Refusing/(float64(r.Config.Workers)*r.Config.DurationS)))
 	case r.BackToNormalS == nil:
 		text = fill("not back by %s: a backlog too long for the run, not a stuck queue; a longer run would drain it.",
 			Seconds(r.Config.DurationS))

@@ -12,7 +12,7 @@ import (
 	"github.com/shedsim/shedsim/sim/report"
 )
 
-func TestCanHoldTimeout(t *testing.T) {
+func TestHoldsTimeout(t *testing.T) {
 	timeout := func(ms float64) func(*sim.Config) { return func(c *sim.Config) { c.TimeoutMS = ms } }
 	target := func(ms float64) func(*sim.Config) { return func(c *sim.Config) { c.CoDelTargetMS = ms } }
 	tests := []struct {
@@ -40,7 +40,7 @@ func TestCanHoldTimeout(t *testing.T) {
 		{"lifo interval 2 s", shop(policy(sim.LIFO), codelInterval(2000)), true, "adaptive LIFO with a long interval"},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, report.CanHoldTimeout(tt.config), "%s: %s", tt.name, tt.reason)
+		assert.Equal(t, tt.want, tt.config.HoldsTimeout(), "%s: %s", tt.name, tt.reason)
 	}
 }
 
@@ -274,14 +274,16 @@ func TestThisRunStuckWithoutRetries(t *testing.T) {
 	tests := []struct {
 		name   string
 		config sim.Config
+		want   sim.Recovery
 		reason string
 	}{
-		{"bounded, 120/s", shop(policy(sim.Bounded), normalRPS(120)), "a bounded queue, overloaded all day"},
-		{"fifo, 120/s", shop(normalRPS(120)), "an unbounded queue, overloaded all day"},
+		{"bounded, 120/s", shop(policy(sim.Bounded), normalRPS(120)), sim.Overloaded,
+			"a bounded queue of half a second holds no abandoned work: it is overloaded, refusing a sixth all day"},
+		{"fifo, 120/s", shop(normalRPS(120)), sim.Stuck, "an unbounded queue, overloaded all day: the fluid view never drains"},
 	}
 	for _, tt := range tests {
 		r := run(t, tt.config)
-		require.Equal(t, sim.Stuck, r.Recovery, "%s: not back, and the fluid view never drains", tt.name)
+		require.Equal(t, tt.want, r.Recovery, "%s: %s", tt.name, tt.reason)
 		assert.NotContains(t, strings.ToLower(report.ThisRun(r).Text), "retries", "%s: there are no retries to blame (%s)", tt.name, tt.reason)
 		assert.NotContains(t, strings.ToLower(report.Recovered(r)), "retries", "%s: there are no retries to blame (%s)", tt.name, tt.reason)
 	}
