@@ -57,6 +57,15 @@ func Samples() []Sample {
 	}
 }
 
+// SampleKeys lists the samples' keys, in order.
+func SampleKeys() []string {
+	var keys []string
+	for _, s := range Samples() {
+		keys = append(keys, s.Key)
+	}
+	return keys
+}
+
 // SampleByKey returns the sample with the given key.
 func SampleByKey(key string) (Sample, bool) {
 	for _, s := range Samples() {

@@ -58,7 +58,7 @@ const (
 const randomCount = 50
 
 // randomBudget is the most attempts a random Config may be expected to send
-// (expectedAttempts), to keep the set quick under Node and qemu.
+// (sim.Config.ExpectedAttempts), to keep the set quick under Node and qemu.
 const randomBudget = 60_000
 
 func run(args []string, stdout, stderr io.Writer) error {
@@ -156,7 +156,7 @@ func num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 // randomConfigs returns the random set: randomCount valid Configs drawn
 // from PCG(1, 2), each expected to send at most randomBudget attempts
-// (expectedAttempts). A
+// (sim.Config.ExpectedAttempts, which rounds the same on every platform). A
 // draw that fails Validate or is over budget is drawn again, so the set
 // depends only on the generator below and on Validate.
 func randomConfigs() []sim.Config {
@@ -167,24 +167,15 @@ func randomConfigs() []sim.Config {
 			panic("parity: the generator draws almost no valid Configs")
 		}
 		c := g.config()
-		if n := expectedAttempts(c); n > randomBudget {
+		if n := c.ExpectedAttempts(); n > randomBudget {
 			g.shrink(&c, randomBudget/n)
 		}
-		if c.Validate() != nil || expectedAttempts(c) > randomBudget {
+		if c.Validate() != nil || c.ExpectedAttempts() > randomBudget {
 			continue
 		}
 		out = append(out, c)
 	}
 	return out
-}
-
-// expectedAttempts is sim.Config.ExpectedAttempts written so that it
-// rounds the same on every platform: the method's a*b + c*d may be fused
-// into a multiply-add on arm64, which changes its last bit, and through the
-// budget the Configs drawn.
-func expectedAttempts(c sim.Config) float64 {
-	people := float64(c.NormalRPS*(c.DurationS-c.SaleS)) + float64(c.SaleRPS*c.SaleS)
-	return float64(people * float64(1+c.Retries))
 }
 
 // generator draws Configs across the fields' valid ranges, favouring the

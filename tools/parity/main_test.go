@@ -46,7 +46,7 @@ func TestRandomConfigs(t *testing.T) {
 		if err := c.Validate(); err != nil {
 			t.Errorf("random/%02d does not validate: %v", i, err)
 		}
-		if n := expectedAttempts(c); n > randomBudget {
+		if n := c.ExpectedAttempts(); n > randomBudget {
 			t.Errorf("random/%02d expects %.0f attempts, over the budget of %d", i, n, randomBudget)
 		}
 	}

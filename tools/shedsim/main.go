@@ -16,7 +16,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"os"
 )
 
@@ -34,5 +33,3 @@ func main() {
 type usageError struct{ msg string }
 
 func (e usageError) Error() string { return e.msg }
-
-var _ io.Writer = os.Stdout

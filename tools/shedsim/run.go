@@ -23,8 +23,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	c := sim.DefaultConfig()
 	fs := flag.NewFlagSet("shedsim", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { usage(fs, stderr) }
+	fs.SetOutput(io.Discard) // errors are one line, from run; usage only for --help
+	fs.Usage = func() {}
 	var policy string
 	fs.StringVar(&policy, "policy", "", "one run of this policy: fifo, skip, bounded, codel, lifo or priority")
 	fs.IntVar(&c.Workers, "workers", c.Workers, "identical workers")
@@ -64,9 +64,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 	sample := fs.String("sample", "", "start from one of the post's situations (--sample list)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			usage(fs, stdout)
 			return nil
 		}
-		return usageError{err.Error()}
+		return parseError(err)
 	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Sprintf("unexpected argument %q: flags start with --, see --help", fs.Arg(0))}
@@ -84,7 +85,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 			if *sample == "list" {
 				return listSamples(stdout)
 			}
-			return usageError{fmt.Sprintf("--sample: no sample %q: use one of %s", *sample, sampleKeys())}
+			return usageError{fmt.Sprintf("--sample: no sample %q: use one of %s", *sample, strings.Join(sim.SampleKeys(), ", "))}
 		}
 		// The sample is the base; flags given explicitly override it.
 		over := c
@@ -154,6 +155,12 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 }
 
+// parseError is the flag package's error as one line that spells flags the
+// way --help does ("--sale-rps", not "-sale-rps") and says where to look.
+func parseError(err error) usageError {
+	return usageError{strings.ReplaceAll(err.Error(), " -", " --") + " (see --help)"}
+}
+
 func usage(fs *flag.FlagSet, w io.Writer) {
 	fmt.Fprint(w, `Usage:
   shedsim                                        the post's tables
@@ -167,7 +174,9 @@ func usage(fs *flag.FlagSet, w io.Writer) {
 
 Flags:
 `)
+	fs.SetOutput(w)
 	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
 }
 
 // copyFlag sets the Config field behind flag name from src.
@@ -239,14 +248,6 @@ func flagErrors(err error) string {
 		return err.Error()
 	}
 	return strings.Join(parts, "; ")
-}
-
-func sampleKeys() string {
-	var keys []string
-	for _, s := range sim.Samples() {
-		keys = append(keys, s.Key)
-	}
-	return strings.Join(keys, ", ")
 }
 
 func listSamples(w io.Writer) error {
@@ -374,7 +375,8 @@ func sortedKeys(m map[sim.Recovery]int) []sim.Recovery {
 func runPlan(args []string, stdout, stderr io.Writer) error {
 	in := plan.DefaultInput()
 	fs := flag.NewFlagSet("shedsim plan", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	fs.Float64Var(&in.RateRPS, "rate-rps", in.RateRPS, "arrival rate, per second")
 	fs.Float64Var(&in.ServiceMS, "service-ms", in.ServiceMS, "mean service time, ms")
 	fs.Float64Var(&in.Target, "target", in.Target, "largest acceptable share of requests that wait (0.05 = 5%)")
@@ -382,9 +384,12 @@ func runPlan(args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print the plan as JSON")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			io.WriteString(stdout, "Usage: shedsim plan [--rate-rps 150 --service-ms 80 --target 0.05 --limit-ms 0] [--json]\n\nFlags:\n")
+			fs.SetOutput(stdout)
+			fs.PrintDefaults()
 			return nil
 		}
-		return usageError{err.Error()}
+		return parseError(err)
 	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Sprintf("plan: unexpected argument %q", fs.Arg(0))}

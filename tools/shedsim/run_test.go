@@ -89,8 +89,8 @@ func TestBadInput(t *testing.T) {
 		{"absurd traffic is over the budget", []string{"--sale-rps", "900000"}, []string{"--sale-rps:", "budget"}},
 		{"unknown policy", []string{"--policy", "random"}, []string{"--policy: unknown policy \"random\"", "fifo"}},
 		{"unknown sample", []string{"--sample", "nope"}, []string{"--sample: no sample \"nope\"", "sale"}},
-		{"not a number", []string{"--workers", "eight"}, []string{"invalid value \"eight\" for flag -workers"}},
-		{"unknown flag", []string{"--speed", "3"}, []string{"flag provided but not defined: -speed"}},
+		{"not a number", []string{"--workers", "eight"}, []string{"invalid value \"eight\" for flag --workers", "see --help"}},
+		{"unknown flag", []string{"--speed", "3"}, []string{"flag provided but not defined: --speed"}},
 		{"stray argument", []string{"fifo"}, []string{"unexpected argument \"fifo\""}},
 		{"spike and sale-rps together", []string{"--spike", "150", "--sale-rps", "200"}, []string{"same setting"}},
 		{"seeds out of range", []string{"--seeds", "0"}, nil},
@@ -99,7 +99,8 @@ func TestBadInput(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.reason, func(t *testing.T) {
-			out, _, err := runArgs(t, tc.args...)
+			out, errOut, err := runArgs(t, tc.args...)
+			assert.Empty(t, errOut, "the error is the one line main prints; no usage dump")
 			if tc.want == nil { // --seeds 0 means "not asked for"
 				require.NoError(t, err, tc.reason)
 				return
