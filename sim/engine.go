@@ -80,6 +80,10 @@ type engine struct {
 	free      int      // idle workers
 	lastEmpty int64    // codel: when an arrival last found the queue empty
 
+	// trace, when set (by tests), hears every event as it happens: its
+	// time, what it is, and the attempt it is about.
+	trace func(at int64, what string, a *attempt)
+
 	pool  [][]attempt // every attempt in flight, by id, in blocks; no pointers, so the GC never scans it
 	used  int         // ids handed out from the pool so far
 	spare []id        // ids free for reuse
@@ -271,6 +275,9 @@ func (e *engine) loop() {
 			panic("sim: time went backwards, from " + strconv.FormatInt(e.now, 10) + " to " + strconv.FormatInt(at, 10) + " ns")
 		}
 		e.now = at
+		if e.trace != nil {
+			e.traceNext(next)
+		}
 		switch next {
 		case 0:
 			e.newPerson()
@@ -287,6 +294,20 @@ func (e *engine) loop() {
 				e.send(ev.a)
 			}
 		}
+	}
+}
+
+// traceNext tells trace about the event loop is about to handle: a new
+// person (whose attempt does not exist yet), a timeout, or the heap's next.
+func (e *engine) traceNext(next int) {
+	switch {
+	case next == 0:
+		e.trace(e.now, "arrival", nil)
+	case next == 1:
+		e.trace(e.now, "timeout", e.at(e.timeouts.front()))
+	default:
+		ev := e.events[0]
+		e.trace(e.now, [...]string{"service done", "refusal done", "retry"}[ev.kind], e.at(ev.a))
 	}
 }
 
