@@ -33,6 +33,15 @@ import (
 // spends 154,800 of it; the lab's largest run, 115,200.
 const PageBudget = 2_000_000
 
+// PageMaxDurationS is the longest run the page draws, in seconds: its
+// chart has a bar per 10 s window and its table a row. At the 360 windows
+// of an hour Chromium builds the results in about 60 ms and lays them out
+// in 20 more (tools/browser's BenchmarkBrowserLongestRun), where a day's
+// 8,640 took 1.4 s to build. PageBudget does not bound it: a day at one
+// person a second is well inside the budget. The command line draws no
+// chart, and runs anything sim.Config.Validate accepts (up to a day).
+const PageMaxDurationS = 3600
+
 // viewRuns is how many runs of a Config report.Build makes that the budget
 // counts: one per policy (its advice adds at most a few more runs of the
 // same size, which the budget's margin covers).
@@ -432,11 +441,17 @@ func decodeConfig(data string, runs int) (sim.Config, []FieldMsg, error) {
 	return c, errs, nil
 }
 
-// budget checks that runs runs of c fit in PageBudget, and if not names
-// the field that contributes most: the one of sale_rps, normal_rps,
-// duration_s and retries whose return to its default would cut the run the
-// most.
+// budget checks that c is no longer than PageMaxDurationS and that runs
+// runs of it fit in PageBudget, and if not names the field to change: for
+// the budget, the one that contributes most, the one of sale_rps,
+// normal_rps, duration_s and retries whose return to its default would
+// cut the run the most.
 func budget(c sim.Config, runs int) *FieldMsg {
+	if c.DurationS > PageMaxDurationS {
+		return &FieldMsg{"duration_s", "a run of " + report.Seconds(c.DurationS) + " is longer than the page draws, at most " +
+			report.Seconds(PageMaxDurationS) + " (" + report.Count(PageMaxDurationS/10) + " windows of 10 s), which keeps the page from freezing: " +
+			"shorten it, or run it with the command line, shedsim --duration-s, which has no such limit"}
+	}
 	total := c.ExpectedAttempts() * float64(runs)
 	if total <= PageBudget {
 		return nil
@@ -479,32 +494,6 @@ type clientsAnswer struct {
 // clientRuns is how many runs of a Config report.BuildClients makes: one
 // per client strategy.
 var clientRuns = len(sim.Clients)
-
-// BuildCompared is the part of c's view that the simulator page draws
-// first: every policy side by side, and the chosen policy's chart, lines
-// and fluid view, from the len(sim.Policies) runs of report.Compare, which
-// it also returns. Everything report.Build fills in but the advice, which
-// runs up to five alternatives more: report.Advise(c, compared) completes
-// it, and the two together are report.Build(c). c must be valid.
-func BuildCompared(c sim.Config) (v report.View, compared []sim.Result, err error) {
-	rs, err := report.Compare(c)
-	if err != nil {
-		return report.View{}, nil, err
-	}
-	chosen := rs[c.Policy]
-	return report.View{
-		Config:       c,
-		QueueBound:   c.QueueBound(),
-		QueueSeconds: c.QueueSeconds(),
-		CapacityRPS:  c.CapacityRPS(),
-		Rows:         report.Rows(rs),
-		Chosen:       chosen,
-		Chart:        report.Timeline(chosen),
-		Outlook:      report.Outlook(chosen),
-		ThisRun:      report.ThisRun(chosen),
-		Fluid:        report.Fluid(c),
-	}, rs, nil
-}
 
 // ClientRun runs c with client cl, or reuses chosen, the Result of c
 // itself, when cl is c's own client: report.ClientRowOf of each, in the
@@ -925,7 +914,7 @@ func LayoutPlan(p plan.Plan) PlanChart {
 		}
 		bh := float64(r.Wait * ph)
 		x := ml + float64(slot*float64(i))
-		ch.Bars = append(ch.Bars, PlanBar{r.Servers, report.Rect{X: x + slot*0.1, Y: mt + ph - bh, W: slot * 0.8, H: bh}, k,
+		ch.Bars = append(ch.Bars, PlanBar{r.Servers, report.Rect{X: x + float64(slot*0.1), Y: mt + ph - bh, W: slot * 0.8, H: bh}, k,
 			strconv.Itoa(r.Servers) + " servers: " + PlanPercent(r.Wait) + " of requests " + what})
 		if (r.Servers-p.Servers)%step == 0 {
 			ch.XTicks = append(ch.XTicks, report.Tick{At: x + slot/2, Label: strconv.Itoa(r.Servers)})

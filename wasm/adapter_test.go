@@ -103,8 +103,17 @@ func TestViewJSON(t *testing.T) {
 		{reason: "a huge worker count is clamped, not wrapped, and Validate names it", in: `{"workers":1e300}`, fields: []string{"workers"}, msg: "out of range"},
 		{reason: "the page budget names the sale rate when it is the biggest contributor", in: `{"sale_rps":100000}`,
 			fields: []string{"sale_rps"}, msg: "command line"},
-		{reason: "the page budget names the duration when a long run is the cause", in: `{"duration_s":86400}`,
+		{reason: "the page budget names the duration when a long run is the cause", in: `{"duration_s":3600,"normal_rps":100}`,
 			fields: []string{"duration_s"}, msg: "over the page's budget"},
+		{reason: "a run longer than the page draws is refused, however few its attempts", in: `{"duration_s":86400,"normal_rps":1}`,
+			fields: []string{"duration_s"}, msg: "longer than the page draws, at most 3,600 s (360 windows of 10 s)"},
+		{reason: "the page's longest run points to the command line", in: `{"duration_s":"3600.5"}`,
+			fields: []string{"duration_s"}, msg: "shedsim --duration-s"},
+		{reason: "a run of the page's longest length is drawn", in: `{"duration_s":3600}`,
+			check: func(t *testing.T, v report.View) {
+				assert.Equal(t, float64(PageMaxDurationS), v.Config.DurationS)
+				assert.Len(t, v.Chosen.Windows, PageMaxDurationS/10)
+			}},
 		{reason: "the page budget names the normal rate when it is the cause", in: `{"normal_rps":5000}`,
 			fields: []string{"normal_rps"}, msg: "shedsim --normal-rps"},
 		{reason: "the page budget names retries when they are the cause", in: `{"retries":100,"sale_rps":300}`,
@@ -186,6 +195,8 @@ func TestRunJSONMatchesNative(t *testing.T) {
 	assert.Equal(t, []string{"retries"}, fields(a.Errors), "an invalid config is a field error")
 	a = decode(t, runJSON(`{"normal_rps":20000}`))
 	assert.Equal(t, []string{"normal_rps"}, fields(a.Errors), "one run is held to the page budget too")
+	a = decode(t, runJSON(`{"duration_s":86400,"normal_rps":1}`))
+	assert.Equal(t, []string{"duration_s"}, fields(a.Errors), "and to the page's longest run")
 }
 
 func TestPanicRecovery(t *testing.T) {
@@ -388,7 +399,7 @@ func TestBuildComparedThenAdviseIsBuild(t *testing.T) {
 		require.True(t, ok, key)
 		want, err := report.Build(s.Config)
 		require.NoError(t, err, key)
-		got, compared, err := BuildCompared(s.Config)
+		got, compared, err := report.BuildCompared(s.Config)
 		require.NoError(t, err, key)
 		assert.Nil(t, got.Advice, "sample %s: the advice comes later", key)
 		got.Advice, err = report.Advise(s.Config, compared)
@@ -449,6 +460,7 @@ func TestClientsJSON(t *testing.T) {
 		{reason: "Validate's errors name the field", in: `{"retries":-1}`, fields: []string{"retries"}},
 		{reason: "an unknown client is named", in: `{"client":"polite"}`, fields: []string{"client"}, msg: "use one of fixed"},
 		{reason: "the page budget counts one run per client", in: `{"sale_rps":100000}`, fields: []string{"sale_rps"}, msg: "comparison of 6 runs"},
+		{reason: "the page's longest run holds for the clients too", in: `{"duration_s":86400,"normal_rps":1}`, fields: []string{"duration_s"}, msg: "at most 3,600 s"},
 		{reason: "broken JSON is an error", in: `{"retries":`, msg: "JSON"},
 	}
 	for _, tt := range tests {

@@ -26,7 +26,7 @@ func benchSamples(b *testing.B, f func(b *testing.B, c sim.Config)) {
 func BenchmarkBuildCompared(b *testing.B) {
 	benchSamples(b, func(b *testing.B, c sim.Config) {
 		for b.Loop() {
-			if _, _, err := BuildCompared(c); err != nil {
+			if _, _, err := report.BuildCompared(c); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -35,7 +35,7 @@ func BenchmarkBuildCompared(b *testing.B) {
 
 func BenchmarkAdvise(b *testing.B) {
 	benchSamples(b, func(b *testing.B, c sim.Config) {
-		_, compared, err := BuildCompared(c)
+		_, compared, err := report.BuildCompared(c)
 		if err != nil {
 			b.Fatal(err)
 		}

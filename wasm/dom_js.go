@@ -5,7 +5,6 @@ package main
 import (
 	"reflect"
 	"runtime"
-	"strconv"
 	"strings"
 	"syscall/js"
 
@@ -278,7 +277,10 @@ func (w *widget) safely(fn func()) {
 			msg := "The simulator hit a bug: " + text + ". Reload the page to start again."
 			js.Global().Get("console").Call("error", "shedsim: panic:", text, string(stack()))
 			w.showError(msg)
-			w.dispatch("shedsim:error", `{"error":`+strconv.Quote(text)+`}`)
+			// fail writes JSON, which JSON.parse reads whatever the text
+			// (strconv.Quote's Go escapes, \x01, \a or \U000e0001,
+			// would make it throw here, where nothing catches it).
+			w.dispatch("shedsim:error", fail(text))
 		}
 	}()
 	if !w.dead {
@@ -538,7 +540,7 @@ func num(x float64) string { return report.Number(x, 3) }
 // separators).
 //
 //go:noinline
-func svgNum(x float64) string { return fnum(float64(int64(x*100+0.5)) / 100) }
+func svgNum(x float64) string { return fnum(float64(int64(float64(x*100)+0.5)) / 100) }
 
 // renderBars renders every policy's sale shares as stacked bars.
 func renderBars(rows []report.Row, chosen sim.Policy) el {
@@ -684,15 +686,8 @@ func renderLine(id string, l report.Line) el {
 	return build(h("p", "class", "line", "id", id), h("strong", l.Label+":"), " "+l.Text)
 }
 
-// capital starts s with a capital letter.
-func capital(s string) string {
-	if s == "" || s[0] < 'a' || s[0] > 'z' {
-		return s
-	}
-	return string(s[0]-'a'+'A') + s[1:]
-}
-
-// lowerFirst starts s with a small letter: "the unbounded queue".
+// lowerFirst starts s with a small letter, for a title inside a sentence:
+// "under the unbounded queue". (report's own lower is unexported.)
 func lowerFirst(s string) string {
 	if s == "" || s[0] < 'A' || s[0] > 'Z' {
 		return s

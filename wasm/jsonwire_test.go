@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"net/url"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -41,9 +42,7 @@ func TestMarshalMatchesEncodingJSON(t *testing.T) {
 		t.Run(tt.reason, func(t *testing.T) {
 			c := sim.DefaultConfig()
 			tt.config(&c)
-			if err := c.Validate(); err != nil {
-				t.Skipf("not a valid config here: %v", err)
-			}
+			require.NoError(t, c.Validate(), "the case's config must be valid, or it tests nothing")
 			v, err := report.Build(c)
 			require.NoError(t, err)
 			sameAsJSON(t, v, "a view")
@@ -106,6 +105,28 @@ func TestMarshalMatchesEncodingJSON(t *testing.T) {
 		_, err := marshal(v)
 		assert.Error(t, err, "marshal refuses %T %v", v, v)
 	}
+}
+
+// TestErrorAnswerIsValidJSON holds fail, which writes the {"error": ...}
+// answers and the shedsim:error event's detail, to JSON that JSON.parse
+// reads, whatever the text: a panic's message may hold control characters
+// or invalid UTF-8, which Go's quoting writes as escapes JSON does not have
+// (\x01, \a, \U000e0001).
+func TestErrorAnswerIsValidJSON(t *testing.T) {
+	for _, s := range []string{"", "index out of range [3] with length 0", "\x00\x01\a\b\f\n\r\t\v\x1b\x1f\x7f",
+		"bad \xff utf-8 \xe2\x82 \xc0\x80", "\u2028 \u2029 \U0001F600 \U000E0001 <script>\"&\\</script>", "a surrogate half, U+D800, as WTF-8: \xed\xa0\x80"} {
+		out := fail(s)
+		require.True(t, json.Valid([]byte(out)), "fail(%q) = %s is not JSON", s, out)
+		var got errorJSON
+		require.NoError(t, json.Unmarshal([]byte(out), &got))
+		// Each byte that is not UTF-8 reads back as U+FFFD, as in
+		// json.Marshal; everything else as it was.
+		assert.Equal(t, string([]rune(s)), got.Error, "fail(%q) reads back", s)
+		want, err := json.Marshal(errorJSON{s})
+		require.NoError(t, err)
+		assert.Equal(t, string(want), out, "fail(%q) is json.Marshal's", s)
+	}
+	assert.False(t, json.Valid([]byte(`{"error":`+strconv.Quote("\x01\a\U000E0001")+`}`)), "strconv.Quote is not JSON")
 }
 
 func TestReadObject(t *testing.T) {

@@ -257,6 +257,6 @@ func (w *labWidget) render(l LabRun) {
 	}
 	w.verdict.SetAttribute("class", "verdict verdict-"+kind)
 	w.verdict.SetAttribute("data-recovery", string(r.Recovery))
-	fill(w.verdict, h("strong", word+":"), " "+capital(l.Recovered)+".")
+	fill(w.verdict, h("strong", word+":"), " "+l.Recovered+".")
 	fill(w.lines, renderLine(w.id("lab-outlook"), l.Outlook), renderLine(w.id("lab-this-run"), l.ThisRun))
 }

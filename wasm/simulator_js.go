@@ -102,14 +102,15 @@ func policyOptions() [][2]string {
 	return out
 }
 
-// humanize turns a key such as "backoff_base_ms" into a label.
+// humanize turns a key such as "backoff_base_ms" into a label, "Backoff
+// base", and its unit, "ms".
 func humanize(key string) (label, unit string) {
 	words := strings.Split(key, "_")
-	switch last := words[len(words)-1]; last {
-	case "ms", "s":
+	if last := words[len(words)-1]; len(words) > 1 && (last == "ms" || last == "s") {
 		unit, words = last, words[:len(words)-1]
 	}
-	return capital(strings.Join(words, " ")), unit
+	label = strings.Join(words, " ")
+	return strings.ToUpper(label[:1]) + label[1:], unit
 }
 
 // mountSimulator builds the simulator into host. For the page, the values
@@ -140,7 +141,7 @@ func mountSimulator(host el, prefix string, page bool, kind string, attrs map[st
 		if s, ok := sim.SampleByKey(attrs["sample"]); ok {
 			w.start = s.Config
 		} else if attrs["sample"] != "" {
-			startErrs = append(startErrs, FieldMsg{"sample", strconv.Quote(attrs["sample"]) + " is not a sample: use one of " + sampleKeys()})
+			startErrs = append(startErrs, FieldMsg{"sample", strconv.Quote(attrs["sample"]) + " is not a sample: use one of " + strings.Join(sim.SampleKeys(), ", ")})
 		}
 		for _, k := range unknownAttrs(attrs, func(k string) bool { _, ok := fieldByKey(k); return ok }) {
 			startErrs = append(startErrs, FieldMsg{k, "is not a setting of the simulator: use one of " + strings.Join(ConfigKeys(), ", ")})
@@ -222,14 +223,6 @@ func mountSimulator(host el, prefix string, page bool, kind string, attrs map[st
 	}
 	w.update(false)
 	return w
-}
-
-func sampleKeys() string {
-	var ks []string
-	for _, s := range sim.Samples() {
-		ks = append(ks, s.Key)
-	}
-	return strings.Join(ks, ", ")
 }
 
 // addField renders one field of the form and records it.
@@ -479,7 +472,7 @@ func (w *simWidget) compute(vals map[string]string) {
 	if len(errs) == 0 {
 		t := now()
 		var err error
-		v, compared, err = BuildCompared(c)
+		v, compared, err = report.BuildCompared(c)
 		buildMS = now() - t
 		if err != nil {
 			errs = simErrors(err, nil)

@@ -110,3 +110,53 @@ func BenchmarkBrowserRecompute(b *testing.B) {
 		b.ReportMetric(clientsMS/float64(n), "ms/clients")
 	}
 }
+
+// BenchmarkBrowserLongestRun reports a recompute of the longest run the
+// page draws (wasm's PageMaxDurationS, an hour: 360 windows of 10 s, one
+// person a second so that the runs are cheap and the drawing is what
+// counts), from the submit of the form: the six runs (#timing's
+// data-build-ms), building the results' elements (data-draw-ms), and the
+// style and layout that follow, with every <details> open so that the
+// table of the windows is laid out too. The seed changes each time, so
+// that every submit recomputes.
+func BenchmarkBrowserLongestRun(b *testing.B) {
+	s := startBrowser(b)
+	tb := s.newTab(b)
+	tb.open(s.fileURL("index.html") + "?normal_rps=1&duration_s=3600")
+	tb.summaryOf("#summary", "")
+	type times struct {
+		Build   float64 `json:"build"`
+		Draw    float64 `json:"draw"`
+		Layout  float64 `json:"layout"`
+		Windows int     `json:"windows"`
+		Summary string  `json:"summary"`
+	}
+	var build, draw, layout float64
+	n := 0
+	for b.Loop() {
+		r := eval[times](tb, `(() => {
+			const seed = document.querySelector('#in-seed');
+			seed.value = String(Number(seed.value) + 1);
+			document.querySelector('#sim-form').requestSubmit();
+			const t = performance.now();
+			document.querySelectorAll('details').forEach(d => { d.open = true; });
+			document.body.getBoundingClientRect();
+			const layout = performance.now() - t;
+			const tm = document.querySelector('#timing');
+			return {build: +tm.dataset.buildMs, draw: +tm.dataset.drawMs, layout: layout,
+				windows: document.querySelectorAll('#chart-table tbody tr').length,
+				summary: document.querySelector('#summary').textContent};
+		})()`)
+		if r.Windows != 360 {
+			b.Fatalf("%d windows drawn, not 360: %s", r.Windows, r.Summary)
+		}
+		build += r.Build
+		draw += r.Draw
+		layout += r.Layout
+		n++
+	}
+	b.ReportMetric(build/float64(n), "ms-build")
+	b.ReportMetric(draw/float64(n), "ms-draw")
+	b.ReportMetric(layout/float64(n), "ms-layout")
+	b.ReportMetric(0, "ns/op")
+}

@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -276,6 +278,19 @@ func testInvalidValue(t *testing.T, s *session) {
 		`!document.querySelector('#in-workers').hasAttribute('aria-invalid') && !document.querySelector('#results').classList.contains('stale')`,
 		`document.querySelector('#in-workers').outerHTML + ' ' + document.querySelector('#results').className`)
 	assertRowsMatch(t, tb.readTable("#compare"), sim.DefaultConfig())
+
+	// A day is a valid run, and few attempts at one person a second, but
+	// longer than the page draws: the field says so and names the command
+	// line.
+	tb.typeInto("#in-normal_rps", "1")
+	tb.typeInto("#in-duration_s", "86400")
+	poll[bool](tb, "#in-duration_s to be marked invalid for a day's run",
+		`document.querySelector('#in-duration_s').getAttribute('aria-invalid') === 'true'`,
+		`document.querySelector('#in-duration_s').outerHTML + ' ' + document.querySelector('#err-duration_s').outerHTML`)
+	msg := tb.text("#err-duration_s")
+	assert.Contains(t, msg, "at most 3,600 s", "#err-duration_s names the page's limit")
+	assert.Contains(t, msg, "shedsim --duration-s", "#err-duration_s names the command line")
+	assert.Equal(t, 1, tb.count(".field.invalid"), "only the run length is invalid")
 	tb.noProblems()
 }
 
@@ -325,7 +340,7 @@ func testLab(t *testing.T, s *session) {
 		}
 		assert.Contains(t, shares, report.Count(r.Sale.People), "#lab-shares-text for run %d", i)
 		assert.Contains(t, tb.text("#lab-summary"), report.Percent(r.Sale.AnsweredShare), "#lab-summary")
-		assert.Contains(t, strings.ToLower(tb.text("#lab-recovered")), strings.ToLower(report.Recovered(r)), "#lab-recovered")
+		assert.Contains(t, tb.text("#lab-recovered"), ": "+report.Recovered(r)+".", "#lab-recovered")
 		assert.Equal(t, report.Outlook(r).String(), tb.text("#lab-outlook"), "#lab-outlook")
 		assert.Equal(t, report.ThisRun(r).String(), tb.text("#lab-this-run"), "#lab-this-run")
 		assert.Equal(t, len(report.Timeline(r).Bars), tb.count("svg#lab-chart g.bar"), "bars of #lab-chart")
@@ -696,5 +711,26 @@ func testKeyboard(t *testing.T, s *session) {
 			tabTo(tb, "shed1-in-policy", 40)
 		}
 		tb.noProblems()
+	}
+}
+
+// TestEmbedPageListsEveryKey holds embed.html's list of attributes and the
+// loader's KEYS, which it watches, to sim.Config's JSON keys: a setting
+// the engine grows must reach both. It needs no browser.
+func TestEmbedPageListsEveryKey(t *testing.T) {
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join("..", "..", "site", name))
+		require.NoError(t, err)
+		return string(b)
+	}
+	embed, loader := read("embed.html"), read("loader.js")
+	typ := reflect.TypeFor[sim.Config]()
+	for i := range typ.NumField() {
+		key, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+		if key == "" || key == "-" {
+			continue
+		}
+		assert.True(t, strings.Contains(embed, "<code>"+key+"</code>"), "embed.html lists the attribute %s", key)
+		assert.True(t, strings.Contains(loader, "'"+key+"'"), "loader.js's KEYS has %s", key)
 	}
 }

@@ -107,6 +107,9 @@ func startBrowser(tb testing.TB) *session {
 		chromedp.Flag("headless", true),
 		chromedp.Flag("no-sandbox", true),
 		chromedp.Flag("disable-gpu", true),
+		// Shared memory in /tmp rather than /dev/shm, which is 64 MB in a
+		// Debian container by default: too small, tabs crash.
+		chromedp.Flag("disable-dev-shm-usage", true),
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("no-first-run", true),
 		chromedp.Flag("disable-component-update", true),
