@@ -133,7 +133,8 @@ const (
 	Overloaded Recovery = "overloaded"
 	// Throttled: not back, with the service's queue empty at the end: the
 	// clients refuse their own requests. Adaptive throttling (Client
-	// Throttle) that saw nothing accepted for its whole window lets almost
-	// nothing through, so nothing is accepted to open it again.
+	// Throttle) remembers ClientWindowS of failures and reopens only as fast
+	// as what it lets through is accepted, which takes minutes after a
+	// collapse; with nothing accepted at all it stays shut.
 	Throttled Recovery = "throttled"
 )

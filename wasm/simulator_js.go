@@ -751,7 +751,7 @@ func backWords(r report.ClientRow) string {
 	case "stuck", "backlog":
 		return cell
 	case "throttled":
-		return "throttled shut"
+		return "clients still throttling"
 	}
 	return "back to normal " + cell + " after the sale"
 }

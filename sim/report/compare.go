@@ -86,7 +86,7 @@ func Recovered(r sim.Result) string {
 	case r.Recovery == sim.Backlog:
 		return "not back by " + Seconds(r.Config.DurationS) + ": a backlog too long for the run"
 	case r.Recovery == sim.Throttled:
-		return "not back by " + Seconds(r.Config.DurationS) + ": the clients throttle themselves shut"
+		return "not back by " + Seconds(r.Config.DurationS) + ": the clients are still throttling themselves"
 	case r.Recovery == sim.Overloaded:
 		return "not back by " + Seconds(r.Config.DurationS) + ": overloaded even at normal traffic"
 	case r.Config.Retries == 0:

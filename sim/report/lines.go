@@ -95,7 +95,7 @@ func ThisRun(r sim.Result) Line {
 		text = fill("stuck: not back by %s. Retries keep the queue full: %s of the sale's people answered, %s requests served to nobody.",
 			Seconds(r.Config.DurationS), Percent(r.Sale.AnsweredShare), Count(r.Wasted))
 	case r.BackToNormalS == nil && r.Recovery == sim.Throttled:
-		text = fill("not back by %s, with the queue empty: the clients refused %s of their own requests. With nothing accepted in the last %s, adaptive throttling lets almost nothing through, so nothing is accepted to open it again.",
+		text = fill("not back by %s, with the queue empty: the clients refused %s of their own requests. Adaptive throttling remembers the last %s of failures and reopens only as fast as what it lets through is accepted; with nothing accepted it stays shut.",
 			Seconds(r.Config.DurationS), Count(r.Client.Throttled), Seconds(r.Config.ClientWindowS))
 	case r.BackToNormalS == nil && r.Recovery == sim.Overloaded:
 		text = fill("not back by %s: even at normal traffic fewer than 90% of people are answered, and no queue of abandoned work explains it: %s of the sale's people answered, %s of the workers' time spent refusing.",

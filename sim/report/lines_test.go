@@ -242,7 +242,7 @@ func TestThisRun(t *testing.T) {
 				report.Percent(r.Sale.AnsweredShare), report.Count(r.Wasted))
 		}, "the post: with 1 retry too, nobody is answered to the end"},
 		{"fifo, 3 retries, throttle", shop(retries(3), client(sim.Throttle)), sim.Throttled, func(r sim.Result) string {
-			return fmt.Sprintf("not back by 300 s, with the queue empty: the clients refused %s of their own requests. With nothing accepted in the last 120 s, adaptive throttling lets almost nothing through, so nothing is accepted to open it again.",
+			return fmt.Sprintf("not back by 300 s, with the queue empty: the clients refused %s of their own requests. Adaptive throttling remembers the last 120 s of failures and reopens only as fast as what it lets through is accepted; with nothing accepted it stays shut.",
 				report.Count(r.Client.Throttled))
 		}, "throttling clients shut themselves out"},
 	}

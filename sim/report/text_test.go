@@ -111,7 +111,7 @@ func TestRecoveredAndBackCell(t *testing.T) {
 		{s(90), sim.Normal, "back to normal 90 s after the sale", "90 s", "the post's unbounded queue"},
 		{nil, sim.Backlog, "not back by 300 s: a backlog too long for the run", "backlog", "the post's sale of 200/s"},
 		{nil, sim.Stuck, "not back by 300 s: stuck, retries keep the queue full", "stuck", "the post's retries"},
-		{nil, sim.Throttled, "not back by 300 s: the clients throttle themselves shut", "throttled", "adaptive throttling"},
+		{nil, sim.Throttled, "not back by 300 s: the clients are still throttling themselves", "throttled", "adaptive throttling"},
 	}
 	for _, tt := range tests {
 		r := sim.Result{Config: c, BackToNormalS: tt.back, Recovery: tt.recovery}
