@@ -481,14 +481,9 @@ func budget(c sim.Config, runs int) *FieldMsg {
 		" (the biggest contributor), or run it with the command line, shedsim --" + strings.ReplaceAll(best, "_", "-") + ", which has no such budget"}
 }
 
-// viewAnswer is the answer of viewJSON.
-type viewAnswer struct {
-	View report.View `json:"view"`
-}
-
-// clientsAnswer is the answer of clientsJSON.
-type clientsAnswer struct {
-	View report.ClientView `json:"view"`
+// viewAnswer is the answer of viewJSON and clientsJSON: {"view": ...}.
+type viewAnswer[V any] struct {
+	View V `json:"view"`
 }
 
 // clientRuns is how many runs of a Config report.BuildClients makes: one
@@ -506,76 +501,37 @@ func ClientRun(c sim.Config, chosen sim.Result, cl sim.Client) (sim.Result, erro
 	return sim.Run(c)
 }
 
-// BuildClients validates c against the page budget for one run per client
-// strategy and returns report.BuildClients(c). The errors are those of
-// ConfigFromStrings.
-func BuildClients(c sim.Config) (report.ClientView, []FieldMsg) {
-	if errs := simErrors(c.Validate(), nil); len(errs) > 0 {
-		return report.ClientView{}, errs
-	}
-	if e := budget(c, clientRuns); e != nil {
-		return report.ClientView{}, []FieldMsg{*e}
-	}
-	v, err := report.BuildClients(c)
-	if err != nil {
-		return report.ClientView{}, simErrors(err, nil)
-	}
-	return v, nil
-}
-
 // clientsJSON compares every client strategy for a Config's policy:
 // configJSON as for viewJSON in, {"view": report.ClientView} out, or
 // {"errors": [...]}, or {"error": "..."}.
-func clientsJSON(configJSON string) (out string) {
-	defer guard(&out)
-	c, errs, err := decodeConfig(configJSON, clientRuns)
-	if err != nil {
-		return fail(err.Error())
-	}
-	if len(errs) > 0 {
-		return invalid(errs)
-	}
-	v, errs := BuildClients(c)
-	if len(errs) > 0 {
-		return invalid(errs)
-	}
-	return mustJSON(clientsAnswer{v})
-}
-
-// BuildView validates c against the page budget and builds its view. The
-// errors are those of ConfigFromStrings.
-func BuildView(c sim.Config) (report.View, []FieldMsg) {
-	if errs := simErrors(c.Validate(), nil); len(errs) > 0 {
-		return report.View{}, errs
-	}
-	if e := budget(c, viewRuns); e != nil {
-		return report.View{}, []FieldMsg{*e}
-	}
-	v, err := report.Build(c)
-	if err != nil {
-		return report.View{}, simErrors(err, nil)
-	}
-	return v, nil
+func clientsJSON(configJSON string) string {
+	return answerView(configJSON, clientRuns, report.BuildClients)
 }
 
 // viewJSON is the simulator page's computation: configJSON (any subset of
 // the Config keys; numbers as JSON numbers or strings) in,
 // {"view": report.View} out, or {"errors": [{"field", "msg"}]} for input a
 // person can fix, or {"error": "..."}.
-func viewJSON(configJSON string) (out string) {
+func viewJSON(configJSON string) string {
+	return answerView(configJSON, viewRuns, report.Build)
+}
+
+// answerView decodes configJSON, which decodeConfig validates and holds to
+// the page budget for runs, and answers {"view": build(c)}.
+func answerView[V any](configJSON string, runs int, build func(sim.Config) (V, error)) (out string) {
 	defer guard(&out)
-	c, errs, err := decodeConfig(configJSON, viewRuns)
+	c, errs, err := decodeConfig(configJSON, runs)
 	if err != nil {
 		return fail(err.Error())
 	}
 	if len(errs) > 0 {
 		return invalid(errs)
 	}
-	v, errs := BuildView(c)
-	if len(errs) > 0 {
-		return invalid(errs)
+	v, err := build(c)
+	if err != nil {
+		return invalid(simErrors(err, nil))
 	}
-	return mustJSON(viewAnswer{v})
+	return mustJSON(viewAnswer[V]{v})
 }
 
 // runJSON runs one Config and returns its sim.Result as JSON, exactly the

@@ -365,8 +365,8 @@ func TestSmallAnswers(t *testing.T) {
 
 func TestViewCSVAndQueueHint(t *testing.T) {
 	c := sim.DefaultConfig()
-	v, errs := BuildView(c)
-	require.Empty(t, errs)
+	v, err := report.Build(c)
+	require.NoError(t, err)
 	csv := ViewCSV(v)
 	lines := strings.Split(csv, "\n")
 	assert.True(t, strings.HasPrefix(lines[0], "policy,title,answered"), "the comparison comes first")
@@ -379,8 +379,8 @@ func TestViewCSVAndQueueHint(t *testing.T) {
 
 	assert.Equal(t, "automatic: 50, 0.5 s of work", QueueHint(v), "queue 0 is automatic")
 	c.Queue = 1024
-	v, errs = BuildView(c)
-	require.Empty(t, errs)
+	v, err = report.Build(c)
+	require.NoError(t, err)
 	assert.Equal(t, "1,024 hold 10.2 s of work", QueueHint(v))
 }
 

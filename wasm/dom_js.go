@@ -187,6 +187,19 @@ type widget struct {
 	fixed string
 }
 
+// open empties w's host and marks it as shedsim's (and, when it is not the
+// whole page, as a widget), and returns the settings to start from: a page's
+// URL query, or a widget's attributes.
+func (w *widget) open(page bool, attrs map[string]string) map[string]string {
+	clear(w.host)
+	w.host.Class().Add("shedsim")
+	if page {
+		return currentQuery()
+	}
+	w.host.Class().Add("shedsim-widget")
+	return attrs
+}
+
 // id returns the element id for name in this widget.
 //
 //go:noinline

@@ -64,18 +64,10 @@ type labWidget struct {
 	lastIndex                                     int
 }
 
-func parsePolicy(s string) (sim.Policy, error) { return sim.ParsePolicy(s) }
-
 func mountLab(host el, prefix string, page bool, attrs map[string]string) *labWidget {
 	w := &labWidget{widget: widget{host: host, prefix: prefix}, page: page, dims: labDims(), radios: map[string][]el{}, lastIndex: -1}
-	clear(host)
-	host.Class().Add("shedsim")
-	if !page {
-		host.Class().Add("shedsim-widget")
-	}
-	given := attrs
+	given := w.open(page, attrs)
 	if page {
-		given = currentQuery()
 		w.committed = locationSearch()
 	}
 	form := h("form", "class", "lab-controls", "id", w.id("lab-form"), "novalidate", "")

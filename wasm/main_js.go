@@ -36,6 +36,8 @@ package main
 import (
 	"strconv"
 	"syscall/js"
+
+	"github.com/shedsim/shedsim/sim"
 )
 
 // version names this build of the page's module.
@@ -181,7 +183,7 @@ func main() {
 			if len(args) < 4 {
 				return -1
 			}
-			p, err := parsePolicy(args[0].String())
+			p, err := sim.ParsePolicy(args[0].String())
 			if err != nil {
 				return -1
 			}

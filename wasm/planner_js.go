@@ -38,14 +38,8 @@ type planWidget struct {
 func mountPlanner(host el, prefix string, page bool, attrs map[string]string) *planWidget {
 	w := &planWidget{widget: widget{host: host, prefix: prefix}, page: page, byKey: map[string]*field{}}
 	w.debounce = w.task(func() { w.update(false) })
-	clear(host)
-	host.Class().Add("shedsim")
-	if !page {
-		host.Class().Add("shedsim-widget")
-	}
-	given := attrs
+	given := w.open(page, attrs)
 	if page {
-		given = currentQuery()
 		w.committed = locationSearch()
 	}
 	vals := map[string]string{}
