@@ -1,11 +1,6 @@
 package sim
 
-import (
-	"errors"
-	"math"
-	"strconv"
-	"strings"
-)
+import "math"
 
 // Client is how a client decides whether, and when, to retry after a
 // timeout or a refusal it heard. Budgets, ratios and throttling are kept by
@@ -57,52 +52,35 @@ const (
 // Clients lists every client strategy, the post's first.
 var Clients = []Client{Fixed, Backoff, Budget, Ratio, RetryAfter, Throttle}
 
-var clientNames = [...]string{"fixed", "backoff", "budget", "ratio", "retry-after", "throttle"}
-
-var clientTitles = [...]string{
-	"Fixed delay (the post's client)",
-	"Backoff with full jitter",
-	"Retry budget (token bucket)",
-	"Retry ratio (SRE book)",
-	"Honours Retry-After",
-	"Adaptive throttling",
+// clientKeys are the client keys and titles, in the order of the constants.
+var clientKeys = keys{
+	typ:   "Client",
+	noun:  "client",
+	names: []string{"fixed", "backoff", "budget", "ratio", "retry-after", "throttle"},
+	titles: []string{
+		"Fixed delay (the post's client)",
+		"Backoff with full jitter",
+		"Retry budget (token bucket)",
+		"Retry ratio (SRE book)",
+		"Honours Retry-After",
+		"Adaptive throttling",
+	},
 }
 
 // String returns the client's key, as used in JSON, URLs and flags.
-func (c Client) String() string {
-	if c < 0 || int(c) >= len(clientNames) {
-		return "Client(" + strconv.Itoa(int(c)) + ")"
-	}
-	return clientNames[c]
-}
+func (c Client) String() string { return clientKeys.name(int(c)) }
 
 // Title returns the client's name for people.
-func (c Client) Title() string {
-	if c < 0 || int(c) >= len(clientTitles) {
-		return c.String()
-	}
-	return clientTitles[c]
-}
+func (c Client) Title() string { return clientKeys.title(int(c)) }
 
-// ParseClient returns the client strategy whose key is s, ignoring case
-// and spaces.
+// ParseClient returns the client whose key is s, ignoring case and spaces.
 func ParseClient(s string) (Client, error) {
-	k := strings.ToLower(strings.TrimSpace(s))
-	for i, n := range clientNames {
-		if k == n {
-			return Client(i), nil
-		}
-	}
-	return 0, errors.New("unknown client " + strconv.Quote(s) + ": use one of " + strings.Join(clientNames[:], ", "))
+	i, err := clientKeys.parse(s)
+	return Client(i), err
 }
 
 // MarshalText encodes the client as its key.
-func (c Client) MarshalText() ([]byte, error) {
-	if c < 0 || int(c) >= len(clientNames) {
-		return nil, errors.New("unknown client " + strconv.Itoa(int(c)))
-	}
-	return []byte(c.String()), nil
-}
+func (c Client) MarshalText() ([]byte, error) { return clientKeys.marshal(int(c)) }
 
 // UnmarshalText decodes a client from its key.
 func (c *Client) UnmarshalText(b []byte) error {

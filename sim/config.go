@@ -4,7 +4,6 @@ import (
 	"errors"
 	"math"
 	"strconv"
-	"strings"
 )
 
 // Config is one run of the simulation: the service, its traffic, its clients
@@ -221,8 +220,8 @@ func (c Config) Validate() error {
 			bad(field, strconv.Itoa(x)+" is out of range: use a whole number from "+strconv.Itoa(lo)+" to "+strconv.Itoa(hi)+unit)
 		}
 	}
-	if c.Policy < 0 || int(c.Policy) >= len(policyNames) {
-		bad("policy", strconv.Itoa(int(c.Policy))+" is not a policy: use one of "+strings.Join(policyNames[:], ", "))
+	if !policyKeys.valid(int(c.Policy)) {
+		bad("policy", strconv.Itoa(int(c.Policy))+" is not a policy: use one of "+policyKeys.list())
 	}
 	whole("workers", c.Workers, 1, maxWorkers, "")
 	real("service_ms", c.ServiceMS, minService, maxMS, " ms", false)
@@ -244,8 +243,8 @@ func (c Config) Validate() error {
 	real("order_share", c.OrderShare, 0, 1, "", false)
 	real("codel_target_ms", c.CoDelTargetMS, 0, maxMS, " ms", false)
 	real("codel_interval_ms", c.CoDelIntervalMS, 0, maxMS, " ms", true)
-	if c.Client < 0 || int(c.Client) >= len(clientNames) {
-		bad("client", strconv.Itoa(int(c.Client))+" is not a client: use one of "+strings.Join(clientNames[:], ", "))
+	if !clientKeys.valid(int(c.Client)) {
+		bad("client", strconv.Itoa(int(c.Client))+" is not a client: use one of "+clientKeys.list())
 	}
 	real("backoff_base_ms", c.BackoffBaseMS, 0, maxMS, " ms", false)
 	real("backoff_cap_ms", c.BackoffCapMS, 0, maxMS, " ms", false)

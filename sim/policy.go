@@ -1,11 +1,5 @@
 package sim
 
-import (
-	"errors"
-	"strconv"
-	"strings"
-)
-
 // Policy is what the service does with a request that does not fit. The six
 // policies are a closed set; the zero value is FIFO.
 type Policy int
@@ -46,51 +40,35 @@ const (
 // Policies lists every policy in the order the post introduces them.
 var Policies = []Policy{FIFO, Skip, Bounded, CoDel, LIFO, Priority}
 
-var policyNames = [...]string{"fifo", "skip", "bounded", "codel", "lifo", "priority"}
-
-var policyTitles = [...]string{
-	"Unbounded queue",
-	"Skip the abandoned",
-	"Bounded queue",
-	"Queue timeout (CoDel)",
-	"Newest first (adaptive LIFO)",
-	"Priority for orders",
+// policyKeys are the policy keys and titles, in the order of the constants.
+var policyKeys = keys{
+	typ:   "Policy",
+	noun:  "policy",
+	names: []string{"fifo", "skip", "bounded", "codel", "lifo", "priority"},
+	titles: []string{
+		"Unbounded queue",
+		"Skip the abandoned",
+		"Bounded queue",
+		"Queue timeout (CoDel)",
+		"Newest first (adaptive LIFO)",
+		"Priority for orders",
+	},
 }
 
 // String returns the policy's key, as used in JSON, URLs and flags ("fifo").
-func (p Policy) String() string {
-	if p < 0 || int(p) >= len(policyNames) {
-		return "Policy(" + strconv.Itoa(int(p)) + ")"
-	}
-	return policyNames[p]
-}
+func (p Policy) String() string { return policyKeys.name(int(p)) }
 
 // Title returns the policy's name as the post writes it ("Bounded queue").
-func (p Policy) Title() string {
-	if p < 0 || int(p) >= len(policyTitles) {
-		return p.String()
-	}
-	return policyTitles[p]
-}
+func (p Policy) Title() string { return policyKeys.title(int(p)) }
 
 // ParsePolicy returns the policy whose key is s, ignoring case and spaces.
 func ParsePolicy(s string) (Policy, error) {
-	k := strings.ToLower(strings.TrimSpace(s))
-	for i, n := range policyNames {
-		if k == n {
-			return Policy(i), nil
-		}
-	}
-	return 0, errors.New("unknown policy " + strconv.Quote(s) + ": use one of " + strings.Join(policyNames[:], ", "))
+	i, err := policyKeys.parse(s)
+	return Policy(i), err
 }
 
 // MarshalText encodes the policy as its key.
-func (p Policy) MarshalText() ([]byte, error) {
-	if p < 0 || int(p) >= len(policyNames) {
-		return nil, errors.New("unknown policy " + strconv.Itoa(int(p)))
-	}
-	return []byte(p.String()), nil
-}
+func (p Policy) MarshalText() ([]byte, error) { return policyKeys.marshal(int(p)) }
 
 // UnmarshalText decodes a policy from its key.
 func (p *Policy) UnmarshalText(b []byte) error {
