@@ -131,9 +131,6 @@ func (e *BatchError) Unwrap() error { return e.Err }
 func Runs(cs []Config) ([]Result, error) {
 	for i, c := range cs {
 		if err := c.Validate(); err != nil {
-			if len(cs) == 1 {
-				return nil, err
-			}
 			return nil, &BatchError{Index: i, Err: err}
 		}
 	}
