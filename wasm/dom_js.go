@@ -699,15 +699,6 @@ func renderLine(id string, l report.Line) el {
 	return build(h("p", "class", "line", "id", id), h("strong", l.Label+":"), " "+l.Text)
 }
 
-// lowerFirst starts s with a small letter, for a title inside a sentence:
-// "under the unbounded queue". (report's own lower is unexported.)
-func lowerFirst(s string) string {
-	if s == "" || s[0] < 'A' || s[0] > 'Z' {
-		return s
-	}
-	return string(s[0]-'A'+'a') + s[1:]
-}
-
 // history wraps window.history, which dom/v2 does not implement. Under
 // file:// some browsers refuse to change the URL; that only loses the
 // link, so errors are ignored.

@@ -42,14 +42,14 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 	if best.Config.Policy != c.Policy && best.Sale.AnsweredShare > cur.Sale.AnsweredShare+0.01 {
 		out = append(out, Advice{
 			Text: fill("Switch to the %s: %s of the sale's people answered instead of %s, with a median wait of %s; %s.",
-				lower(best.Config.Policy.Title()), Percent(best.Sale.AnsweredShare), Percent(cur.Sale.AnsweredShare),
+				InSentence(best.Config.Policy.Title()), Percent(best.Sale.AnsweredShare), Percent(cur.Sale.AnsweredShare),
 				Millis(best.Sale.MedianWaitMS), Recovered(best)),
 			Config: best.Config, Answered: best.Sale.AnsweredShare,
 		})
 	} else if fast := fastest(compared, cur); fast != nil {
 		out = append(out, Advice{
 			Text: fill("The %s answers %s, close to this policy's %s, with a median wait of %s instead of %s.",
-				lower(fast.Config.Policy.Title()), Percent(fast.Sale.AnsweredShare), Percent(cur.Sale.AnsweredShare),
+				InSentence(fast.Config.Policy.Title()), Percent(fast.Sale.AnsweredShare), Percent(cur.Sale.AnsweredShare),
 				Millis(fast.Sale.MedianWaitMS), Millis(cur.Sale.MedianWaitMS)),
 			Config: fast.Config, Answered: fast.Sale.AnsweredShare,
 		})
@@ -107,7 +107,7 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 	if len(out) == 0 {
 		out = append(out, Advice{
 			Text: fill("Nothing to change: the %s answers %s of the sale's people, as many as any policy here, and is %s.",
-				lower(c.Policy.Title()), Percent(cur.Sale.AnsweredShare), Recovered(cur)),
+				InSentence(c.Policy.Title()), Percent(cur.Sale.AnsweredShare), Recovered(cur)),
 			Config: c, Answered: cur.Sale.AnsweredShare,
 		})
 	}
@@ -134,11 +134,4 @@ func fastest(compared []sim.Result, cur sim.Result) *sim.Result {
 		}
 	}
 	return pick
-}
-
-func lower(s string) string {
-	if s == "" || s[0] < 'A' || s[0] > 'Z' {
-		return s
-	}
-	return string(s[0]-'A'+'a') + s[1:]
 }

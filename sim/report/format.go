@@ -109,3 +109,12 @@ func fill(template string, args ...string) string {
 	b.WriteString(template)
 	return b.String()
 }
+
+// InSentence returns a title as it reads inside a sentence, its first letter
+// in lower case: "Bounded queue" becomes "the bounded queue" after "the ".
+func InSentence(title string) string {
+	if title == "" || title[0] < 'A' || title[0] > 'Z' {
+		return title
+	}
+	return string(title[0]-'A'+'a') + title[1:]
+}

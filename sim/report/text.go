@@ -66,7 +66,7 @@ func Describe(c sim.Config) string {
 	case c.Retries > 0 && c.Client == sim.Fixed:
 		retries = fill("%s %s %s apart", strconv.Itoa(c.Retries), plural(c.Retries, "retry", "retries"), Duration(c.RetryDelayMS))
 	case c.Retries > 0:
-		retries = fill("up to %s %s, %s", strconv.Itoa(c.Retries), plural(c.Retries, "retry", "retries"), lower(c.Client.Title()))
+		retries = fill("up to %s %s, %s", strconv.Itoa(c.Retries), plural(c.Retries, "retry", "retries"), InSentence(c.Client.Title()))
 	case c.Client == sim.Throttle:
 		retries = "no retries, adaptive throttling"
 	}
