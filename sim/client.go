@@ -209,7 +209,7 @@ func (e *engine) retryOrSettle(i id, o outcome) {
 	b.prevRefused = o == refused
 	b.paid = int32(paid)
 	b.refs = 1
-	e.events.push(event{at: e.now + delay, seq: e.nextSeq(), a: j, kind: retryArrival})
+	e.schedule(event{at: e.now + delay, seq: e.nextSeq(), a: j, kind: retryArrival})
 }
 
 // throttleProbability is the SRE book's client request rejection

@@ -59,8 +59,7 @@ func TestBackoffCeiling(t *testing.T) {
 			a := e.at(i)
 			a.try, a.refs = try, 1
 			e.retryOrSettle(i, refused)
-			ev := e.events.pop()
-			delay := ev.at - e.now
+			delay := nextScheduled(e) - e.now
 			assert.True(t, delay >= 0 && float64(delay) < backoffCeiling(300e6, 900e6, try),
 				"retry %d waited %d ns: outside [0, min(cap, base x 2^(n-1)))", try, delay)
 			e.release(i)
@@ -89,8 +88,7 @@ func TestRetryAfterIsHonoured(t *testing.T) {
 			a := e.at(i)
 			a.try, a.refs = 1, 1
 			e.retryOrSettle(i, refused)
-			ev := e.events.pop()
-			d := ev.at - e.now
+			d := nextScheduled(e) - e.now
 			assert.True(t, d >= want && d < want+1e9, "%d waiting: a refused client waited %d ns, want [%d, %d)", waiting, d, want, want+1e9)
 			e.release(i)
 		}
@@ -112,7 +110,7 @@ func TestRetryAfterIsHonoured(t *testing.T) {
 	a := e.at(i)
 	a.try, a.refs = 1, 1
 	e.retryOrSettle(i, timedOut)
-	assert.Equal(t, int64(1e9), e.events.pop().at-e.now, "after a timeout, the fixed delay")
+	assert.Equal(t, int64(1e9), nextScheduled(e)-e.now, "after a timeout, the fixed delay")
 }
 
 // TestRatioNeverExceedsItsShare checks the ratio client's rule at every
@@ -226,4 +224,12 @@ func TestClientsAndTheMetastableCase(t *testing.T) {
 		c.Client = cl
 		assert.InDelta(t, tries, c.FluidTries(3), 1e-12, "%s: the fluid view's tries once everyone times out", cl)
 	}
+}
+
+// nextScheduled removes the earliest event the engine has scheduled and
+// returns its time, ns.
+func nextScheduled(e *engine) int64 {
+	at := e.events.buf[0].at
+	e.events.pop()
+	return at
 }

@@ -74,6 +74,7 @@ type engine struct {
 	arrSeq    uint64
 	timeouts  ring[id] // attempts in order of deadline (the timeout is the same for all)
 	events    eventHeap
+	handling  bool // the heap's top is the event being handled: the next event scheduled replaces it
 	queue     queue
 	queueSeq  uint64
 	refusals  ring[id] // refusal work waiting for a worker (rule 12)
@@ -262,8 +263,8 @@ func (e *engine) loop() {
 				at, seq, next = a.deadline, a.tseq, 1
 			}
 		}
-		if len(e.events) > 0 && e.events[0].before(at, seq) {
-			at, next = e.events[0].at, 2
+		if e.events.n > 0 && e.events.buf[0].before(at, seq) {
+			at, next = e.events.buf[0].at, 2
 		}
 		if at >= e.end {
 			return
@@ -281,7 +282,8 @@ func (e *engine) loop() {
 		case 1:
 			e.giveUp(e.timeouts.popFront())
 		default:
-			ev := e.events.pop()
+			ev := e.events.buf[0]
+			e.handling = true
 			switch ev.kind {
 			case serviceDone:
 				e.finishService(ev.a)
@@ -289,6 +291,10 @@ func (e *engine) loop() {
 				e.finishRefusal(ev.a)
 			case retryArrival:
 				e.send(ev.a)
+			}
+			if e.handling { // it scheduled nothing
+				e.handling = false
+				e.events.pop()
 			}
 		}
 	}
@@ -303,7 +309,7 @@ func (e *engine) traceNext(next int) {
 	case next == 1:
 		e.trace(e.now, "timeout", e.at(e.timeouts.front()))
 	default:
-		ev := e.events[0]
+		ev := e.events.buf[0]
 		e.trace(e.now, [...]string{"service done", "refusal done", "retry"}[ev.kind], e.at(ev.a))
 	}
 }
@@ -408,7 +414,7 @@ func (e *engine) startWork() {
 			e.free--
 			done := e.now + e.refusalCost
 			e.refusingNS += min(done, e.end) - e.now
-			e.events.push(event{at: done, seq: e.nextSeq(), a: i, kind: refusalDone})
+			e.schedule(event{at: done, seq: e.nextSeq(), a: i, kind: refusalDone})
 			continue
 		}
 		if e.queue.len() == 0 {
@@ -452,8 +458,19 @@ func (e *engine) startWork() {
 		} else {
 			e.usefulNS += min(done, e.end) - e.now
 		}
-		e.events.push(event{at: done, seq: e.nextSeq(), a: i, kind: serviceDone})
+		e.schedule(event{at: done, seq: e.nextSeq(), a: i, kind: serviceDone})
 	}
+}
+
+// schedule adds ev to the heap. The first event scheduled while handling
+// the heap's top takes its place.
+func (e *engine) schedule(ev event) {
+	if e.handling {
+		e.handling = false
+		e.events.replaceTop(ev)
+		return
+	}
+	e.events.push(ev)
 }
 
 func (e *engine) noteQueueWait(i id) {
@@ -574,7 +591,7 @@ func (e *engine) result(c Config) Result {
 			caught(line.at(k))
 		}
 	}
-	for _, ev := range e.events {
+	for _, ev := range e.events.buf[:e.events.n] {
 		if ev.kind == serviceDone || ev.kind == refusalDone {
 			caught(ev.a)
 		}

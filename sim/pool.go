@@ -50,7 +50,7 @@ func (e *engine) recycle(old *engine) {
 	e.refusals = ring[id]{buf: old.refusals.buf}
 	e.queue.previews = ring[id]{buf: old.queue.previews.buf}
 	e.queue.orders = ring[id]{buf: old.queue.orders.buf}
-	e.events = old.events[:0]
+	e.events = eventHeap{buf: old.events.buf}
 	clear(old.waits.counts)
 	e.waits = waitHistogram{counts: old.waits.counts}
 }

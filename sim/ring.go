@@ -125,15 +125,25 @@ func (e *event) before(at int64, seq uint64) bool {
 }
 
 // eventHeap is a binary min-heap of events ordered by (at, seq), as
-// container/heap would keep it but without its interface calls: push and pop
-// are O(log n) in the events pending, which are at most the workers plus
-// the retries waiting to be sent.
-type eventHeap []event
+// container/heap would keep it but without its interface calls: push, pop
+// and replaceTop are O(log n) in the events pending, which are at most the
+// workers plus the retries waiting to be sent. Its length lives beside its
+// buffer, so that popping writes an int, not a slice header (which the
+// garbage collector's write barrier would see).
+type eventHeap struct {
+	buf []event
+	n   int
+}
 
 func (h *eventHeap) push(e event) {
-	*h = append(*h, e)
-	s := *h
-	i := len(s) - 1
+	if h.n == len(h.buf) {
+		buf := make([]event, max(16, 2*len(h.buf)))
+		copy(buf, h.buf)
+		h.buf = buf
+	}
+	s := h.buf
+	i := h.n
+	h.n++
 	for i > 0 { // move the hole up until e fits
 		p := (i - 1) / 2
 		if !e.before(s[p].at, s[p].seq) {
@@ -145,14 +155,24 @@ func (h *eventHeap) push(e event) {
 	s[i] = e
 }
 
-func (h *eventHeap) pop() event {
-	s := *h
-	top := s[0]
-	last := len(s) - 1
-	e := s[last]
-	s = s[:last]
+// pop removes the earliest event; top was it.
+func (h *eventHeap) pop() {
+	h.n--
+	if h.n > 0 {
+		h.siftDown(h.buf[h.n])
+	}
+}
+
+// replaceTop removes the earliest event and adds e, in one pass: cheaper
+// than pop then push when handling an event schedules another, as a worker
+// finishing one request and starting the next does.
+func (h *eventHeap) replaceTop(e event) { h.siftDown(e) }
+
+// siftDown puts e at the root and moves the hole down until it fits.
+func (h *eventHeap) siftDown(e event) {
+	s := h.buf[:h.n]
 	i := 0
-	for { // move the hole down until the last event fits
+	for {
 		l := 2*i + 1
 		if l >= len(s) {
 			break
@@ -167,9 +187,5 @@ func (h *eventHeap) pop() event {
 		s[i] = s[m]
 		i = m
 	}
-	if last > 0 {
-		s[i] = e
-	}
-	*h = s
-	return top
+	s[i] = e
 }
