@@ -209,7 +209,12 @@ func (e *engine) retryOrSettle(i id, o outcome) {
 	b.prevRefused = o == refused
 	b.paid = int32(paid)
 	b.refs = 1
-	e.schedule(event{at: e.now + delay, seq: e.nextSeq(), a: j, kind: retryArrival})
+	ev := event{at: e.now + delay, seq: e.nextSeq(), a: j, kind: retryArrival}
+	if delay == e.retryDelay { // due in the order made, whatever the client
+		e.retryLine.pushBack(ev)
+	} else {
+		e.schedule(ev)
+	}
 }
 
 // throttleProbability is the SRE book's client request rejection

@@ -226,9 +226,12 @@ func TestClientsAndTheMetastableCase(t *testing.T) {
 	}
 }
 
-// nextScheduled removes the earliest event the engine has scheduled and
-// returns its time, ns.
+// nextScheduled removes the retry retryOrSettle just scheduled, from the
+// retry line or the heap, and returns its time, ns.
 func nextScheduled(e *engine) int64 {
+	if e.retryLine.n > 0 {
+		return e.retryLine.popFront().at
+	}
 	at := e.events.buf[0].at
 	e.events.pop()
 	return at

@@ -75,6 +75,12 @@ type engine struct {
 	timeouts  ring[id] // attempts in order of deadline (the timeout is the same for all)
 	events    eventHeap
 	handling  bool // the heap's top is the event being handled: the next event scheduled replaces it
+	// Events a constant time after they are made come due in the order they
+	// were made, so a line (first in, first out) does the heap's job in
+	// O(1): refusals finishing (always RefusalCostMS on), and retries sent
+	// after exactly RetryDelayMS (see retryOrSettle).
+	refusing  ring[event]
+	retryLine ring[event]
 	queue     queue
 	queueSeq  uint64
 	refusals  ring[id] // refusal work waiting for a worker (rule 12)
@@ -254,17 +260,39 @@ func (e *engine) lost(i id) {
 	}
 }
 
-// loop processes events in (time, seq) order until the run's end.
+// Where the next event comes from.
+const (
+	fromArrivals = iota // a new person
+	fromTimeouts        // the timeout line
+	fromRefusing        // the line of refusals finishing
+	fromRetryLine       // the line of retries sent after the fixed delay
+	fromHeap            // everything else
+)
+
+// loop processes events in (time, seq) order until the run's end: the
+// earliest of the next arrival, the fronts of the lines and the heap's top.
 func (e *engine) loop() {
 	for {
-		at, seq, next := e.arrival, e.arrSeq, 0
+		at, seq, next := e.arrival, e.arrSeq, fromArrivals
 		if e.timeouts.n > 0 {
 			if a := e.at(e.timeouts.front()); a.deadline < at || (a.deadline == at && a.tseq < seq) {
-				at, seq, next = a.deadline, a.tseq, 1
+				at, seq, next = a.deadline, a.tseq, fromTimeouts
+			}
+		}
+		if e.refusing.n|e.retryLine.n > 0 { // one test when both are empty
+			if e.refusing.n > 0 {
+				if ev := &e.refusing.buf[e.refusing.head]; ev.before(at, seq) {
+					at, seq, next = ev.at, ev.seq, fromRefusing
+				}
+			}
+			if e.retryLine.n > 0 {
+				if ev := &e.retryLine.buf[e.retryLine.head]; ev.before(at, seq) {
+					at, seq, next = ev.at, ev.seq, fromRetryLine
+				}
 			}
 		}
 		if e.events.n > 0 && e.events.buf[0].before(at, seq) {
-			at, next = e.events.buf[0].at, 2
+			at, next = e.events.buf[0].at, fromHeap
 		}
 		if at >= e.end {
 			return
@@ -277,10 +305,14 @@ func (e *engine) loop() {
 			e.traceNext(next)
 		}
 		switch next {
-		case 0:
+		case fromArrivals:
 			e.newPerson()
-		case 1:
+		case fromTimeouts:
 			e.giveUp(e.timeouts.popFront())
+		case fromRefusing:
+			e.finishRefusal(e.refusing.popFront().a)
+		case fromRetryLine:
+			e.send(e.retryLine.popFront().a)
 		default:
 			ev := e.events.buf[0]
 			e.handling = true
@@ -301,17 +333,25 @@ func (e *engine) loop() {
 }
 
 // traceNext tells trace about the event loop is about to handle: a new
-// person (whose attempt does not exist yet), a timeout, or the heap's next.
+// person (whose attempt does not exist yet), a timeout, or the next event
+// of a line or the heap.
 func (e *engine) traceNext(next int) {
-	switch {
-	case next == 0:
+	var ev event
+	switch next {
+	case fromArrivals:
 		e.trace(e.now, "arrival", nil)
-	case next == 1:
+		return
+	case fromTimeouts:
 		e.trace(e.now, "timeout", e.at(e.timeouts.front()))
+		return
+	case fromRefusing:
+		ev = e.refusing.front()
+	case fromRetryLine:
+		ev = e.retryLine.front()
 	default:
-		ev := e.events.buf[0]
-		e.trace(e.now, [...]string{"service done", "refusal done", "retry"}[ev.kind], e.at(ev.a))
+		ev = e.events.buf[0]
 	}
+	e.trace(e.now, [...]string{"service done", "refusal done", "retry"}[ev.kind], e.at(ev.a))
 }
 
 // newPerson handles a new person's first attempt (rule 2).
@@ -414,7 +454,7 @@ func (e *engine) startWork() {
 			e.free--
 			done := e.now + e.refusalCost
 			e.refusingNS += min(done, e.end) - e.now
-			e.schedule(event{at: done, seq: e.nextSeq(), a: i, kind: refusalDone})
+			e.refusing.pushBack(event{at: done, seq: e.nextSeq(), a: i, kind: refusalDone})
 			continue
 		}
 		if e.queue.len() == 0 {
@@ -591,16 +631,24 @@ func (e *engine) result(c Config) Result {
 			caught(line.at(k))
 		}
 	}
-	for _, ev := range e.events.buf[:e.events.n] {
-		if ev.kind == serviceDone || ev.kind == refusalDone {
+	pending := func(ev event) {
+		switch ev.kind {
+		case serviceDone, refusalDone:
 			caught(ev.a)
-		}
-		if ev.kind == retryArrival {
+		case retryArrival:
 			o := timedOut
 			if e.at(ev.a).prevRefused {
 				o = refused
 			}
 			e.settle(e.at(ev.a), o, 0)
+		}
+	}
+	for _, ev := range e.events.buf[:e.events.n] {
+		pending(ev)
+	}
+	for _, line := range []*ring[event]{&e.refusing, &e.retryLine} {
+		for k := 0; k < line.n; k++ {
+			pending(line.at(k))
 		}
 	}
 	if e.queue.len() > 0 {

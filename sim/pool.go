@@ -51,6 +51,8 @@ func (e *engine) recycle(old *engine) {
 	e.queue.previews = ring[id]{buf: old.queue.previews.buf}
 	e.queue.orders = ring[id]{buf: old.queue.orders.buf}
 	e.events = eventHeap{buf: old.events.buf}
+	e.refusing = ring[event]{buf: old.refusing.buf}
+	e.retryLine = ring[event]{buf: old.retryLine.buf}
 	clear(old.waits.counts)
 	e.waits = waitHistogram{counts: old.waits.counts}
 }
