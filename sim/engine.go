@@ -68,13 +68,13 @@ type engine struct {
 	retriesMade, retriesDeclined, throttled, retriesSent int
 	tokensSpent, tokensRefilled                          int64
 
-	now       int64
-	seq       uint64 // the next event's seq
-	arrival   int64  // the next new person's arrival, ns; math.MaxInt64 for none
-	arrSeq    uint64
-	timeouts  ring[id] // attempts in order of deadline (the timeout is the same for all)
-	events    eventHeap
-	handling  bool // the heap's top is the event being handled: the next event scheduled replaces it
+	now      int64
+	seq      uint64 // the next event's seq
+	arrival  int64  // the next new person's arrival, ns; math.MaxInt64 for none
+	arrSeq   uint64
+	timeouts ring[id] // attempts in order of deadline (the timeout is the same for all)
+	events   eventHeap
+	handling bool // the heap's top is the event being handled: the next event scheduled replaces it
 	// Events a constant time after they are made come due in the order they
 	// were made, so a line (first in, first out) does the heap's job in
 	// O(1): refusals finishing (always RefusalCostMS on), and retries sent
@@ -262,11 +262,11 @@ func (e *engine) lost(i id) {
 
 // Where the next event comes from.
 const (
-	fromArrivals = iota // a new person
-	fromTimeouts        // the timeout line
-	fromRefusing        // the line of refusals finishing
-	fromRetryLine       // the line of retries sent after the fixed delay
-	fromHeap            // everything else
+	fromArrivals  = iota // a new person
+	fromTimeouts         // the timeout line
+	fromRefusing         // the line of refusals finishing
+	fromRetryLine        // the line of retries sent after the fixed delay
+	fromHeap             // everything else
 )
 
 // loop processes events in (time, seq) order until the run's end: the
