@@ -1,17 +1,20 @@
 package sim
 
 import (
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// TestRunsIsRun checks that reusing an engine's memory changes nothing: the
-// lab, every sample and a few client strategies, one after another in one
-// batch (so each run inherits the previous run's dirty memory), give the
-// same Results as separate Runs.
+// TestRunsIsRun checks that reusing an engine's memory, and running on
+// several engines at once, changes nothing: the lab, every sample and a
+// few client strategies, in one batch on three engines (so each run
+// inherits some earlier run's dirty memory), give the same Results as
+// separate Runs.
 func TestRunsIsRun(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(3))
 	cs := Lab()
 	for _, s := range Samples() {
 		cs = append(cs, s.Config)
