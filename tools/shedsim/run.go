@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"iter"
 	"math"
 	"sort"
 	"strings"
@@ -302,6 +303,35 @@ func (s stat) sd() float64 {
 	return math.Sqrt(max(v, 0))
 }
 
+// seedBatch is how many seeds seedRuns hands sim.Runs at once: enough to
+// keep every core busy, few enough that the Results held at once (each with
+// its windows) stay small whatever the run's length.
+const seedBatch = 64
+
+// seedRuns yields the Results of c under policy p for n seeds from c.Seed,
+// in order, running them in batches of seedBatch on every core.
+func seedRuns(c sim.Config, p sim.Policy, n int) iter.Seq2[sim.Result, error] {
+	return func(yield func(sim.Result, error) bool) {
+		for from := 0; from < n; from += seedBatch {
+			cs := make([]sim.Config, min(seedBatch, n-from))
+			for i := range cs {
+				cs[i] = c
+				cs[i].Policy, cs[i].Seed = p, c.Seed+uint64(from+i)
+			}
+			rs, err := sim.Runs(cs)
+			if err != nil {
+				yield(sim.Result{}, err)
+				return
+			}
+			for _, r := range rs {
+				if !yield(r, nil) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // writeSeeds runs n seeds from c.Seed for every policy (or c's alone) and
 // prints each measure's mean and standard deviation between seeds.
 func writeSeeds(w io.Writer, c sim.Config, n int, onePolicy bool) error {
@@ -314,16 +344,13 @@ func writeSeeds(w io.Writer, c sim.Config, n int, onePolicy bool) error {
 	pct := func(s stat) string {
 		return report.Number(s.mean()*100, 1) + " ± " + report.Number(s.sd()*100, 1) + "%"
 	}
+	if c.Seed+uint64(n)-1 > sim.MaxSeed {
+		return usageError{fmt.Sprintf("--seed: %d seeds from %d pass the largest seed, %d", n, c.Seed, uint64(sim.MaxSeed))}
+	}
 	for _, p := range policies {
 		var ans, ref, tout, med, wasted, back stat
 		notBack := map[sim.Recovery]int{}
-		for i := 0; i < n; i++ {
-			cc := c
-			cc.Policy, cc.Seed = p, c.Seed+uint64(i)
-			if cc.Seed > sim.MaxSeed {
-				return usageError{fmt.Sprintf("--seed: %d seeds from %d pass the largest seed, %d", n, c.Seed, uint64(sim.MaxSeed))}
-			}
-			r, err := sim.Run(cc)
+		for r, err := range seedRuns(c, p, n) {
 			if err != nil {
 				return err
 			}
