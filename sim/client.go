@@ -142,6 +142,13 @@ func (e *engine) send(i id) {
 // accepted tells the sending side that a was answered: the throttle client
 // counts an accept, the budget client refills.
 func (e *engine) accepted(a *attempt) {
+	if e.client == Throttle || e.client == Budget {
+		e.countAccept(a)
+	}
+}
+
+// countAccept is accepted for the clients that count answers.
+func (e *engine) countAccept(a *attempt) {
 	switch e.client {
 	case Throttle:
 		e.history.advance(e.now)

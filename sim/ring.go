@@ -9,20 +9,26 @@ type ring[T any] struct {
 	n    int
 }
 
+// pushBack is small enough to inline; growing is a call of its own.
 func (r *ring[T]) pushBack(x T) {
 	if r.n == len(r.buf) {
-		size := 2 * len(r.buf)
-		if size == 0 {
-			size = 16
-		}
-		buf := make([]T, size)
-		for i := 0; i < r.n; i++ {
-			buf[i] = r.buf[(r.head+i)&(len(r.buf)-1)]
-		}
-		r.buf, r.head = buf, 0
+		r.grow()
 	}
 	r.buf[(r.head+r.n)&(len(r.buf)-1)] = x
 	r.n++
+}
+
+// grow doubles the buffer (16 to start), putting the front at index 0.
+func (r *ring[T]) grow() {
+	size := 2 * len(r.buf)
+	if size == 0 {
+		size = 16
+	}
+	buf := make([]T, size)
+	for i := 0; i < r.n; i++ {
+		buf[i] = r.buf[(r.head+i)&(len(r.buf)-1)]
+	}
+	r.buf, r.head = buf, 0
 }
 
 func (r *ring[T]) front() T { return r.buf[r.head] }
@@ -63,11 +69,11 @@ type queue struct {
 func (q *queue) len() int { return q.previews.n + q.orders.n }
 
 func (q *queue) push(i id, order bool) {
+	line := &q.previews
 	if order && q.split {
-		q.orders.pushBack(i)
-	} else {
-		q.previews.pushBack(i)
+		line = &q.orders
 	}
+	line.pushBack(i)
 }
 
 // seq is attempt i's arrival order in the queue.
@@ -78,8 +84,16 @@ func (q *queue) previewsFirst(pool [][]attempt) bool {
 	return q.orders.n == 0 || (q.previews.n > 0 && seq(pool, q.previews.front()) < seq(pool, q.orders.front()))
 }
 
-// popOldest removes and returns the request that arrived first.
+// popOldest removes and returns the request that arrived first. With one
+// line, it is that line's front.
 func (q *queue) popOldest(pool [][]attempt) id {
+	if !q.split {
+		return q.previews.popFront()
+	}
+	return q.popOldestOfTwo(pool)
+}
+
+func (q *queue) popOldestOfTwo(pool [][]attempt) id {
 	if q.previewsFirst(pool) {
 		return q.previews.popFront()
 	}
