@@ -1,0 +1,141 @@
+package sim
+
+import (
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// The floor: what a default run would cost with nothing but the queueing.
+//
+// floorRun simulates the shop's sale under FIFO as Run does, with the same
+// arrival and service streams, the same draws in the same order, a ring of
+// waiting arrival times and a heap of finish times, and nothing else: no
+// attempts, timeouts, outcomes, windows or histogram, and times compared as
+// plain integers. It returns the workers' busy time, ns, which must equal
+// the engine's useful plus wasted time (TestFloorIsTheSale), so that
+// BenchmarkFloor times the same simulation as BenchmarkRunDefault minus
+// everything the post's numbers are made of. It is a measuring stick for
+// the speed targets, not a model: see the README's "Speed and size".
+func floorRun(c Config) (busyNS int64) {
+	end := int64(math.Round(c.DurationS * 1e9))
+	saleStart := int64(math.Round(c.SaleStartS * 1e9))
+	saleEnd := int64(math.Round(c.SaleEndS() * 1e9))
+	normalGap, saleGap := 1e9/c.NormalRPS, 1e9/c.SaleRPS
+	serviceMean := c.ServiceMS * 1e6
+	arrivals := newStream(c.Seed, streamArrivals)
+	orders := newStream(c.Seed, streamOrders)
+	service := newStream(c.Seed, streamService)
+
+	// nextArrival is scheduleArrival without its edge cases.
+	nextArrival := func(t int64) int64 {
+		for t < end {
+			gap, boundary := normalGap, int64(math.MaxInt64)
+			switch {
+			case t < saleStart:
+				boundary = saleStart
+			case t < saleEnd:
+				gap, boundary = saleGap, saleEnd
+			}
+			d := float64(gap * arrivals.ExpFloat64())
+			if d < float64(boundary-t) && d < float64(end-t) {
+				return t + int64(d)
+			}
+			t = boundary
+		}
+		return math.MaxInt64
+	}
+	start := func(now int64) int64 { // a service starting now; its finish
+		d := float64(serviceMean*service.ExpFloat64()) + 0.5
+		done := now + int64(min(d, float64(end)))
+		busyNS += min(done, end) - now
+		return done
+	}
+
+	var waiting ring[int64]
+	finish := make([]int64, 0, c.Workers) // a binary min-heap
+	free := c.Workers
+	arrival := nextArrival(0)
+	for {
+		now := arrival
+		if len(finish) > 0 && finish[0] < now {
+			now = finish[0]
+		}
+		if now >= end {
+			return busyNS
+		}
+		if now == arrival {
+			orders.Float64() // the order draw, as newPerson makes it
+			arrival = nextArrival(now)
+			if free == 0 {
+				waiting.pushBack(now)
+				continue
+			}
+			free--
+			done := start(now)
+			i := len(finish)
+			finish = append(finish, done)
+			for i > 0 && finish[(i-1)/2] > done {
+				finish[i] = finish[(i-1)/2]
+				i = (i - 1) / 2
+			}
+			finish[i] = done
+			continue
+		}
+		// A worker finishes: the next waiting takes its place in the heap.
+		next := finish[len(finish)-1]
+		if waiting.n > 0 {
+			waiting.popFront()
+			next = start(now)
+		} else {
+			finish = finish[:len(finish)-1]
+			free++
+		}
+		if len(finish) == 0 {
+			continue
+		}
+		i := 0
+		for {
+			l := 2*i + 1
+			if l >= len(finish) {
+				break
+			}
+			m := l
+			if r := l + 1; r < len(finish) && finish[r] < finish[l] {
+				m = r
+			}
+			if finish[m] >= next {
+				break
+			}
+			finish[i] = finish[m]
+			i = m
+		}
+		finish[i] = next
+	}
+}
+
+// TestFloorIsTheSale holds floorRun to simulating what Run simulates: the
+// same busy time to the nanosecond over several seeds.
+func TestFloorIsTheSale(t *testing.T) {
+	for seed := uint64(1); seed <= 5; seed++ {
+		c := DefaultConfig()
+		c.Seed = seed
+		r, err := Run(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		busy := r.WorkerTimeS.Useful + r.WorkerTimeS.Wasted
+		assert.InDelta(t, busy, float64(floorRun(c))/1e9, 1e-9, "seed %d: the floor's busy time", seed)
+	}
+}
+
+// BenchmarkFloor is BenchmarkRunDefault's simulation with nothing but the
+// queueing (floorRun): the least an event-driven run of the default sale
+// costs on this machine.
+func BenchmarkFloor(b *testing.B) {
+	c := DefaultConfig()
+	for b.Loop() {
+		floorRun(c)
+	}
+}
