@@ -633,65 +633,90 @@ func renderPolicyTable(tableID string, rows []report.Row, chosen sim.Policy) el 
 }
 
 // renderChart renders a timeline chart from report.Chart geometry, with a
-// table of its windows as the text alternative.
+// table of its windows as the text alternative. The SVG and the table,
+// hundreds of elements, are written as markup (see markup).
 func renderChart(chartID string, ch report.Chart, r sim.Result, caption string) el {
-	s := svg("svg", "id", chartID, "class", "timeline", "viewBox", "0 0 "+svgNum(ch.Width)+" "+svgNum(ch.Height),
+	var m markup
+	m.open("svg", "id", chartID, "class", "timeline", "viewBox", "0 0 "+svgNum(ch.Width)+" "+svgNum(ch.Height),
 		"role", "img", "aria-label", ch.Summary, "preserveAspectRatio", "xMidYMid meet")
 	p := ch.Plot
-	add(s, svg("rect", "class", "plot-bg", "x", svgNum(p.X), "y", svgNum(p.Y), "width", svgNum(p.W), "height", svgNum(p.H)))
+	m.elem("rect", "class", "plot-bg", "x", svgNum(p.X), "y", svgNum(p.Y), "width", svgNum(p.W), "height", svgNum(p.H))
 	if ch.Sale.W > 0 {
 		// The band runs from the top of the chart, above the bars (which
 		// may fill the plot), to the axis, and the sale is named under
 		// the axis, between the ticks.
-		add(s, svg("rect", "class", "sale", "x", svgNum(ch.Sale.X), "y", "0", "width", svgNum(ch.Sale.W), "height", svgNum(ch.Sale.Y+ch.Sale.H)))
+		m.elem("rect", "class", "sale", "x", svgNum(ch.Sale.X), "y", "0", "width", svgNum(ch.Sale.W), "height", svgNum(ch.Sale.Y+ch.Sale.H))
 	}
 	for _, t := range ch.YTicks {
-		add(s, svg("line", "class", "grid", "x1", svgNum(p.X), "x2", svgNum(p.X+p.W), "y1", svgNum(t.At), "y2", svgNum(t.At)))
-		add(s, svg("text", "class", "tick y", "x", svgNum(p.X-6), "y", svgNum(t.At+4), "text-anchor", "end", t.Label))
+		m.elem("line", "class", "grid", "x1", svgNum(p.X), "x2", svgNum(p.X+p.W), "y1", svgNum(t.At), "y2", svgNum(t.At))
+		m.elem("text", "class", "tick y", "x", svgNum(p.X-6), "y", svgNum(t.At+4), "text-anchor", "end", t.Label)
 	}
 	for _, b := range ch.Bars {
-		g := build(svg("g", "class", "bar"), svg("title", b.Label))
+		m.open("g", "class", "bar")
+		m.elem("title", b.Label)
 		for _, part := range b.Parts {
-			add(g, svg("rect", "class", part.Kind, "x", svgNum(part.X), "y", svgNum(part.Y), "width", svgNum(part.W), "height", svgNum(part.H)))
+			m.elem("rect", "class", part.Kind, "x", svgNum(part.X), "y", svgNum(part.Y), "width", svgNum(part.W), "height", svgNum(part.H))
 		}
-		add(s, g)
+		m.close("g")
 	}
 	for _, t := range ch.XTicks {
-		add(s, svg("text", "class", "tick x", "x", svgNum(t.At), "y", svgNum(p.Y+p.H+18), "text-anchor", "middle", t.Label))
+		m.elem("text", "class", "tick x", "x", svgNum(t.At), "y", svgNum(p.Y+p.H+18), "text-anchor", "middle", t.Label)
 	}
-	add(s, svg("line", "class", "axis", "x1", svgNum(p.X), "x2", svgNum(p.X+p.W), "y1", svgNum(p.Y+p.H), "y2", svgNum(p.Y+p.H)))
+	m.elem("line", "class", "axis", "x1", svgNum(p.X), "x2", svgNum(p.X+p.W), "y1", svgNum(p.Y+p.H), "y2", svgNum(p.Y+p.H))
 	if ch.Sale.W > 0 {
 		y := p.Y + p.H + 3
-		add(s, svg("rect", "class", "sale-mark", "x", svgNum(ch.Sale.X), "y", svgNum(y), "width", svgNum(ch.Sale.W), "height", "4"))
+		m.elem("rect", "class", "sale-mark", "x", svgNum(ch.Sale.X), "y", svgNum(y), "width", svgNum(ch.Sale.W), "height", "4")
 		if ch.Sale.W >= 30 {
-			add(s, svg("text", "class", "sale-label", "x", svgNum(ch.Sale.X+ch.Sale.W/2), "y", svgNum(p.Y+p.H+18), "text-anchor", "middle", "sale"))
+			m.elem("text", "class", "sale-label", "x", svgNum(ch.Sale.X+ch.Sale.W/2), "y", svgNum(p.Y+p.H+18), "text-anchor", "middle", "sale")
 		}
 	}
+	m.close("svg")
+	chart := fromMarkup(&m)
 
 	// The text alternative: every window as a table.
 	c := r.Config
-	t := build(h("table", "id", chartID+"-table", "class", "windows"), h("caption", "Answered per 10 s of arrivals; sale windows are marked"))
-	head := h("tr")
+	var t markup
+	t.open("table", "id", chartID+"-table", "class", "windows")
+	t.elem("caption", "Answered per 10 s of arrivals; sale windows are marked")
+	t.open("thead")
+	t.open("tr")
 	for _, col := range []string{"Window", "People", "Answered", "Refused", "Timed out", "Attempts"} {
-		add(head, h("th", "scope", "col", col))
+		t.elem("th", "scope", "col", col)
 	}
-	add(t, build(h("thead"), head))
-	body := h("tbody")
+	t.close("tr")
+	t.close("thead")
+	t.open("tbody")
 	for _, wdw := range r.Windows {
 		label := report.Seconds(wdw.StartS) + " to " + report.Seconds(min(wdw.StartS+10, c.DurationS))
-		tr := h("tr")
 		if wdw.StartS >= c.SaleStartS && wdw.StartS < c.SaleEndS() {
-			tr.SetAttribute("class", "in-sale")
+			t.open("tr", "class", "in-sale")
 			label += " (sale)"
+		} else {
+			t.open("tr")
 		}
-		build(tr, h("th", "scope", "row", label), h("td", report.Count(wdw.People)), h("td", report.Percent(wdw.AnsweredShare)),
-			h("td", report.Count(wdw.Refused)), h("td", report.Count(wdw.TimedOut)), h("td", report.Count(wdw.Attempts)))
-		add(body, tr)
+		t.elem("th", "scope", "row", label)
+		t.elem("td", report.Count(wdw.People))
+		t.elem("td", report.Percent(wdw.AnsweredShare))
+		t.elem("td", report.Count(wdw.Refused))
+		t.elem("td", report.Count(wdw.TimedOut))
+		t.elem("td", report.Count(wdw.Attempts))
+		t.close("tr")
 	}
-	add(t, body)
-	return build(h("figure", "class", "chart"), s,
+	t.close("tbody")
+	t.close("table")
+	return build(h("figure", "class", "chart"), chart,
 		h("figcaption", caption), legend("answered", "refused", "timed_out", "unfinished"),
-		build(h("details", "class", "chart-table"), h("summary", "The chart as a table"), tableWrap("The chart's windows", t)))
+		build(h("details", "class", "chart-table"), h("summary", "The chart as a table"), tableWrap("The chart's windows", fromMarkup(&t))))
+}
+
+// fromMarkup parses m, which holds one element (and what is inside it),
+// into an element not yet in the document: with one call into JavaScript,
+// through a <template>, whose parser makes an <svg> and what it holds SVG
+// elements, as the page's own parser would.
+func fromMarkup(m *markup) el {
+	t := docJS.Call("createElement", "template")
+	t.Set("innerHTML", m.String())
+	return wrap(t.Get("content").Get("firstElementChild"))
 }
 
 // renderLine renders a labelled line under the chart.

@@ -148,6 +148,12 @@ func testDefaultResults(t *testing.T, s *session) {
 	assert.Equal(t, 1, tb.count("svg#chart rect.sale"), "the sale's band on the chart")
 	assert.Equal(t, len(v.Chart.Bars), tb.count("svg#chart g.bar"), "bars on the chart")
 	assert.Equal(t, len(r.Windows), tb.count("#chart-table tbody tr"), "rows of the chart's table")
+	// The chart is written as markup and parsed: it must come out as SVG
+	// that is laid out, with its text as text, not as entities.
+	assert.Greater(t, eval[float64](tb, `document.querySelector('svg#chart rect.sale').getBBox().width`), 0.0,
+		"the sale's band is an SVG rect with a width")
+	assert.Equal(t, v.Chart.Bars[0].Label, eval[string](tb, `document.querySelector('svg#chart g.bar title').textContent`),
+		"the first bar's title")
 	assert.Equal(t, report.Outlook(r).String(), tb.text("#outlook"), "#outlook")
 	assert.Equal(t, report.ThisRun(r).String(), tb.text("#this-run"), "#this-run")
 	assert.Equal(t, len(v.Advice), tb.count("ol#advice > li"), "advice")

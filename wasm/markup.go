@@ -1,0 +1,72 @@
+package main
+
+import "strings"
+
+// markup writes HTML (or SVG inside HTML) as text, for the parts of the
+// page with hundreds of elements: the timeline's SVG and its table of
+// windows. Built element by element, each element and attribute is a call
+// from Go into JavaScript, and a default run's chart and table were some
+// 1,500 of them; as text, the page inserts them with one call (fromMarkup)
+// and the browser's parser does the rest. Every attribute value and text
+// is escaped, so no input can become markup.
+type markup struct{ b strings.Builder }
+
+// open writes a start tag with attributes, as name, value pairs.
+func (m *markup) open(tag string, attrs ...string) {
+	m.b.WriteByte('<')
+	m.b.WriteString(tag)
+	for i := 0; i+1 < len(attrs); i += 2 {
+		m.b.WriteByte(' ')
+		m.b.WriteString(attrs[i])
+		m.b.WriteString(`="`)
+		escapeTo(&m.b, attrs[i+1])
+		m.b.WriteByte('"')
+	}
+	m.b.WriteByte('>')
+}
+
+// close writes an end tag.
+func (m *markup) close(tag string) {
+	m.b.WriteString("</")
+	m.b.WriteString(tag)
+	m.b.WriteByte('>')
+}
+
+// elem writes a whole element: its attributes as open takes them, and an
+// odd string at the end as its text, as h does.
+func (m *markup) elem(tag string, attrs ...string) {
+	m.open(tag, attrs[:len(attrs)&^1]...)
+	if len(attrs)%2 == 1 {
+		escapeTo(&m.b, attrs[len(attrs)-1])
+	}
+	m.close(tag)
+}
+
+func (m *markup) String() string { return m.b.String() }
+
+// escapeTo writes s with the five characters that can end a text or an
+// attribute value written as entities.
+func escapeTo(b *strings.Builder, s string) {
+	last := 0
+	for i := 0; i < len(s); i++ {
+		var ent string
+		switch s[i] {
+		case '&':
+			ent = "&amp;"
+		case '<':
+			ent = "&lt;"
+		case '>':
+			ent = "&gt;"
+		case '"':
+			ent = "&#34;"
+		case '\'':
+			ent = "&#39;"
+		default:
+			continue
+		}
+		b.WriteString(s[last:i])
+		b.WriteString(ent)
+		last = i + 1
+	}
+	b.WriteString(s[last:])
+}

@@ -1,0 +1,22 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestMarkupEscapes(t *testing.T) {
+	var m markup
+	m.open("svg", "aria-label", `5 < 6 & "quoted" 'too'`, "class", "timeline")
+	m.elem("rect", "class", "sale", "x", "1.5")
+	m.elem("title", "<script>alert(1)</script>")
+	m.close("svg")
+	m.elem("td", "")
+	m.elem("th", "scope", "row", "0 s to 10 s (sale)")
+	assert.Equal(t,
+		`<svg aria-label="5 &lt; 6 &amp; &#34;quoted&#34; &#39;too&#39;" class="timeline">`+
+			`<rect class="sale" x="1.5"></rect><title>&lt;script&gt;alert(1)&lt;/script&gt;</title></svg>`+
+			`<td></td><th scope="row">0 s to 10 s (sale)</th>`,
+		m.String())
+}
