@@ -596,30 +596,35 @@ func tableWrap(label string, table el) el {
 // is chosen is marked as the reader's. With placeholder, only the first
 // column is filled, for a table still being computed.
 func renderTable(tableID, class, caption, label, kind string, tab report.Table, keys []string, chosen string, placeholder bool) el {
-	t := build(h("table", "id", tableID, "class", class), h("caption", caption))
-	head := h("tr")
+	var m markup
+	m.open("table", "id", tableID, "class", class)
+	m.elem("caption", caption)
+	m.open("thead")
+	m.open("tr")
 	for _, c := range tab.Header {
-		add(head, h("th", "scope", "col", c))
+		m.elem("th", "scope", "col", c)
 	}
-	add(t, build(h("thead"), head))
-	body := h("tbody")
+	m.close("tr")
+	m.close("thead")
+	m.open("tbody")
 	for i, row := range tab.Rows {
-		tr := h("tr", "data-"+kind, keys[i])
 		if keys[i] == chosen {
-			tr.SetAttribute("class", "chosen")
-			tr.SetAttribute("aria-current", "true")
+			m.open("tr", "data-"+kind, keys[i], "class", "chosen", "aria-current", "true")
+		} else {
+			m.open("tr", "data-"+kind, keys[i])
 		}
-		add(tr, h("th", "scope", "row", "class", kind+"-name", row[0]))
+		m.elem("th", "scope", "row", "class", kind+"-name", row[0])
 		for _, c := range row[1:] {
 			if placeholder {
 				c = "…"
 			}
-			add(tr, h("td", c))
+			m.elem("td", c)
 		}
-		add(body, tr)
+		m.close("tr")
 	}
-	add(t, body)
-	return tableWrap(label, t)
+	m.close("tbody")
+	m.close("table")
+	return tableWrap(label, fromMarkup(&m))
 }
 
 // renderPolicyTable renders the comparison of every policy.
