@@ -232,6 +232,9 @@ func nextScheduled(e *engine) int64 {
 	if e.retryLine.n > 0 {
 		return e.retryLine.popFront().at
 	}
+	if e.events.n == 0 {
+		panic("no retry was scheduled")
+	}
 	at := e.events.buf[0].at
 	e.events.pop()
 	return at

@@ -2,10 +2,7 @@ package sim
 
 import (
 	"math"
-	"runtime"
 	"strconv"
-	"sync"
-	"sync/atomic"
 )
 
 // attempt is one request a client sends. A person's first attempt and each
@@ -120,76 +117,6 @@ func Run(c Config) (Result, error) {
 	e := newEngine(c, nil)
 	e.loop()
 	return e.result(c), nil
-}
-
-// BatchError is a Config in a batch (Runs) that did not validate: Err, for
-// the Config at Index.
-type BatchError struct {
-	Index int
-	Err   error
-}
-
-func (e *BatchError) Error() string { return "config " + strconv.Itoa(e.Index) + ": " + e.Err.Error() }
-
-// Unwrap returns the Config's validation errors.
-func (e *BatchError) Unwrap() error { return e.Err }
-
-// Runs returns the Results of several Configs, in order, as Run would. It
-// validates every Config before running any, then runs them on up to
-// GOMAXPROCS engines at once (one under js/wasm), each reusing its memory
-// from run to run: for a batch (the lab, every policy side by side) it
-// allocates a fraction of what calling Run for each would. Each Result is
-// the same as Run's, whichever engine ran it. A panic in a run (a broken
-// invariant) is raised again in the caller's goroutine.
-func Runs(cs []Config) ([]Result, error) {
-	for i, c := range cs {
-		if err := c.Validate(); err != nil {
-			return nil, &BatchError{Index: i, Err: err}
-		}
-	}
-	out := make([]Result, len(cs))
-	engines := min(runtime.GOMAXPROCS(0), len(cs))
-	if engines <= 1 {
-		runBatch(cs, out, new(atomic.Int64))
-		return out, nil
-	}
-	var (
-		next  atomic.Int64
-		wg    sync.WaitGroup
-		once  sync.Once
-		fault any
-	)
-	for range engines {
-		wg.Go(func() {
-			defer func() {
-				if p := recover(); p != nil {
-					once.Do(func() { fault = p })
-					next.Store(int64(len(cs))) // the others stop after their current run
-				}
-			}()
-			runBatch(cs, out, &next)
-		})
-	}
-	wg.Wait()
-	if fault != nil {
-		panic(fault)
-	}
-	return out, nil
-}
-
-// runBatch runs the Configs of cs that it claims from next, one at a time
-// on one engine, into the same places of out, until none is left.
-func runBatch(cs []Config, out []Result, next *atomic.Int64) {
-	var e *engine
-	for {
-		i := next.Add(1) - 1
-		if i >= int64(len(cs)) {
-			return
-		}
-		e = newEngine(cs[i], e)
-		e.loop()
-		out[i] = e.result(cs[i])
-	}
 }
 
 func ms(x float64) int64 { return int64(math.Round(x * 1e6)) }

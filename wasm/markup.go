@@ -8,7 +8,8 @@ import "strings"
 // from Go into JavaScript, and a default run's chart and table were some
 // 1,500 of them; as text, the page inserts them with one call (fromMarkup)
 // and the browser's parser does the rest. Every attribute value and text
-// is escaped, so no input can become markup.
+// is escaped, so no input can become markup; tag and attribute names are
+// written as given, and are the page's own constants.
 type markup struct{ b strings.Builder }
 
 // open writes a start tag with attributes, as name, value pairs.

@@ -319,6 +319,9 @@ func seedRuns(c sim.Config, p sim.Policy, n int) iter.Seq2[sim.Result, error] {
 				cs[i].Policy, cs[i].Seed = p, c.Seed+uint64(from+i)
 			}
 			rs, err := sim.Runs(cs)
+			if be := (*sim.BatchError)(nil); errors.As(err, &be) {
+				err = be.Err // its index is in the batch, not a seed
+			}
 			if err != nil {
 				yield(sim.Result{}, err)
 				return
