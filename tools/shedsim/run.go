@@ -9,6 +9,7 @@ import (
 	"iter"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/shedsim/shedsim/sim"
@@ -68,7 +69,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 			usage(fs, stdout)
 			return nil
 		}
-		return parseError(err)
+		return parseError(err, fs, func() error { return validateWith(c, *seeds) })
 	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Sprintf("unexpected argument %q: flags start with --, see --help", fs.Arg(0))}
@@ -77,6 +78,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if set["spike"] && set["sale-rps"] {
 		return usageError{"--spike and --sale-rps are the same setting: give one"}
+	}
+	if err := checkOutputs(set, *sample == "list"); err != nil {
+		return err
 	}
 
 	oneRun := policy != "" || *sample != ""
@@ -114,9 +118,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	switch {
 	case *lab:
 		return writeLab(stdout)
-	case *seeds != 0:
-		if *seeds < 1 || *seeds > 1000 {
-			return usageError{fmt.Sprintf("--seeds: %d is out of range: use a whole number from 1 to 1000", *seeds)}
+	case set["seeds"]:
+		if err := validateWith(c, *seeds); err != nil {
+			return usageError{flagErrors(err)}
 		}
 		return writeSeeds(stdout, c, *seeds, oneRun)
 	case *timeline:
@@ -156,10 +160,127 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 }
 
+// maxSeeds is the most seeds --seeds runs.
+const maxSeeds = 1000
+
+// validateWith is c.Validate, and the number of seeds --seeds asks for, as
+// a field "seeds" of its own.
+func validateWith(c sim.Config, seeds int) error {
+	err := c.Validate()
+	if seeds < 1 || seeds > maxSeeds {
+		err = errors.Join(err, &sim.FieldError{Field: "seeds",
+			Msg: strconv.Itoa(seeds) + " is out of range: use a whole number from 1 to " + strconv.Itoa(maxSeeds)})
+	}
+	return err
+}
+
+// outputs are the flags that choose what shedsim prints, apart from --json
+// and one run's --policy or --sample.
+var outputs = []string{"lab", "seeds", "timeline", "clients"}
+
+// checkOutputs refuses flags that ask for two outputs, or for something an
+// output would ignore: each prints one thing, and a flag it would ignore
+// is a mistake worth saying so.
+func checkOutputs(set map[string]bool, listSamples bool) error {
+	var chosen []string
+	for _, o := range outputs {
+		if set[o] {
+			chosen = append(chosen, "--"+o)
+		}
+	}
+	switch {
+	case len(chosen) > 1:
+		return usageError{chosen[0] + " and " + chosen[1] + " print different things: give one"}
+	case set["json"] && (set["seeds"] || set["timeline"]):
+		return usageError{"--json: " + chosen[0] + " prints a table; drop --json, or use --policy NAME --json for one run's Result"}
+	case set["json"] && listSamples:
+		return usageError{"--json: --sample list prints a table of the samples; drop --json"}
+	}
+	names := make([]string, 0, len(set))
+	for name := range set {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		switch {
+		case set["lab"] && name != "lab" && name != "json":
+			return usageError{"--" + name + ": --lab prints the lab's own 162 runs, which no flag changes; drop --" + name}
+		case listSamples && name != "sample":
+			return usageError{"--" + name + ": --sample list only lists the samples; drop --" + name}
+		}
+	}
+	return nil
+}
+
 // parseError is the flag package's error as one line that spells flags the
-// way --help does ("--sale-rps", not "-sale-rps") and says where to look.
-func parseError(err error) usageError {
-	return usageError{strings.ReplaceAll(err.Error(), " -", " --") + " (see --help)"}
+// way --help does ("--sale-rps", not "-sale-rps"). A value that is not a
+// number, or not one the flag can hold, is explained as validate explains a
+// value out of range, so that the line says what to use instead:
+//
+//	--workers: "eight" is not a whole number: use a whole number from 1 to 100000
+func parseError(err error, fs *flag.FlagSet, validate func() error) usageError {
+	msg := err.Error()
+	var value, name string
+	if _, e := fmt.Sscanf(msg, "invalid value %q for flag -%s", &value, &name); e == nil {
+		name = strings.TrimSuffix(name, ":")
+		if f := fs.Lookup(name); f != nil {
+			if use := allowed(f, validate); use != "" {
+				what := "is not a number"
+				if g, ok := f.Value.(flag.Getter); ok {
+					switch g.Get().(type) {
+					case int, uint64:
+						what = "is not a whole number"
+						if strings.HasSuffix(msg, "value out of range") {
+							what = "is out of range"
+						}
+					}
+				}
+				return usageError{"--" + name + ": " + strconv.Quote(value) + " " + what + ": " + use}
+			}
+		}
+	}
+	return usageError{strings.ReplaceAll(msg, " -", " --") + " (see --help)"}
+}
+
+// allowed is what validate says to use for flag f's field ("use a whole
+// number from 1 to 100000"), found by setting the flag to a value no field
+// allows and putting it back; "" if validate says nothing of it.
+func allowed(f *flag.Flag, validate func() error) string {
+	g, ok := f.Value.(flag.Getter)
+	if !ok {
+		return ""
+	}
+	var bad string
+	switch g.Get().(type) {
+	case int:
+		bad = strconv.Itoa(math.MinInt)
+	case uint64:
+		bad = strconv.FormatUint(math.MaxUint64, 10)
+	case float64:
+		bad = "NaN"
+	default:
+		return ""
+	}
+	old := f.Value.String()
+	if f.Value.Set(bad) != nil {
+		return ""
+	}
+	err := validate()
+	if f.Value.Set(old) != nil {
+		panic("shedsim: cannot put --" + f.Name + " back to " + old)
+	}
+	key := strings.ReplaceAll(f.Name, "-", "_")
+	if f.Name == "spike" {
+		key = "sale_rps"
+	}
+	for _, fe := range sim.FieldErrors(err) {
+		if fe.Field == key {
+			if _, use, ok := strings.Cut(fe.Msg, ": "); ok {
+				return use
+			}
+		}
+	}
+	return ""
 }
 
 func usage(fs *flag.FlagSet, w io.Writer) {
@@ -338,6 +459,9 @@ func seedRuns(c sim.Config, p sim.Policy, n int) iter.Seq2[sim.Result, error] {
 // writeSeeds runs n seeds from c.Seed for every policy (or c's alone) and
 // prints each measure's mean and standard deviation between seeds.
 func writeSeeds(w io.Writer, c sim.Config, n int, onePolicy bool) error {
+	if c.Seed+uint64(n)-1 > sim.MaxSeed {
+		return usageError{fmt.Sprintf("--seed: %d seeds from %d pass the largest seed, %d", n, c.Seed, uint64(sim.MaxSeed))}
+	}
 	policies := sim.Policies
 	if onePolicy {
 		policies = []sim.Policy{c.Policy}
@@ -346,9 +470,6 @@ func writeSeeds(w io.Writer, c sim.Config, n int, onePolicy bool) error {
 	t := report.Table{Header: []string{"Policy", "Answered", "Refused", "Timed out", "Median wait", "Wasted", "Back to normal", "Not back"}}
 	pct := func(s stat) string {
 		return report.Number(s.mean()*100, 1) + " ± " + report.Number(s.sd()*100, 1) + "%"
-	}
-	if c.Seed+uint64(n)-1 > sim.MaxSeed {
-		return usageError{fmt.Sprintf("--seed: %d seeds from %d pass the largest seed, %d", n, c.Seed, uint64(sim.MaxSeed))}
 	}
 	for _, p := range policies {
 		var ans, ref, tout, med, wasted, back stat
@@ -419,7 +540,8 @@ func runPlan(args []string, stdout, stderr io.Writer) error {
 			fs.PrintDefaults()
 			return nil
 		}
-		return parseError(err)
+		ue := parseError(err, fs, func() error { _, err := plan.Compute(in); return err })
+		return usageError{"plan: " + ue.msg}
 	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Sprintf("plan: unexpected argument %q", fs.Arg(0))}
