@@ -101,6 +101,7 @@ type engine struct {
 	waits                          waitHistogram
 	people, attempts, wasted       int
 	usefulNS, wastedNS, refusingNS int64
+	saleRefusingNS                 int64 // refusing during the sale
 	longestWait                    int64
 	longestQueue                   int
 	saleAttempts                   int
@@ -422,6 +423,9 @@ func (e *engine) startWork() {
 			e.free--
 			done := e.now + e.refusalCost
 			e.refusingNS += min(done, e.end) - e.now
+			if during := min(done, e.saleEnd) - max(e.now, e.saleStart); during > 0 {
+				e.saleRefusingNS += during
+			}
 			e.refusing.pushBack(event{at: done, seq: e.nextSeq(), a: i, kind: refusalDone})
 			continue
 		}
@@ -654,6 +658,9 @@ func (e *engine) result(c Config) Result {
 	}
 	if s.Orders > 0 {
 		s.OrdersAnsweredShare = float64(s.OrdersAnswered) / float64(s.Orders)
+	}
+	if e.saleEnd > e.saleStart {
+		s.RefusingShare = float64(e.saleRefusingNS) / float64(float64(c.Workers)*float64(e.saleEnd-e.saleStart))
 	}
 	s.MedianWaitMS = e.waits.quantileMS(0.5)
 	s.P99WaitMS = e.waits.quantileMS(0.99)

@@ -154,6 +154,10 @@ func checkInvariants(t testing.TB, c Config, r Result) {
 	if c.RefusalCostMS == 0 {
 		assert.Zero(t, wt.Refusing, "refusing is free")
 	}
+	// The sale's share of refusing is part of the whole run's refusing.
+	assert.True(t, s.RefusingShare >= 0 && s.RefusingShare <= 1, "the sale's refusing share %g is a share", s.RefusingShare)
+	assert.LessOrEqual(t, s.RefusingShare*float64(c.Workers)*c.SaleS, wt.Refusing+1e-9,
+		"refusing during the sale is no more than refusing in the whole run")
 
 	// Back to normal (rule 17), computed again from the windows.
 	var want *float64

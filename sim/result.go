@@ -83,6 +83,11 @@ type Sale struct {
 	// milliseconds, to within 0.05% (rule 16); nil when nobody was answered.
 	MedianWaitMS *float64 `json:"median_wait_ms"`
 	P99WaitMS    *float64 `json:"p99_wait_ms"`
+	// RefusingShare is the share of the workers' time during the sale
+	// (Workers x SaleS) spent refusing (rule 12): the post's "about a
+	// sixth of the workers' time goes to refusing" at 20 ms. 0 for a run
+	// with no sale.
+	RefusingShare float64 `json:"refusing_share"`
 }
 
 // Window is one 10 s window of people, grouped by first arrival.

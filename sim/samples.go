@@ -26,7 +26,7 @@ func Samples() []Sample {
 			with(func(c *Config) { c.Policy = Skip })},
 		{"bounded", "Bounded queue of 50", "At most 50 wait, half a second of work; the 51st is refused at once.",
 			with(func(c *Config) { c.Policy = Bounded; c.Queue = 50 })},
-		{"envoy", "The sale, Envoy's 1,024", "A bound of 1,024 holds 10.24 s of work against a 2 s timeout, so it sheds nothing.",
+		{"envoy", "The sale, Envoy's 1,024", "A bound of 1,024 holds 10.2 s of work against a 2 s timeout: everyone it admits in the sale times out waiting, so it answers the same people as the unbounded queue, and refuses about a fifth of the sale without helping anyone.",
 			with(func(c *Config) { c.Policy = Bounded; c.Queue = 1024 })},
 		{"codel", "Queue timeout (CoDel)", "Fail at Scale's queue timeout: 5 ms while congested, else 100 ms.",
 			with(func(c *Config) { c.Policy = CoDel })},

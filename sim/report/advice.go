@@ -80,8 +80,12 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 			if c.Retries == 1 {
 				tries = "retry"
 			}
-			return fill("Retry less: with no retries this policy answers %s and is %s. With %s %s it answers %s and is %s. A retry budget stops retries when they stop helping.",
+			text := fill("Retry less: with no retries this policy answers %s and is %s. With %s %s it answers %s and is %s.",
 				Percent(r.Sale.AnsweredShare), Recovered(r), strconv.Itoa(c.Retries), tries, Percent(cur.Sale.AnsweredShare), Recovered(cur))
+			if c.Client == sim.Fixed || c.Client == sim.Backoff {
+				text += " A retry budget stops retries when they stop helping."
+			}
+			return text
 		})
 	}
 	if c.Retries > 0 && c.Client == sim.Fixed && cur.BackToNormalS == nil {
@@ -99,8 +103,8 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 	}
 	if c.RefusalCostMS > 0 && c.Policy != sim.FIFO && c.Policy != sim.Skip {
 		try(func(a *sim.Config) { a.RefusalCostMS = 0 }, func(r sim.Result) string {
-			return fill("Make saying no cheap: each refusal takes a worker %s now, %s of their time. Shed before the expensive part, in the gateway or the handler's first lines, and %s are answered instead of %s.",
-				Duration(c.RefusalCostMS), Percent(cur.WorkerTimeS.Refusing/(float64(c.Workers)*c.DurationS)),
+			return fill("Make saying no cheap: each refusal takes a worker %s now, %s of their time during the sale. Shed before the expensive part, in the gateway or the handler's first lines, and %s are answered instead of %s.",
+				Duration(c.RefusalCostMS), Percent(cur.Sale.RefusingShare),
 				Percent(r.Sale.AnsweredShare), Percent(cur.Sale.AnsweredShare))
 		})
 	}

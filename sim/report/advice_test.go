@@ -112,7 +112,11 @@ func TestAdviseRetries(t *testing.T) {
 		assert.Equal(t, 0, less.Config.Retries, "%s: retry less runs no retries", tt.name)
 		assert.Contains(t, less.Text, report.Percent(cur.Sale.AnsweredShare), "%s: quotes the current answered share", tt.name)
 		assert.Contains(t, less.Text, report.Recovered(cur), "%s: quotes how the current run ended", tt.name)
-		assert.Contains(t, less.Text, "A retry budget stops retries when they stop helping.", tt.name)
+		if tt.config.Client == sim.Fixed {
+			assert.Contains(t, less.Text, "A retry budget stops retries when they stop helping.", tt.name)
+		} else {
+			assert.NotContains(t, less.Text, "retry budget", "%s: the clients keep a budget already", tt.name)
+		}
 		if tt.config.Retries == 1 {
 			assert.Contains(t, less.Text, "With 1 retry it answers", "%s: singular", tt.name)
 		} else {
@@ -205,7 +209,7 @@ func TestAdviseRefusalCost(t *testing.T) {
 		cur := run(t, tt.config)
 		assert.Zero(t, got.Config.RefusalCostMS, "%s: the alternative refuses for free", tt.name)
 		assert.Contains(t, got.Text, "each refusal takes a worker "+report.Duration(tt.config.RefusalCostMS)+" now, "+
-			report.Percent(cur.WorkerTimeS.Refusing/(float64(cur.Config.Workers)*cur.Config.DurationS))+" of their time",
+			report.Percent(cur.Sale.RefusingShare)+" of their time during the sale",
 			"%s: the cost and the worker time it takes, measured", tt.name)
 		assert.Contains(t, got.Text, "instead of "+report.Percent(cur.Sale.AnsweredShare), "%s: against the current answered share", tt.name)
 	}
