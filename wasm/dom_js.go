@@ -685,7 +685,7 @@ func renderChart(chartID string, ch report.Chart, r sim.Result, caption string) 
 	t.elem("caption", "Answered per 10 s of arrivals; sale windows are marked")
 	t.open("thead")
 	t.open("tr")
-	for _, col := range []string{"Window", "People", "Answered", "Refused", "Timed out", "Attempts"} {
+	for _, col := range []string{"Window", "People", "Answered", "Refused", "Timed out", "Still waiting", "Attempts"} {
 		t.elem("th", "scope", "col", col)
 	}
 	t.close("tr")
@@ -704,6 +704,7 @@ func renderChart(chartID string, ch report.Chart, r sim.Result, caption string) 
 		t.elem("td", report.Percent(wdw.AnsweredShare))
 		t.elem("td", report.Count(wdw.Refused))
 		t.elem("td", report.Count(wdw.TimedOut))
+		t.elem("td", report.Count(wdw.Unfinished))
 		t.elem("td", report.Count(wdw.Attempts))
 		t.close("tr")
 	}

@@ -261,14 +261,14 @@ func WriteView(w io.Writer, v View) error {
 		_, err = ComparisonTable(v.Rows).WriteTo(w)
 	}
 	p("\n%s, answered per 10 s of arrivals (* the sale):\n\n", c.Policy.Title())
-	t := Table{Header: []string{"Window", "People", "Answered", "Refused", "Timed out", "Attempts"}}
+	t := Table{Header: []string{"Window", "People", "Answered", "Refused", "Timed out", "Still waiting", "Attempts"}}
 	for _, win := range v.Chosen.Windows {
 		mark := " "
 		if win.StartS >= c.SaleStartS && win.StartS < c.SaleEndS() {
 			mark = "*"
 		}
 		t.Rows = append(t.Rows, []string{mark + " " + Seconds(win.StartS), Count(win.People), Percent(win.AnsweredShare),
-			Count(win.Refused), Count(win.TimedOut), Count(win.Attempts)})
+			Count(win.Refused), Count(win.TimedOut), Count(win.Unfinished), Count(win.Attempts)})
 	}
 	if err == nil {
 		_, err = t.WriteTo(w)
