@@ -627,14 +627,14 @@ func renderTable(tableID, class, caption, label, kind string, tab report.Table, 
 	return tableWrap(label, fromMarkup(&m))
 }
 
-// renderPolicyTable renders the comparison of every policy.
-func renderPolicyTable(tableID string, rows []report.Row, chosen sim.Policy) el {
+// renderPolicyTable renders the comparison of every policy for c.
+func renderPolicyTable(tableID string, rows []report.Row, c sim.Config) el {
 	keys := make([]string, len(rows))
 	for i, r := range rows {
 		keys[i] = r.Policy.String()
 	}
-	return renderTable(tableID, "compare", "Every policy, for the people who first arrived during the sale (wasted work over the whole run)",
-		"Comparison of every policy", "policy", report.ComparisonTable(rows), keys, chosen.String(), false)
+	return renderTable(tableID, "compare", "Every policy, for the people who first arrived "+report.SaleArrivals(c)+" (wasted work over the whole run)",
+		"Comparison of every policy", "policy", report.ComparisonTable(rows), keys, c.Policy.String(), false)
 }
 
 // renderChart renders a timeline chart from report.Chart geometry, with a

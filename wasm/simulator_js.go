@@ -600,7 +600,10 @@ func (w *simWidget) setStale(stale bool, msg string) {
 func (w *simWidget) render(v report.View) {
 	c := v.Config
 	r := v.Chosen
-	w.summary.SetTextContent(c.Policy.Title() + ": " + report.Percent(r.Sale.AnsweredShare) + " of the sale's people answered, " +
+	if t := query(w.host, "#"+w.id("bars-title")); t != nil {
+		t.SetTextContent("Every policy, for the people who arrived " + report.SaleArrivals(c))
+	}
+	w.summary.SetTextContent(c.Policy.Title() + ": " + report.Percent(r.Sale.AnsweredShare) + " of " + report.SalePeople(c) + " answered, " +
 		report.Percent(r.Sale.RefusedShare) + " refused, " + report.Percent(r.Sale.TimedOutShare) + " timed out; " + report.Recovered(r) + ".")
 	if f := w.byKey["queue"]; f != nil && f.hint != nil {
 		f.hint.SetTextContent(QueueHint(v))
@@ -621,7 +624,7 @@ func (w *simWidget) render(v report.View) {
 		fill(w.bars, renderBars(v.Rows, c.Policy))
 	}
 	if w.table != nil {
-		fill(w.table, renderPolicyTable(w.id("compare"), v.Rows, c.Policy))
+		fill(w.table, renderPolicyTable(w.id("compare"), v.Rows, c))
 	}
 	w.chartTitle.SetTextContent(c.Policy.Title() + " over time")
 	fill(w.chart, renderChart(w.id("chart"), v.Chart, r,
@@ -700,7 +703,7 @@ func (w *simWidget) buildClients() el {
 		add(w.clientsBars, shareRow("data-client", c.String(), c.Title(), false, loadBar(0, 1), "…"))
 		add(w.clientsFluid, h("li", "data-client", c.String(), "…"))
 	}
-	fill(w.clientsTable, renderClientTable(w.id("clients-table"), rows, -1, true))
+	fill(w.clientsTable, renderClientTable(w.id("clients-table"), rows, -1, true, "during the sale"))
 	w.clients = build(h("section", "class", "block clients", "id", w.id("clients"), "aria-labelledby", w.id("clients-title")),
 		h("h3", "id", w.id("clients-title"), "Clients: how they retry"), w.clientsLead,
 		h("p", "class", "note", "id", w.id("clients-note"), clientsNote),
@@ -739,7 +742,7 @@ func (w *simWidget) renderClients(v report.ClientView) {
 		}
 		add(w.clientsFluid, li)
 	}
-	fill(w.clientsTable, renderClientTable(w.id("clients-table"), v.Rows, c.Client, false))
+	fill(w.clientsTable, renderClientTable(w.id("clients-table"), v.Rows, c.Client, false, report.SaleArrivals(c)))
 }
 
 // backWords is a client row's return to normal in words.
@@ -758,12 +761,12 @@ func backWords(r report.ClientRow) string {
 
 // renderClientTable renders the client comparison; placeholder rows show
 // only the names.
-func renderClientTable(tableID string, rows []report.ClientRow, chosen sim.Client, placeholder bool) el {
+func renderClientTable(tableID string, rows []report.ClientRow, chosen sim.Client, placeholder bool, arrivals string) el {
 	keys := make([]string, len(rows))
 	for i, r := range rows {
 		keys[i] = r.Client.String()
 	}
-	return renderTable(tableID, "compare clients-table", "Every client strategy, for the people who first arrived during the sale (retries in load over the whole run)",
+	return renderTable(tableID, "compare clients-table", "Every client strategy, for the people who first arrived "+arrivals+" (retries in load over the whole run)",
 		"Comparison of every client strategy", "client", report.ClientTable(rows), keys, chosen.String(), placeholder)
 }
 

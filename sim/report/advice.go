@@ -41,8 +41,8 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 	}
 	if best.Config.Policy != c.Policy && best.Sale.AnsweredShare > cur.Sale.AnsweredShare+0.01 {
 		out = append(out, Advice{
-			Text: fill("Switch to the %s: %s of the sale's people answered instead of %s, with a median wait of %s; %s.",
-				InSentence(best.Config.Policy.Title()), Percent(best.Sale.AnsweredShare), Percent(cur.Sale.AnsweredShare),
+			Text: fill("Switch to the %s: %s of %s answered instead of %s, with a median wait of %s; %s.",
+				InSentence(best.Config.Policy.Title()), Percent(best.Sale.AnsweredShare), SalePeople(c), Percent(cur.Sale.AnsweredShare),
 				Millis(best.Sale.MedianWaitMS), Recovered(best)),
 			Config: best.Config, Answered: best.Sale.AnsweredShare,
 		})
@@ -96,8 +96,8 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 	}
 	if (c.Policy == sim.Bounded || c.Policy == sim.Priority) && c.HoldsTimeout() {
 		try(func(a *sim.Config) { a.Queue = 0 }, func(r sim.Result) string {
-			return fill("Bound the queue as a time: %s waiting hold %s of work against a %s timeout, so %s of the sale's people still time out. The automatic %s (%s of work) answers %s.",
-				Count(c.QueueBound()), Seconds(c.QueueSeconds()), Duration(c.TimeoutMS), Percent(cur.Sale.TimedOutShare),
+			return fill("Bound the queue as a time: %s waiting hold %s of work against a %s timeout, so %s of %s still time out. The automatic %s (%s of work) answers %s.",
+				Count(c.QueueBound()), Seconds(c.QueueSeconds()), Duration(c.TimeoutMS), Percent(cur.Sale.TimedOutShare), SalePeople(c),
 				Count(r.Config.QueueBound()), Seconds(r.Config.QueueSeconds()), Percent(r.Sale.AnsweredShare))
 		})
 	}
@@ -110,8 +110,8 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 	}
 	if len(out) == 0 {
 		out = append(out, Advice{
-			Text: fill("Nothing to change: the %s answers %s of the sale's people, as many as any policy here, and is %s.",
-				InSentence(c.Policy.Title()), Percent(cur.Sale.AnsweredShare), Recovered(cur)),
+			Text: fill("Nothing to change: the %s answers %s of %s, as many as any policy here, and is %s.",
+				InSentence(c.Policy.Title()), Percent(cur.Sale.AnsweredShare), SalePeople(c), Recovered(cur)),
 			Config: c, Answered: cur.Sale.AnsweredShare,
 		})
 	}

@@ -227,7 +227,7 @@ func TestAdviseWhenAlreadyBest(t *testing.T) {
 		{"priority", shop(policy(sim.Priority)), "The newest first (adaptive LIFO) answers ",
 			"priority ties the bounded queue, so no switch, but LIFO is quicker"},
 		{"quiet bounded", shop(policy(sim.Bounded), saleRPS(70)),
-			"Nothing to change: the bounded queue answers 100.0% of the sale's people, as many as any policy here, and is back to normal at once.",
+			"Nothing to change: the bounded queue answers 100.0% of the people from 60 s to 120 s, as many as any policy here, and is back to normal at once.",
 			"no sale: everyone is answered and no policy is much quicker"},
 		{"quiet fifo", shop(saleRPS(70)), "Nothing to change: the unbounded queue answers 100.0%",
 			"no sale: the unbounded queue is fine"},

@@ -74,7 +74,9 @@ func Timeline(r sim.Result) Chart {
 	// explicit float64), so no platform fuses a multiply-add and the
 	// geometry is the same to the bit everywhere.
 	x := func(s float64) float64 { return marginL + float64(float64(s/c.DurationS)*plotW) }
-	ch.Sale = Rect{X: x(c.SaleStartS), Y: marginT, W: x(c.SaleEndS()) - x(c.SaleStartS), H: plotH}
+	if !NoSale(c) { // no band for a sale that is not there
+		ch.Sale = Rect{X: x(c.SaleStartS), Y: marginT, W: x(c.SaleEndS()) - x(c.SaleStartS), H: plotH}
+	}
 	for _, w := range r.Windows {
 		end := min(w.StartS+10, c.DurationS)
 		left, right := x(w.StartS), x(end)
@@ -126,8 +128,12 @@ func timelineSummary(r sim.Result) string {
 			zero++
 		}
 	}
-	s := fill("%s: answered share of each 10 s of arrivals over %s. During the sale, from %s to %s, %s of people were answered",
-		c.Policy.Title(), Seconds(c.DurationS), Seconds(c.SaleStartS), Seconds(c.SaleEndS()), Percent(r.Sale.AnsweredShare))
+	during := "During the sale, from"
+	if NoSale(c) {
+		during = "With no sale, from"
+	}
+	s := fill("%s: answered share of each 10 s of arrivals over %s. %s %s to %s, %s of people were answered",
+		c.Policy.Title(), Seconds(c.DurationS), during, Seconds(c.SaleStartS), Seconds(c.SaleEndS()), Percent(r.Sale.AnsweredShare))
 	if zero > 0 {
 		s += fill(", and nobody in %s of its 10 s windows", strconv.Itoa(zero))
 	}

@@ -193,3 +193,28 @@ func TestTimelineTickLabelsMatchPositions(t *testing.T) {
 		}
 	}
 }
+
+// TestNoSaleSaysSo holds the words to the traffic: with the sale's rate the
+// normal one there is no band on the chart, and what is said is of the
+// people of the sale's window, not of a sale.
+func TestNoSaleSaysSo(t *testing.T) {
+	c := shop(saleRPS(70))
+	require.True(t, report.NoSale(c))
+	r := run(t, c)
+	ch := report.Timeline(r)
+	assert.Zero(t, ch.Sale.W, "no band for a sale that is not there")
+	assert.Contains(t, ch.Summary, "With no sale, from 60 s to 120 s")
+	assert.Equal(t, "the people from 60 s to 120 s", report.SalePeople(c))
+	assert.Equal(t, "from 60 s to 120 s (no sale)", report.SaleArrivals(c))
+	assert.NotContains(t, report.Outlook(r).Text, "sale", "the fluid line has no sale to end")
+	v, err := report.Build(c)
+	require.NoError(t, err)
+	for _, a := range v.Advice {
+		assert.NotContains(t, a.Text, "sale's people", "advice: %s", a.Text)
+	}
+
+	sale := shop()
+	assert.False(t, report.NoSale(sale))
+	assert.Equal(t, "the sale's people", report.SalePeople(sale))
+	assert.Positive(t, report.Timeline(run(t, sale)).Sale.W, "the sale's band")
+}

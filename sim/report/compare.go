@@ -81,6 +81,8 @@ func Recovered(r sim.Result) string {
 	switch {
 	case r.BackToNormalS != nil && *r.BackToNormalS == 0:
 		return "back to normal at once"
+	case r.BackToNormalS != nil && NoSale(r.Config):
+		return "back to normal " + Seconds(*r.BackToNormalS) + " after " + Seconds(r.Config.SaleEndS())
 	case r.BackToNormalS != nil:
 		return "back to normal " + Seconds(*r.BackToNormalS) + " after the sale"
 	case r.Recovery == sim.Backlog:

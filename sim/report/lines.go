@@ -76,12 +76,16 @@ func Outlook(r sim.Result) Line {
 		noun = "try"
 	}
 	load := float64(c.NormalRPS * tries)
-	if c.Drains(c.Retries) {
-		return Line{"Once everyone times out", fill("each person sends %s %s, %s/s x %s = %s/s against %s/s: a backlog drains at %s/s once the sale ends.",
-			Number(tries, 2), noun, Number(c.NormalRPS, 2), Number(tries, 2), Number(load, 2), Number(c.CapacityRPS(), 2), Number(c.CapacityRPS()-load, 2))}
+	once, even := " once the sale ends", ", even after the sale"
+	if NoSale(c) {
+		once, even = "", ""
 	}
-	return Line{"Once everyone times out", fill("each person sends %s %s, %s/s x %s = %s/s against %s/s: once the queue holds more than %s of work it never drains, even after the sale.",
-		Number(tries, 2), noun, Number(c.NormalRPS, 2), Number(tries, 2), Number(load, 2), Number(c.CapacityRPS(), 2), Duration(c.TimeoutMS))}
+	if c.Drains(c.Retries) {
+		return Line{"Once everyone times out", fill("each person sends %s %s, %s/s x %s = %s/s against %s/s: a backlog drains at %s/s%s.",
+			Number(tries, 2), noun, Number(c.NormalRPS, 2), Number(tries, 2), Number(load, 2), Number(c.CapacityRPS(), 2), Number(c.CapacityRPS()-load, 2), once)}
+	}
+	return Line{"Once everyone times out", fill("each person sends %s %s, %s/s x %s = %s/s against %s/s: once the queue holds more than %s of work it never drains%s.",
+		Number(tries, 2), noun, Number(c.NormalRPS, 2), Number(tries, 2), Number(load, 2), Number(c.CapacityRPS(), 2), Duration(c.TimeoutMS), even)}
 }
 
 // requests is n requests, counted: "1 request", "1,024 requests".
@@ -92,17 +96,17 @@ func ThisRun(r sim.Result) Line {
 	text := Recovered(r) + "."
 	switch {
 	case r.BackToNormalS == nil && r.Recovery == sim.Stuck && r.Config.Retries == 0:
-		text = fill("stuck: not back by %s. The normal traffic alone, %s/s, is over the %s/s capacity: %s of the sale's people answered, %s served to nobody.",
-			Seconds(r.Config.DurationS), Number(r.Config.NormalRPS, 2), Number(r.Config.CapacityRPS(), 2), Percent(r.Sale.AnsweredShare), requests(r.Wasted))
+		text = fill("stuck: not back by %s. The normal traffic alone, %s/s, is over the %s/s capacity: %s of %s answered, %s served to nobody.",
+			Seconds(r.Config.DurationS), Number(r.Config.NormalRPS, 2), Number(r.Config.CapacityRPS(), 2), Percent(r.Sale.AnsweredShare), SalePeople(r.Config), requests(r.Wasted))
 	case r.BackToNormalS == nil && r.Recovery == sim.Stuck:
-		text = fill("stuck: not back by %s. Retries keep the queue full: %s of the sale's people answered, %s served to nobody.",
-			Seconds(r.Config.DurationS), Percent(r.Sale.AnsweredShare), requests(r.Wasted))
+		text = fill("stuck: not back by %s. Retries keep the queue full: %s of %s answered, %s served to nobody.",
+			Seconds(r.Config.DurationS), Percent(r.Sale.AnsweredShare), SalePeople(r.Config), requests(r.Wasted))
 	case r.BackToNormalS == nil && r.Recovery == sim.Throttled:
 		text = fill("not back by %s, with the queue empty: the clients refused %s of their own requests. Adaptive throttling remembers the last %s of failures and reopens only as fast as what it lets through is accepted; with nothing accepted it stays shut.",
 			Seconds(r.Config.DurationS), Count(r.Client.Throttled), Seconds(r.Config.ClientWindowS))
 	case r.BackToNormalS == nil && r.Recovery == sim.Overloaded:
-		text = fill("not back by %s: even at normal traffic fewer than 90% of people are answered, and no queue of abandoned work explains it: %s of the sale's people answered, %s of the workers' time over the run spent refusing.",
-			Seconds(r.Config.DurationS), Percent(r.Sale.AnsweredShare), Percent(r.WorkerTimeS.Refusing/(float64(r.Config.Workers)*r.Config.DurationS)))
+		text = fill("not back by %s: even at normal traffic fewer than 90% of people are answered, and no queue of abandoned work explains it: %s of %s answered, %s of the workers' time over the run spent refusing.",
+			Seconds(r.Config.DurationS), Percent(r.Sale.AnsweredShare), SalePeople(r.Config), Percent(r.WorkerTimeS.Refusing/(float64(r.Config.Workers)*r.Config.DurationS)))
 	case r.BackToNormalS == nil:
 		text = fill("not back by %s: a backlog too long for the run, not a stuck queue; a longer run would drain it.",
 			Seconds(r.Config.DurationS))

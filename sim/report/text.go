@@ -58,7 +58,7 @@ func ComparisonTable(rows []Row) Table {
 // Describe says in one line what c simulates.
 func Describe(c sim.Config) string {
 	sale := fill("a sale of %s/s from %s to %s", Number(c.SaleRPS, 2), Seconds(c.SaleStartS), Seconds(c.SaleEndS()))
-	if c.SaleRPS == c.NormalRPS || c.SaleS == 0 {
+	if NoSale(c) {
 		sale = "no sale"
 	}
 	retries := "no retries"
@@ -73,6 +73,30 @@ func Describe(c sim.Config) string {
 	return fill("%s workers at %s (%s/s), %s/s normally and %s, a %s timeout, %s, seed %s",
 		strconv.Itoa(c.Workers), Duration(c.ServiceMS), Number(c.CapacityRPS(), 1), Number(c.NormalRPS, 2), sale, Duration(c.TimeoutMS), retries,
 		strconv.FormatUint(c.Seed, 10))
+}
+
+// NoSale reports whether c's traffic has no sale: the sale's rate is the
+// normal one, or the sale lasts no time. The shares are then of the people
+// who arrived in the sale's window all the same.
+func NoSale(c sim.Config) bool { return c.SaleRPS == c.NormalRPS || c.SaleS == 0 }
+
+// SalePeople names the people whose shares the tables and lines give, for
+// a sentence: "the sale's people", or with no sale "the people from 60 s
+// to 120 s".
+func SalePeople(c sim.Config) string {
+	if NoSale(c) {
+		return fill("the people from %s to %s", Seconds(c.SaleStartS), Seconds(c.SaleEndS()))
+	}
+	return "the sale's people"
+}
+
+// SaleArrivals says when those people first arrived, for a heading:
+// "during the sale", or "from 60 s to 120 s (no sale)".
+func SaleArrivals(c sim.Config) string {
+	if NoSale(c) {
+		return fill("from %s to %s (no sale)", Seconds(c.SaleStartS), Seconds(c.SaleEndS()))
+	}
+	return "during the sale"
 }
 
 const backToNormalNote = "Back to normal: the first 10 s after the sale from which every later 10 s answers at least 90% of its people."
@@ -256,7 +280,7 @@ func WriteView(w io.Writer, v View) error {
 	if c.Policy == sim.Bounded || c.Policy == sim.Priority {
 		p("Queue bound %s, %s of work.\n", Count(v.QueueBound), Seconds(v.QueueSeconds))
 	}
-	p("\nEvery policy, for the people who first arrived during the sale:\n\n")
+	p("\nEvery policy, for the people who first arrived %s:\n\n", SaleArrivals(c))
 	if err == nil {
 		_, err = ComparisonTable(v.Rows).WriteTo(w)
 	}
