@@ -26,6 +26,25 @@
     return; // loaded twice: the first copy does everything
   }
 
+  // A printout shows what <details> hide on screen (the chart as a table,
+  // the fluid view): shedsim's own are opened for the print and closed
+  // again after it; a host page's are left alone.
+  var SHEDSIM_DETAILS = 'shed-sim details:not([open]), [data-shedsim-page] details:not([open])';
+  window.addEventListener('beforeprint', function () {
+    var closed = document.querySelectorAll(SHEDSIM_DETAILS);
+    for (var i = 0; i < closed.length; i++) {
+      closed[i].setAttribute('data-shedsim-print', '');
+      closed[i].open = true;
+    }
+  });
+  window.addEventListener('afterprint', function () {
+    var opened = document.querySelectorAll('details[data-shedsim-print]');
+    for (var i = 0; i < opened.length; i++) {
+      opened[i].removeAttribute('data-shedsim-print');
+      opened[i].open = false;
+    }
+  });
+
   var script = document.currentScript;
   var base = script && script.src ? script.src.replace(/[^\/]*$/, '') : '';
   var protocol = base ? base.slice(0, base.indexOf(':') + 1) : location.protocol;

@@ -664,8 +664,17 @@ func renderChart(chartID string, ch report.Chart, r sim.Result, caption string) 
 		}
 		m.close("g")
 	}
-	for _, t := range ch.XTicks {
-		m.elem("text", "class", "tick x", "x", svgNum(t.At), "y", svgNum(p.Y+p.H+18), "text-anchor", "middle", t.Label)
+	for i, t := range ch.XTicks {
+		// The first and last labels start and end at their ticks, so that
+		// they stay clear of the share axis's labels and inside the chart.
+		anchor := "middle"
+		switch i {
+		case 0:
+			anchor = "start"
+		case len(ch.XTicks) - 1:
+			anchor = "end"
+		}
+		m.elem("text", "class", "tick x", "x", svgNum(t.At), "y", svgNum(p.Y+p.H+18), "text-anchor", anchor, t.Label)
 	}
 	m.elem("line", "class", "axis", "x1", svgNum(p.X), "x2", svgNum(p.X+p.W), "y1", svgNum(p.Y+p.H), "y2", svgNum(p.Y+p.H))
 	if ch.Sale.W > 0 {

@@ -58,7 +58,7 @@ type Tick struct {
 // Chart geometry, in viewBox units.
 const (
 	chartW, chartH               = 600.0, 220.0
-	marginL, marginR             = 44.0, 8.0
+	marginL, marginR             = 56.0, 8.0
 	marginT, marginB             = 8.0, 28.0
 	plotW                        = chartW - marginL - marginR
 	plotH                        = chartH - marginT - marginB
@@ -113,8 +113,9 @@ func Timeline(r sim.Result) Chart {
 	for s := 0.0; s <= c.DurationS; s += step {
 		ch.XTicks = append(ch.XTicks, Tick{x(s), Seconds(s)})
 	}
-	for _, f := range []float64{0, 0.5, 1} {
-		ch.YTicks = append(ch.YTicks, Tick{marginT + plotH - float64(f*plotH), Percent(f)})
+	for _, pct := range []int{0, 50, 100} { // whole percents: short enough for a phone's larger labels
+		f := float64(pct) / 100
+		ch.YTicks = append(ch.YTicks, Tick{marginT + plotH - float64(f*plotH), strconv.Itoa(pct) + "%"})
 	}
 	ch.Summary = timelineSummary(r)
 	return ch

@@ -112,7 +112,7 @@ func TestTimelineGeometry(t *testing.T) {
 				assert.Greater(t, ch.XTicks[i].At, ch.XTicks[i-1].At, "time ticks increase")
 				assert.LessOrEqual(t, ch.XTicks[i].At, right+eps, "time ticks are inside the plot")
 			}
-			assert.Equal(t, []report.Tick{{At: bottom, Label: "0.0%"}, {At: plot.Y + plot.H/2, Label: "50.0%"}, {At: plot.Y, Label: "100.0%"}}, ch.YTicks,
+			assert.Equal(t, []report.Tick{{At: bottom, Label: "0%"}, {At: plot.Y + plot.H/2, Label: "50%"}, {At: plot.Y, Label: "100%"}}, ch.YTicks,
 				"the share axis: 0 at the bottom, 100% at the top")
 
 			assert.True(t, strings.HasPrefix(ch.Summary, c.Policy.Title()+": "), "the summary names the policy: %q", ch.Summary)

@@ -740,3 +740,37 @@ func TestEmbedPageListsEveryKey(t *testing.T) {
 		assert.True(t, strings.Contains(loader, "'"+key+"'"), "loader.js's KEYS has %s", key)
 	}
 }
+
+// TestLayout opens the three pages at a phone's width and a laptop's: no
+// page scrolls sideways, at 1,280 px the comparison shows every column
+// without scrolling, and a print opens the simulator's <details> (the chart
+// as a table, the fluid view) and closes them again after.
+func TestLayout(t *testing.T) {
+	s := startBrowser(t)
+	for _, width := range []int64{360, 1280} {
+		for _, page := range []string{"index.html", "lab.html", "planner.html"} {
+			tb := s.newTab(t)
+			tb.do(fmt.Sprintf("a %d px viewport", width), chromedp.EmulateViewport(width, 900))
+			tb.open(s.fileURL(page))
+			if page == "index.html" {
+				tb.summaryOf("#summary", "")
+			}
+			over := eval[float64](tb, `document.documentElement.scrollWidth - document.documentElement.clientWidth`)
+			assert.LessOrEqual(t, over, 0.0, "%s at %d px scrolls sideways by %v px", page, width, over)
+			if page == "index.html" && width == 1280 {
+				hidden := eval[float64](tb, `(() => { const w = document.querySelector('#compare').closest('.table-wrap'); return w.scrollWidth - w.clientWidth; })()`)
+				assert.LessOrEqual(t, hidden, 0.0, "the comparison at 1,280 px hides %v px of its columns", hidden)
+			}
+			if page == "index.html" {
+				closed := `document.querySelectorAll('[data-shedsim-page] details:not([open])').length`
+				require.Positive(t, eval[float64](tb, closed), "the simulator has closed <details> to print")
+				assert.Zero(t, eval[float64](tb, `(() => { dispatchEvent(new Event('beforeprint')); return `+closed+`; })()`),
+					"every <details> is open for the print")
+				assert.Positive(t, eval[float64](tb, `(() => { dispatchEvent(new Event('afterprint')); return `+closed+`; })()`),
+					"they close again after it")
+			}
+			tb.noProblems()
+			tb.close()
+		}
+	}
+}
