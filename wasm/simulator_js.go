@@ -51,9 +51,9 @@ type simWidget struct {
 	byKey  map[string]*field
 	sample el
 
-	results, summary, stale, body           el
-	bars, table, chartTitle, chart, lines   el
-	advice, fluid, timing, downloads, empty el
+	results, summary, stale, body                el
+	bars, table, about, chartTitle, chart, lines el
+	advice, fluid, timing, downloads, empty      el
 	// The client comparison (the page only).
 	clients, clientsLead, clientsBars, clientsTable, clientsFluid el
 
@@ -327,6 +327,7 @@ func (w *simWidget) buildResults() {
 	switch {
 	case w.page:
 		w.table = h("div", "id", w.id("table-box"))
+		w.about = h("p", "class", "note", "id", w.id("about-numbers"))
 		w.advice = h("ol", "class", "advice", "id", w.id("advice"))
 		w.fluid = h("ul", "class", "fluid", "id", w.id("fluid"))
 		w.timing = h("span", "class", "timing", "id", w.id("timing"))
@@ -339,7 +340,7 @@ func (w *simWidget) buildResults() {
 		build(w.body,
 			build(h("section", "class", "block", "aria-labelledby", w.id("bars-title")),
 				h("h3", "id", w.id("bars-title"), "Every policy, for the people who arrived during the sale"),
-				legend("answered", "refused", "timed_out"), w.bars, w.table),
+				legend("answered", "refused", "timed_out"), w.bars, w.table, w.about),
 			w.buildClients(),
 			build(h("section", "class", "block", "aria-labelledby", w.id("chart-title")), w.chartTitle, w.chart, w.lines),
 			build(h("section", "class", "block", "aria-labelledby", w.id("advice-title")), h("h3", "id", w.id("advice-title"), "What to change"), w.advice),
@@ -622,6 +623,9 @@ func (w *simWidget) render(v report.View) {
 	}
 	if w.kind != "chart" || w.page {
 		fill(w.bars, renderBars(v.Rows, c.Policy))
+	}
+	if w.about != nil {
+		w.about.SetTextContent(report.AboutTheNumbers(c))
 	}
 	if w.table != nil {
 		fill(w.table, renderPolicyTable(w.id("compare"), v.Rows, c))

@@ -99,6 +99,16 @@ func SaleArrivals(c sim.Config) string {
 	return "during the sale"
 }
 
+// AboutTheNumbers says what c's comparison is of, for a reader who meets
+// it without the post around it: one seed's run, what the shares are of,
+// and what wasted and back to normal mean.
+func AboutTheNumbers(c sim.Config) string {
+	return fill("One run, seed %s. The post's figures come from a run of its own: this engine matches them on average over seeds, "+
+		"not seed by seed, so change the seed to see the spread. Shares are of the people who first arrived %s, by each person's last attempt. "+
+		"Wasted: requests a worker finished after their client had given up, over the whole run. %s",
+		strconv.FormatUint(c.Seed, 10), SaleArrivals(c), backToNormalNote)
+}
+
 const backToNormalNote = "Back to normal: the first 10 s after the sale from which every later 10 s answers at least 90% of its people."
 
 // WritePostTables runs base and its variations and writes the post's tables

@@ -197,3 +197,13 @@ func TestDescribeOneRetry(t *testing.T) {
 		assert.Contains(t, report.Describe(tt.config), tt.want, "%s: %s", tt.name, tt.reason)
 	}
 }
+
+func TestAboutTheNumbers(t *testing.T) {
+	c := shop()
+	c.Seed = 7
+	about := report.AboutTheNumbers(c)
+	assert.Contains(t, about, "One run, seed 7.")
+	assert.Contains(t, about, "first arrived during the sale")
+	assert.Contains(t, about, "Back to normal: the first 10 s after the sale")
+	assert.Contains(t, report.AboutTheNumbers(shop(saleRPS(70))), "first arrived from 60 s to 120 s (no sale)")
+}
