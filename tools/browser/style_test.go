@@ -17,7 +17,8 @@ import (
 
 // schemes reads style.css's colour tokens: the light scheme's (the first
 // :root) and the dark one's (the light ones, overridden by the :root in
-// prefers-color-scheme: dark). Only #rrggbb values are read.
+// @media screen and (prefers-color-scheme: dark), for screens only: print
+// keeps the light scheme). Only #rrggbb values are read.
 func schemes(t *testing.T, css string) (light, dark map[string]string) {
 	t.Helper()
 	token := regexp.MustCompile(`--([\w-]+):\s*(#[0-9a-fA-F]{6})\s*;`)
@@ -41,7 +42,7 @@ func schemes(t *testing.T, css string) (light, dark map[string]string) {
 	for k, v := range light {
 		dark[k] = v
 	}
-	read(block("@media (prefers-color-scheme: dark)"), dark)
+	read(block("@media screen and (prefers-color-scheme: dark)"), dark)
 	return light, dark
 }
 
