@@ -192,6 +192,16 @@ func FieldErrors(err error) []*FieldError {
 
 func num(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
+// thousands writes n, a count (n >= 0), with commas between groups of
+// three digits, as the reports write counts: 10,000,000.
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
 // Validate checks every field and returns the problems joined, each a
 // *FieldError naming the field, the value and the allowed range; nil when the
 // Config can run.
@@ -264,8 +274,8 @@ func (c Config) Validate() error {
 			if c.NormalRPS*(c.DurationS-c.SaleS) > c.SaleRPS*c.SaleS {
 				field = "normal_rps"
 			}
-			bad(field, "this run would send about "+strconv.FormatFloat(n, 'f', 0, 64)+" attempts, over the budget of "+
-				strconv.Itoa(MaxAttempts)+": lower the traffic, the duration or the retries")
+			bad(field, "this run would send about "+thousands(int64(n))+" attempts, over the budget of "+
+				thousands(MaxAttempts)+" a run: lower the traffic, the duration or the retries")
 		}
 	}
 	return errors.Join(errs...)

@@ -478,7 +478,8 @@ func budget(c sim.Config, runs int) *FieldMsg {
 	}
 	return &FieldMsg{best, "this " + what + " would simulate about " + report.Count(int(total)) + " attempts, over the page's budget of " +
 		report.Count(PageBudget) + ", which keeps the page from freezing: lower " + best +
-		" (the biggest contributor), or run it with the command line, shedsim --" + strings.ReplaceAll(best, "_", "-") + ", which has no such budget"}
+		" (the biggest contributor), or run it with the command line, shedsim --" + strings.ReplaceAll(best, "_", "-") + ", which allows " +
+		report.Count(sim.MaxAttempts) + " attempts a run"}
 }
 
 // viewAnswer is the answer of viewJSON and clientsJSON: {"view": ...}.

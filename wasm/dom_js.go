@@ -409,11 +409,32 @@ func (w *widget) selectField(s fieldSpec, options [][2]string, val string) *fiel
 	for _, o := range options {
 		add(sel, h("option", "value", o[0], o[1]))
 	}
-	setValue(sel, val)
+	keepChoice(sel, val)
 	f.input = sel
 	f.msg = h("p", "class", "field-msg", "id", w.id("err-"+s.Key), "hidden", "")
 	f.box = build(h("div", "class", "field", "data-key", s.Key), h("label", "for", inID, s.Label), sel, f.msg)
 	return f
+}
+
+// keepChoice sets a field to v. A menu (a <select>) cannot show a value
+// that is none of its options, such as a link's policy=nope: it gets an
+// option of its own, marked, so that the menu shows what the link said
+// beside the field's error instead of a blank; the next setValues takes it
+// away again.
+func keepChoice(input el, v string) {
+	u := input.Underlying()
+	if u.Get("tagName").String() != "SELECT" {
+		setValue(input, v)
+		return
+	}
+	if old := u.Call("querySelector", "option[data-not-a-choice]"); !old.IsNull() {
+		old.Call("remove")
+	}
+	setValue(input, v)
+	if u.Get("value").String() != v {
+		add(input, h("option", "value", v, "data-not-a-choice", "", v+" (not a choice)"))
+		setValue(input, v)
+	}
 }
 
 // describe sets aria-describedby to the hint and, when invalid, the

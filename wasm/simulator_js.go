@@ -386,7 +386,7 @@ func (w *simWidget) setValues(vals map[string]string) {
 		if !ok {
 			v = d[f.spec.Key]
 		}
-		setValue(f.input, v)
+		keepChoice(f.input, v)
 	}
 }
 

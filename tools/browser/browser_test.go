@@ -298,6 +298,17 @@ func testInvalidValue(t *testing.T, s *session) {
 	assert.Contains(t, msg, "shedsim --duration-s", "#err-duration_s names the command line")
 	assert.Equal(t, 1, tb.count(".field.invalid"), "only the run length is invalid")
 	tb.noProblems()
+
+	// A link whose policy is none of the menu's: the menu shows what the
+	// link said, marked, beside the field's message, not a blank.
+	link := s.newTab(t)
+	link.open(s.fileURL("index.html") + "?policy=nope")
+	poll[bool](link, "#in-policy to be marked invalid for policy=nope",
+		`document.querySelector('#in-policy').getAttribute('aria-invalid') === 'true'`,
+		`document.querySelector('#in-policy').outerHTML`)
+	assert.Equal(t, "nope", eval[string](link, `document.querySelector('#in-policy').value`), "the menu shows the link's value")
+	assert.Contains(t, link.text("#err-policy"), `"nope"`, "#err-policy names the link's value")
+	link.noProblems()
 }
 
 // labIndex is the index in sim.Lab of a combination.
