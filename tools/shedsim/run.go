@@ -466,10 +466,11 @@ func writeSeeds(w io.Writer, c sim.Config, n int, onePolicy bool) error {
 	if onePolicy {
 		policies = []sim.Policy{c.Policy}
 	}
-	fmt.Fprintf(w, "%s, seeds %d to %d: mean ± standard deviation between seeds.\n\n", report.Describe(c), c.Seed, c.Seed+uint64(n)-1)
+	describe := strings.TrimSuffix(report.Describe(c), ", seed "+strconv.FormatUint(c.Seed, 10))
+	fmt.Fprintf(w, "%s, seeds %d to %d: mean ± standard deviation between seeds.\n\n", describe, c.Seed, c.Seed+uint64(n)-1)
 	t := report.Table{Header: []string{"Policy", "Answered", "Refused", "Timed out", "Median wait", "Wasted", "Back to normal", "Not back"}}
-	pct := func(s stat) string {
-		return report.Number(s.mean()*100, 1) + " ± " + report.Number(s.sd()*100, 1) + "%"
+	pct := func(s stat) string { // one decimal always, as the other tables print shares
+		return strconv.FormatFloat(s.mean()*100, 'f', 1, 64) + " ± " + strconv.FormatFloat(s.sd()*100, 'f', 1, 64) + "%"
 	}
 	for _, p := range policies {
 		var ans, ref, tout, med, wasted, back stat
