@@ -728,7 +728,7 @@ func (w *simWidget) renderClients(v report.ClientView) {
 		retries = "up to " + strconv.Itoa(c.Retries) + " retries"
 	}
 	lead := "Every client strategy with the " + report.InSentence(c.Policy.Title()) + " and " + retries +
-		", everything else as above. The bars are the attempts each person sent, out of the " + strconv.Itoa(1+c.Retries) + " a client may send."
+		", everything else as above. The bars are the attempts each person sent, out of the most a client may send: " + strconv.Itoa(1+c.Retries) + "."
 	if c.Retries == 0 {
 		lead += " With no retries the strategies differ only where a client refuses its own requests: adaptive throttling."
 	}

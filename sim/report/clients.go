@@ -72,7 +72,7 @@ func ClientRows(rs []sim.Result) []ClientRow {
 
 // ClientTable is the client comparison as a text table.
 func ClientTable(rows []ClientRow) Table {
-	t := Table{Header: []string{"Client", "Answered", "Refused", "Timed out", "Attempts per person", "Retries in load", "Back to normal"}}
+	t := Table{Header: []string{"Client", "Answered", "Refused", "Timed out", "Attempts per person (sale)", "Retries in load (run)", "Back to normal"}}
 	for _, r := range rows {
 		back := Row{BackToNormalS: r.BackToNormalS, Recovery: r.Recovery}
 		t.Rows = append(t.Rows, []string{r.Title, Percent(r.Answered), Percent(r.Refused), Percent(r.TimedOut),

@@ -31,7 +31,7 @@ func FluidLine(c sim.Config, retries int) string {
 		head += ", " + c.Client.String()
 	}
 	if c.Client == sim.Throttle {
-		return fill("%s: the client sends at most %s x what is accepted; once nothing is, almost nothing reaches the %s/s, %s",
+		return fill("%s: the clients send at most %s x what is accepted, so with nothing accepted almost nothing reaches the %s/s: %s",
 			head, Number(c.ThrottleK, 2), Number(c.CapacityRPS(), 2), verdict)
 	}
 	line := fill("%s: %s/s x %s tries = %s/s against %s/s, %s",

@@ -104,7 +104,7 @@ func TestFluidLineClients(t *testing.T) {
 			"retries at most 10% of requests: 1 / 0.9 tries"},
 		{sim.Ratio, 1, "retries=1, ratio: 70/s x 1.11 tries = 77.78/s against 100/s, drains (retries stay under 10% of requests, and 3 attempts)",
 			"the ratio binds before the retries do"},
-		{sim.Throttle, 3, "retries=3, throttle: the client sends at most 2 x what is accepted; once nothing is, almost nothing reaches the 100/s, drains",
+		{sim.Throttle, 3, "retries=3, throttle: the clients send at most 2 x what is accepted, so with nothing accepted almost nothing reaches the 100/s: drains",
 			"throttling sends almost nothing once nothing is accepted"},
 		{sim.Backoff, 3, "retries=3, backoff: 70/s x 4 tries = 280/s against 100/s, never drains",
 			"backoff spreads retries out but still sends them all"},
