@@ -174,6 +174,8 @@ var configFields = func() []configField {
 			k = kindInt
 		case f.Type.Kind() == reflect.Uint64:
 			k = kindSeed
+		case f.Type.Kind() == reflect.Float64 && (key == "order_share" || key == "ratio_max"):
+			k = kindShare // shares: 0.2 or 20%, as the planner's target
 		case f.Type.Kind() == reflect.Float64:
 			k = kindFloat
 		default:

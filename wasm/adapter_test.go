@@ -501,3 +501,25 @@ func TestClientRunReusesTheChosenRun(t *testing.T) {
 	}
 	assert.Equal(t, want, got, "the page's rows, one run at a time and the chosen run reused, are report.BuildClients'")
 }
+
+// TestSharesTakePercentages: a share of the Config (the orders', the
+// ratio client's) may be typed as the planner's target may, "20%".
+func TestSharesTakePercentages(t *testing.T) {
+	vals := ConfigStrings(sim.DefaultConfig())
+	vals["order_share"], vals["ratio_max"] = "35%", " 5 % "
+	c, errs := ConfigFromStrings(sim.DefaultConfig(), vals, 1)
+	require.Empty(t, errs)
+	assert.Equal(t, 0.35, c.OrderShare)
+	assert.Equal(t, 0.05, c.RatioMax)
+
+	vals["order_share"] = "120%"
+	_, errs = ConfigFromStrings(sim.DefaultConfig(), vals, 1)
+	require.Len(t, errs, 1)
+	assert.Equal(t, "order_share", errs[0].Field, "a share over 100%% is out of range: %v", errs)
+
+	vals = ConfigStrings(sim.DefaultConfig())
+	vals["workers"] = "8%"
+	_, errs = ConfigFromStrings(sim.DefaultConfig(), vals, 1)
+	require.Len(t, errs, 1)
+	assert.Equal(t, "workers", errs[0].Field, "a percentage is for shares only")
+}

@@ -5,6 +5,7 @@ package main
 import (
 	"reflect"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall/js"
 
@@ -508,22 +509,30 @@ func markAll(fields []*field, errs []FieldMsg) []string {
 	return rest
 }
 
-// firstLabel is the label of the first field with an error, for the
-// status line.
+// firstProblem is the first field's error, by its label, and how many more
+// fields are marked, for the status line.
 func firstProblem(fields []*field, errs []FieldMsg) string {
 	if len(errs) == 0 {
 		return ""
 	}
 	e := errs[0]
+	first := e.Field + ": " + e.Msg
+	if e.Field == "" {
+		first = e.Msg
+	}
 	for _, f := range fields {
 		if f.spec.Key == e.Field {
-			return f.spec.Label + ": " + e.Msg
+			first = f.spec.Label + ": " + e.Msg
 		}
 	}
-	if e.Field == "" {
-		return e.Msg
+	switch n := len(errs) - 1; n {
+	case 0:
+		return first
+	case 1:
+		return first + " (and 1 more field is marked)"
+	default:
+		return first + " (and " + strconv.Itoa(n) + " more fields are marked)"
 	}
-	return e.Field + ": " + e.Msg
 }
 
 // Outcome kinds, bottom up, with their words, and the kinds of the

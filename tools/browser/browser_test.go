@@ -300,14 +300,16 @@ func testInvalidValue(t *testing.T, s *session) {
 	tb.noProblems()
 
 	// A link whose policy is none of the menu's: the menu shows what the
-	// link said, marked, beside the field's message, not a blank.
+	// link said, marked, beside the field's message, not a blank; the
+	// status names the first problem and counts the rest.
 	link := s.newTab(t)
-	link.open(s.fileURL("index.html") + "?policy=nope")
+	link.open(s.fileURL("index.html") + "?policy=nope&workers=0")
 	poll[bool](link, "#in-policy to be marked invalid for policy=nope",
 		`document.querySelector('#in-policy').getAttribute('aria-invalid') === 'true'`,
 		`document.querySelector('#in-policy').outerHTML`)
 	assert.Equal(t, "nope", eval[string](link, `document.querySelector('#in-policy').value`), "the menu shows the link's value")
 	assert.Contains(t, link.text("#err-policy"), `"nope"`, "#err-policy names the link's value")
+	assert.Contains(t, link.text("#summary"), "(and 1 more field is marked)", "#summary counts the other problem")
 	link.noProblems()
 }
 
