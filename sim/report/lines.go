@@ -67,6 +67,10 @@ func Outlook(r sim.Result) Line {
 			Duration(r.LongestQueueWaitMS), Duration(c.TimeoutMS))}
 	}
 	tries := c.FluidTries(c.Retries)
+	if c.Policy == sim.Skip && c.Drains(c.Retries) {
+		return Line{"Once everyone times out", fill("a worker drops each abandoned request at no cost, so a queue of them empties as fast as the workers reach it: at %s/s against %s/s, the service is back as soon as the arrivals fall under its capacity.",
+			Number(float64(c.NormalRPS*tries), 2), Number(c.CapacityRPS(), 2))}
+	}
 	if c.Client == sim.Throttle {
 		return Line{"Once everyone times out", fill("the clients send at most %s x what is accepted, so with nothing accepted almost nothing reaches the service's %s/s: its queue drains, and the clients' throttle decides when people are answered again.",
 			Number(c.ThrottleK, 2), Number(c.CapacityRPS(), 2))}
