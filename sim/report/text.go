@@ -14,6 +14,9 @@ import (
 type Table struct {
 	Header []string
 	Rows   [][]string
+	// TextColumns is how many leading columns hold text, aligned left;
+	// the first always is, and the rest (numbers) are aligned right.
+	TextColumns int
 }
 
 // WriteTo writes the table to w.
@@ -31,6 +34,8 @@ func (t Table) WriteTo(w io.Writer) (int64, error) {
 			switch {
 			case i == 0:
 				b.WriteString(cell + pad)
+			case i < t.TextColumns:
+				b.WriteString("  " + cell + pad)
 			default:
 				b.WriteString("  " + pad + cell)
 			}

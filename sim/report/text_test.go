@@ -50,6 +50,15 @@ func TestTableWriteTo(t *testing.T) {
 			"x   1\n" +
 			"yy     3\n",
 			"an empty last cell leaves no trailing spaces"},
+		{"text columns", report.Table{
+			Header:      []string{"Sample", "Name", "Workers"},
+			Rows:        [][]string{{"sale", "The sale", "8"}, {"bounded", "Bounded queue of 50", "8"}},
+			TextColumns: 2,
+		}, "" +
+			"Sample   Name                 Workers\n" +
+			"sale     The sale                   8\n" +
+			"bounded  Bounded queue of 50        8\n",
+			"the first TextColumns columns are text, aligned left"},
 		{"runes", report.Table{
 			Header: []string{"Policy", "Answered"},
 			Rows:   [][]string{{"fifo", "6.7 ± 1.0%"}, {"skip", "19.5%"}},

@@ -373,7 +373,7 @@ func flagErrors(err error) string {
 }
 
 func listSamples(w io.Writer) error {
-	t := report.Table{Header: []string{"Sample", "Name", "What it shows"}}
+	t := report.Table{Header: []string{"Sample", "Name", "What it shows"}, TextColumns: 3}
 	for _, s := range sim.Samples() {
 		t.Rows = append(t.Rows, []string{s.Key, s.Name, s.About})
 	}
