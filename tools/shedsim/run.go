@@ -563,7 +563,16 @@ func writePlan(w io.Writer, p plan.Plan) error {
 	if in.LimitMS > 0 {
 		what = "wait longer than " + report.Duration(in.LimitMS)
 	}
-	share := func(r plan.Row) string { return report.Number(r.Wait*100, 2) + "%" }
+	// Shares with fixed decimals, so that a column reads down: 42.80% over
+	// 23.27%, not 42.8%; a wait too short to round to 0.1 ms says so.
+	share := func(r plan.Row) string { return strconv.FormatFloat(r.Wait*100, 'f', 2, 64) + "%" }
+	util := func(r plan.Row) string { return strconv.FormatFloat(r.Utilisation*100, 'f', 1, 64) + "%" }
+	wait := func(ms float64) string {
+		if ms > 0 && ms < 0.05 {
+			return "under 0.1 ms"
+		}
+		return report.Duration(ms)
+	}
 	fmt.Fprintf(w, "Erlang C (M/M/c): %s/s at %s is %s Erlangs of work.\n", report.Number(in.RateRPS, 2), report.Duration(in.ServiceMS), report.Number(p.OfferedLoad, 2))
 	fmt.Fprintf(w, "The fewest servers for at most %s of requests to %s: %d.\n", report.Number(in.Target*100, 2)+"%", what, p.Servers)
 	if p.OneFewer != nil {
@@ -576,11 +585,10 @@ func writePlan(w io.Writer, p plan.Plan) error {
 			mark = "<- the answer"
 		}
 		if !r.Stable {
-			t.Rows = append(t.Rows, []string{fmt.Sprint(r.Servers), report.Number(r.Utilisation*100, 1) + "%", "100%", "grows without bound", "-", mark})
+			t.Rows = append(t.Rows, []string{fmt.Sprint(r.Servers), util(r), "100%", "grows without bound", "-", mark})
 			continue
 		}
-		t.Rows = append(t.Rows, []string{fmt.Sprint(r.Servers), report.Number(r.Utilisation*100, 1) + "%", share(r),
-			report.Duration(r.MeanWaitMS), report.Duration(r.P99WaitMS), mark})
+		t.Rows = append(t.Rows, []string{fmt.Sprint(r.Servers), util(r), share(r), wait(r.MeanWaitMS), wait(r.P99WaitMS), mark})
 	}
 	_, err := t.WriteTo(w)
 	if err == nil {
