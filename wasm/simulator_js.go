@@ -632,7 +632,7 @@ func (w *simWidget) render(v report.View) {
 	}
 	w.chartTitle.SetTextContent(c.Policy.Title() + " over time")
 	fill(w.chart, renderChart(w.id("chart"), v.Chart, r,
-		"Answered, refused and timed out per 10 s of arrivals under the "+report.InSentence(c.Policy.Title())+"; the shaded band is the sale."))
+		"Answered, refused and timed out per 10 s of arrivals under "+report.PolicyNoun(c.Policy)+"; the shaded band is the sale."))
 	fill(w.lines, renderLine(w.id("outlook"), v.Outlook), renderLine(w.id("this-run"), v.ThisRun))
 	if w.fluid != nil {
 		clear(w.fluid)
@@ -727,7 +727,7 @@ func (w *simWidget) renderClients(v report.ClientView) {
 	default:
 		retries = "up to " + strconv.Itoa(c.Retries) + " retries"
 	}
-	lead := "Every client strategy with the " + report.InSentence(c.Policy.Title()) + " and " + retries +
+	lead := "Every client strategy with " + report.PolicyNoun(c.Policy) + " and " + retries +
 		", everything else as above. The bars are the attempts each person sent, out of the most a client may send: " + strconv.Itoa(1+c.Retries) + "."
 	if c.Retries == 0 {
 		lead += " With no retries the strategies differ only where a client refuses its own requests: adaptive throttling."

@@ -41,15 +41,15 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 	}
 	if best.Config.Policy != c.Policy && best.Sale.AnsweredShare > cur.Sale.AnsweredShare+0.01 {
 		out = append(out, Advice{
-			Text: fill("Switch to the %s: %s of %s answered instead of %s, with a median wait of %s; %s.",
-				InSentence(best.Config.Policy.Title()), Percent(best.Sale.AnsweredShare), SalePeople(c), Percent(cur.Sale.AnsweredShare),
+			Text: fill("Switch to %s: %s of %s answered instead of %s, with a median wait of %s; %s.",
+				PolicyNoun(best.Config.Policy), Percent(best.Sale.AnsweredShare), SalePeople(c), Percent(cur.Sale.AnsweredShare),
 				Millis(best.Sale.MedianWaitMS), Recovered(best)),
 			Config: best.Config, Answered: best.Sale.AnsweredShare,
 		})
 	} else if fast := fastest(compared, cur); fast != nil {
 		out = append(out, Advice{
-			Text: fill("The %s answers %s, close to this policy's %s, with a median wait of %s instead of %s.",
-				InSentence(fast.Config.Policy.Title()), Percent(fast.Sale.AnsweredShare), Percent(cur.Sale.AnsweredShare),
+			Text: fill("%s answers %s, close to this policy's %s, with a median wait of %s instead of %s.",
+				capital(PolicyNoun(fast.Config.Policy)), Percent(fast.Sale.AnsweredShare), Percent(cur.Sale.AnsweredShare),
 				Millis(fast.Sale.MedianWaitMS), Millis(cur.Sale.MedianWaitMS)),
 			Config: fast.Config, Answered: fast.Sale.AnsweredShare,
 		})
@@ -110,8 +110,8 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 	}
 	if len(out) == 0 {
 		out = append(out, Advice{
-			Text: fill("Nothing to change: the %s answers %s of %s, as many as any policy here, and is %s.",
-				InSentence(c.Policy.Title()), Percent(cur.Sale.AnsweredShare), SalePeople(c), Recovered(cur)),
+			Text: fill("Nothing to change: %s answers %s of %s, as many as any policy here, and is %s.",
+				PolicyNoun(c.Policy), Percent(cur.Sale.AnsweredShare), SalePeople(c), Recovered(cur)),
 			Config: c, Answered: cur.Sale.AnsweredShare,
 		})
 	}

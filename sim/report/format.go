@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/shedsim/shedsim/sim"
 )
 
 // Percent formats a share in [0, 1] as a percentage with one decimal: 0.084
@@ -108,6 +110,29 @@ func fill(template string, args ...string) string {
 	}
 	b.WriteString(template)
 	return b.String()
+}
+
+// PolicyNoun is a policy as a sentence names it: "the bounded queue",
+// "skipping the abandoned", "priority for orders".
+func PolicyNoun(p sim.Policy) string {
+	switch p {
+	case sim.Skip:
+		return "skipping the abandoned"
+	case sim.LIFO:
+		return "adaptive LIFO (newest first)"
+	case sim.Priority:
+		return "priority for orders"
+	}
+	return "the " + InSentence(p.Title())
+}
+
+// capital returns s with its first letter in upper case, to start a
+// sentence.
+func capital(s string) string {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return s
+	}
+	return string(s[0]-'a'+'A') + s[1:]
 }
 
 // InSentence returns a title as it reads inside a sentence, its first letter

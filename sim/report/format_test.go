@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/shedsim/shedsim/sim"
 	"github.com/shedsim/shedsim/sim/report"
 )
 
@@ -170,5 +171,19 @@ func TestSeconds(t *testing.T) {
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, report.Seconds(tt.s), "Seconds(%v): %s", tt.s, tt.reason)
+	}
+}
+
+func TestPolicyNoun(t *testing.T) {
+	want := map[sim.Policy]string{
+		sim.FIFO:     "the unbounded queue",
+		sim.Skip:     "skipping the abandoned",
+		sim.Bounded:  "the bounded queue",
+		sim.CoDel:    "the queue timeout (CoDel)",
+		sim.LIFO:     "adaptive LIFO (newest first)",
+		sim.Priority: "priority for orders",
+	}
+	for _, p := range sim.Policies {
+		assert.Equal(t, want[p], report.PolicyNoun(p), "%v", p)
 	}
 }
