@@ -39,7 +39,7 @@ func ExampleInput_Validate() {
 	err := plan.Input{RateRPS: 150, ServiceMS: 80, Target: 5}.Validate()
 	fmt.Println(err)
 	// Output:
-	// target: 5 is too large: use a fraction from 1e-09 (one in a billion) to below 1, such as 0.05 for 5%
+	// target: 5 is too large: use a fraction below 1 (and at least a billionth), such as 0.05 for 5%
 }
 
 func ExampleErlangC() {

@@ -108,7 +108,7 @@ func (in Input) Validate() error {
 	serviceOK := check("service_ms", s, s >= minService && s <= maxMS, s < minService,
 		"a number of milliseconds from "+num(minService)+" to "+num(maxMS))
 	check("target", t, t >= MinTarget && t < 1, t < MinTarget,
-		"a fraction from "+num(MinTarget)+" (one in a billion) to below 1, such as 0.05 for 5%")
+		"a fraction below 1 (and at least a billionth), such as 0.05 for 5%")
 	check("limit_ms", l, l >= 0 && l <= maxMS, l < 0,
 		"0 for any wait at all, or a number of milliseconds up to "+num(maxMS))
 	if rateOK && serviceOK {

@@ -182,7 +182,7 @@ func TestValidate(t *testing.T) {
 		{reason: "target of exactly 1", in: with(func(in *Input) { in.Target = 1 }),
 			want: map[string][]string{"target": {"1 is too large", "below 1"}}},
 		{reason: "target of 0", in: with(func(in *Input) { in.Target = 0 }),
-			want: map[string][]string{"target": {"0 is too small", "from 1e-09"}}},
+			want: map[string][]string{"target": {"0 is too small", "at least a billionth"}}},
 		{reason: "target below one in a billion", in: with(func(in *Input) { in.Target = 1e-12 }),
 			want: map[string][]string{"target": {"1e-12 is too small"}}},
 		{reason: "NaN target", in: with(func(in *Input) { in.Target = nan }),
