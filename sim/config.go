@@ -190,7 +190,14 @@ func FieldErrors(err error) []*FieldError {
 	return out
 }
 
-func num(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+// num formats x for a message: plain digits for the sizes people type,
+// exponent form for the rest (1e+308, not 309 digits).
+func num(x float64) string {
+	if ax := math.Abs(x); ax != 0 && (ax < 1e-4 || ax >= 1e15) {
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	return strconv.FormatFloat(x, 'f', -1, 64)
+}
 
 // thousands writes n, a count (n >= 0), with commas between groups of
 // three digits, as the reports write counts: 10,000,000.
@@ -212,8 +219,10 @@ func (c Config) Validate() error {
 	}
 	real := func(field string, x, lo, hi float64, unit string, loOpen bool) bool {
 		switch {
-		case math.IsNaN(x) || math.IsInf(x, 0):
+		case math.IsNaN(x):
 			bad(field, num(x)+" is not a number: use a number from "+num(lo)+" to "+num(hi)+unit)
+		case math.IsInf(x, 0):
+			bad(field, num(x)+" is not a finite number: use a number from "+num(lo)+" to "+num(hi)+unit)
 		case loOpen && x <= lo:
 			bad(field, num(x)+" is too small: use a number above "+num(lo)+", up to "+num(hi)+unit)
 		case x < lo:

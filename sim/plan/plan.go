@@ -91,8 +91,10 @@ func (in Input) Validate() error {
 	// with the range in words, want.
 	check := func(field string, x float64, ok, tooSmall bool, want string) bool {
 		switch {
-		case math.IsNaN(x) || math.IsInf(x, 0):
+		case math.IsNaN(x):
 			bad(field, num(x)+" is not a number: use "+want)
+		case math.IsInf(x, 0):
+			bad(field, num(x)+" is not a finite number: use "+want)
 		case ok:
 			return true
 		case tooSmall:

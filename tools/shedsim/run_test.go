@@ -83,8 +83,9 @@ func TestBadInput(t *testing.T) {
 	}{
 		{"zero workers", []string{"--workers", "0"}, []string{"--workers: 0", "from 1 to"}},
 		{"NaN rate", []string{"--sale-rps", "NaN"}, []string{"--sale-rps: NaN is not a number"}},
-		{"infinite timeout", []string{"--timeout-ms", "+Inf"}, []string{"--timeout-ms: +Inf is not a number"}},
+		{"infinite timeout", []string{"--timeout-ms", "+Inf"}, []string{"--timeout-ms: +Inf is not a finite number"}},
 		{"negative service", []string{"--service-ms", "-80"}, []string{"--service-ms: -80 is too small"}},
+		{"a service no one types", []string{"--service-ms", "1e308"}, []string{"--service-ms: 1e+308 is too large"}},
 		{"two problems, both named", []string{"--workers", "-1", "--order-share", "2"}, []string{"--workers:", "--order-share: 2 is too large"}},
 		{"absurd traffic is over the budget", []string{"--sale-rps", "900000"}, []string{"--sale-rps:", "budget"}},
 		{"unknown policy", []string{"--policy", "random"}, []string{"--policy: unknown policy \"random\"", "fifo"}},
