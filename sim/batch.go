@@ -3,7 +3,6 @@ package sim
 import (
 	"runtime"
 	"strconv"
-	"sync"
 	"sync/atomic"
 )
 
@@ -71,37 +70,6 @@ func Runs(cs []Config) ([]Result, error) {
 // could each hold that run with MaxAttempts in all.
 func engineCount(cores, n int, most float64) int {
 	return max(1, min(cores, n, int(MaxAttempts/max(most, 1))))
-}
-
-// onEngines calls work on n goroutines at once (in the caller's when n is
-// 1) and returns when every call has. If a call panics, onEngines panics
-// with a RunPanic once the others have returned.
-func onEngines(n int, work func()) {
-	if n <= 1 {
-		work()
-		return
-	}
-	var (
-		wg    sync.WaitGroup
-		once  sync.Once
-		fault *RunPanic
-	)
-	for range n {
-		wg.Go(func() {
-			defer func() {
-				if p := recover(); p != nil {
-					stack := make([]byte, 64<<10)
-					stack = stack[:runtime.Stack(stack, false)]
-					once.Do(func() { fault = &RunPanic{Value: p, Stack: string(stack)} })
-				}
-			}()
-			work()
-		})
-	}
-	wg.Wait()
-	if fault != nil {
-		panic(fault)
-	}
 }
 
 // RunPanic is what Runs panics with when a run panicked on another
