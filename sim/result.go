@@ -85,8 +85,9 @@ type Sale struct {
 	P99WaitMS    *float64 `json:"p99_wait_ms"`
 	// RefusingShare is the share of the workers' time during the sale
 	// (Workers x SaleS) spent refusing (rule 12): the post's "about a
-	// sixth of the workers' time goes to refusing" at 20 ms. 0 for a run
-	// with no sale.
+	// sixth of the workers' time goes to refusing" at 20 ms. With the
+	// sale's rate the normal one, it is the share in the sale's window; 0
+	// when the sale lasts no time.
 	RefusingShare float64 `json:"refusing_share"`
 }
 

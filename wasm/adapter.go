@@ -994,9 +994,11 @@ func queryEscape(s string) string {
 	return b.String()
 }
 
-// queryUnescape is url.QueryUnescape: + is a space, %XX a byte; false for
-// a malformed escape.
-func queryUnescape(s string) (string, bool) {
+// queryUnescape is url.QueryUnescape, but for a malformed escape: + is a
+// space and %XX a byte, and a % that starts no escape stays a %, as the
+// browser's URLSearchParams reads it, so that a link typed by hand with
+// order_share=35% means 35%.
+func queryUnescape(s string) string {
 	unhex := func(c byte) (byte, bool) {
 		switch {
 		case '0' <= c && c <= '9':
@@ -1014,26 +1016,45 @@ func queryUnescape(s string) (string, bool) {
 		case '+':
 			b.WriteByte(' ')
 		case '%':
-			if i+2 >= len(s) {
-				return "", false
+			if i+2 < len(s) {
+				hi, ok1 := unhex(s[i+1])
+				lo, ok2 := unhex(s[i+2])
+				if ok1 && ok2 {
+					b.WriteByte(hi<<4 | lo)
+					i += 2
+					continue
+				}
 			}
-			hi, ok1 := unhex(s[i+1])
-			lo, ok2 := unhex(s[i+2])
-			if !ok1 || !ok2 {
-				return "", false
-			}
-			b.WriteByte(hi<<4 | lo)
-			i += 2
+			b.WriteByte('%')
 		default:
 			b.WriteByte(c)
 		}
 	}
-	return b.String(), true
+	return b.String()
+}
+
+// canonicalChoice is a menu's value as its option spells it: a policy or a
+// client given in another case or with spaces ("Bounded"), which the engine
+// reads all the same, becomes its key ("bounded"); any other value is left
+// as it is.
+func canonicalChoice(key, v string) string {
+	switch key {
+	case "policy":
+		if p, err := sim.ParsePolicy(v); err == nil {
+			return p.String()
+		}
+	case "client":
+		if c, err := sim.ParseClient(v); err == nil {
+			return c.String()
+		}
+	}
+	return v
 }
 
 // parseQuery reads a URL query ("?a=1&b=2", the "?" optional) into the
-// first value of each key, as url.ParseQuery does, skipping what it
-// rejects: a key with a semicolon, a malformed escape.
+// first value of each key, as url.ParseQuery does (skipping a key with a
+// semicolon), except that a malformed escape stays as it was typed (see
+// queryUnescape).
 func parseQuery(q string) map[string]string {
 	out := map[string]string{}
 	q = strings.TrimPrefix(q, "?")
@@ -1044,11 +1065,7 @@ func parseQuery(q string) map[string]string {
 			continue
 		}
 		k, v, _ := strings.Cut(pair, "=")
-		k, ok1 := queryUnescape(k)
-		v, ok2 := queryUnescape(v)
-		if !ok1 || !ok2 {
-			continue
-		}
+		k, v = queryUnescape(k), queryUnescape(v)
 		if _, seen := out[k]; !seen {
 			out[k] = v
 		}

@@ -523,3 +523,10 @@ func TestSharesTakePercentages(t *testing.T) {
 	require.Len(t, errs, 1)
 	assert.Equal(t, "workers", errs[0].Field, "a percentage is for shares only")
 }
+
+func TestCanonicalChoice(t *testing.T) {
+	assert.Equal(t, "bounded", canonicalChoice("policy", " Bounded "), "the engine reads any case: so does the menu")
+	assert.Equal(t, "retry-after", canonicalChoice("client", "Retry-After"))
+	assert.Equal(t, "nope", canonicalChoice("policy", "nope"), "what is no policy stays as typed, to be marked")
+	assert.Equal(t, "Bounded", canonicalChoice("workers", "Bounded"), "other fields are left alone")
+}

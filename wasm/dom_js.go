@@ -525,7 +525,16 @@ func firstProblem(fields []*field, errs []FieldMsg) string {
 			first = f.spec.Label + ": " + e.Msg
 		}
 	}
-	switch n := len(errs) - 1; n {
+	n := 0 // other fields of this form that are marked
+	for _, other := range errs[1:] {
+		for _, f := range fields {
+			if f.spec.Key == other.Field && other.Field != e.Field {
+				n++
+				break
+			}
+		}
+	}
+	switch n {
 	case 0:
 		return first
 	case 1:
@@ -732,7 +741,7 @@ func renderChart(chartID string, ch report.Chart, r sim.Result, caption string) 
 	t.open("tbody")
 	for _, wdw := range r.Windows {
 		label := report.Seconds(wdw.StartS) + " to " + report.Seconds(min(wdw.StartS+10, c.DurationS))
-		if wdw.StartS >= c.SaleStartS && wdw.StartS < c.SaleEndS() {
+		if !report.NoSale(c) && wdw.StartS >= c.SaleStartS && wdw.StartS < c.SaleEndS() {
 			t.open("tr", "class", "in-sale")
 			label += " (sale)"
 		} else {

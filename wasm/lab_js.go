@@ -218,7 +218,7 @@ func (w *labWidget) render(l LabRun) {
 		retries = strconv.Itoa(c.Retries) + " retries"
 	}
 	sale := "a sale of " + report.Number(c.SaleRPS, 0) + "/s"
-	noSale := c.SaleRPS == c.NormalRPS
+	noSale := report.NoSale(c)
 	if noSale {
 		sale = "no sale"
 	}
@@ -235,7 +235,7 @@ func (w *labWidget) render(l LabRun) {
 		h("p", "id", w.id("lab-shares-text"), who+": "+report.Percent(r.Sale.AnsweredShare)+" answered, "+
 			report.Percent(r.Sale.RefusedShare)+" refused, "+report.Percent(r.Sale.TimedOutShare)+" timed out."))
 
-	fill(w.chart, renderChart(w.id("lab-chart"), l.Chart, r, "Answered per 10 s of arrivals; the shaded band is the sale."))
+	fill(w.chart, renderChart(w.id("lab-chart"), l.Chart, r, "Answered per 10 s of arrivals; "+report.SaleBand(c)+"."))
 
 	word, kind := "Got back", "normal"
 	switch {

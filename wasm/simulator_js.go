@@ -230,9 +230,9 @@ func (w *simWidget) addField(s fieldSpec, val string) *field {
 	var f *field
 	switch s.Key {
 	case "policy":
-		f = w.selectField(s, policyOptions(), val)
+		f = w.selectField(s, policyOptions(), canonicalChoice(s.Key, val))
 	case "client":
-		f = w.selectField(s, clientOptions(), val)
+		f = w.selectField(s, clientOptions(), canonicalChoice(s.Key, val))
 	default:
 		f = w.textField(s, val, s.Key == "queue")
 	}
@@ -386,7 +386,7 @@ func (w *simWidget) setValues(vals map[string]string) {
 		if !ok {
 			v = d[f.spec.Key]
 		}
-		keepChoice(f.input, v)
+		keepChoice(f.input, canonicalChoice(f.spec.Key, v))
 	}
 }
 
@@ -632,7 +632,7 @@ func (w *simWidget) render(v report.View) {
 	}
 	w.chartTitle.SetTextContent(c.Policy.Title() + " over time")
 	fill(w.chart, renderChart(w.id("chart"), v.Chart, r,
-		"Answered, refused and timed out per 10 s of arrivals under "+report.PolicyNoun(c.Policy)+"; the shaded band is the sale."))
+		"Answered, refused and timed out per 10 s of arrivals with "+report.PolicyNoun(c.Policy)+"; "+report.SaleBand(c)+"."))
 	fill(w.lines, renderLine(w.id("outlook"), v.Outlook), renderLine(w.id("this-run"), v.ThisRun))
 	if w.fluid != nil {
 		clear(w.fluid)

@@ -3,6 +3,7 @@ package report
 import (
 	"errors"
 	"strconv"
+	"strings"
 
 	"github.com/shedsim/shedsim/sim"
 )
@@ -68,7 +69,7 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 		out = append(out, Advice{Text: say(r), Config: alt, Answered: r.Sale.AnsweredShare})
 	}
 
-	if n := c.SuggestedWorkers(); c.Workers < n && c.SaleRPS > c.NormalRPS {
+	if n := c.SuggestedWorkers(); c.Workers < n && c.SaleRPS > c.NormalRPS && !NoSale(c) {
 		try(func(a *sim.Config) { a.Workers = n }, func(r sim.Result) string {
 			return fill("Or run %s workers, the fewest whose capacity (%s/s) is over the sale's %s/s: %s answered with this policy, %s.",
 				strconv.Itoa(n), Number(r.Config.CapacityRPS(), 1), Number(c.SaleRPS, 2), Percent(r.Sale.AnsweredShare), Recovered(r))
@@ -103,8 +104,8 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 	}
 	if c.RefusalCostMS > 0 && c.Policy != sim.FIFO && c.Policy != sim.Skip {
 		try(func(a *sim.Config) { a.RefusalCostMS = 0 }, func(r sim.Result) string {
-			return fill("Make saying no cheap: each refusal takes a worker %s now, %s of their time during the sale. Shed before the expensive part, in the gateway or the handler's first lines, and %s are answered instead of %s.",
-				Duration(c.RefusalCostMS), Percent(cur.Sale.RefusingShare),
+			return fill("Make saying no cheap: each refusal takes a worker %s now, %s of their time %s. Shed before the expensive part, in the gateway or the handler's first lines, and %s are answered instead of %s.",
+				Duration(c.RefusalCostMS), Percent(cur.Sale.RefusingShare), strings.TrimSuffix(SaleArrivals(c), " (no sale)"),
 				Percent(r.Sale.AnsweredShare), Percent(cur.Sale.AnsweredShare))
 		})
 	}

@@ -206,6 +206,7 @@ func TestNoSaleSaysSo(t *testing.T) {
 	assert.Contains(t, ch.Summary, "With no sale, from 60 s to 120 s")
 	assert.Equal(t, "the people from 60 s to 120 s", report.SalePeople(c))
 	assert.Equal(t, "from 60 s to 120 s (no sale)", report.SaleArrivals(c))
+	assert.Equal(t, "there is no sale, so no shaded band", report.SaleBand(c))
 	assert.NotContains(t, report.Outlook(r).Text, "sale", "the fluid line has no sale to end")
 	v, err := report.Build(c)
 	require.NoError(t, err)
@@ -216,5 +217,6 @@ func TestNoSaleSaysSo(t *testing.T) {
 	sale := shop()
 	assert.False(t, report.NoSale(sale))
 	assert.Equal(t, "the sale's people", report.SalePeople(sale))
+	assert.Equal(t, "the shaded band is the sale", report.SaleBand(sale))
 	assert.Positive(t, report.Timeline(run(t, sale)).Sale.W, "the sale's band")
 }

@@ -95,6 +95,15 @@ func SalePeople(c sim.Config) string {
 	return "the sale's people"
 }
 
+// SaleBand says what the chart's shaded band is: the sale, or that there
+// is none.
+func SaleBand(c sim.Config) string {
+	if NoSale(c) {
+		return "there is no sale, so no shaded band"
+	}
+	return "the shaded band is the sale"
+}
+
 // SaleArrivals says when those people first arrived, for a heading:
 // "during the sale", or "from 60 s to 120 s (no sale)".
 func SaleArrivals(c sim.Config) string {
@@ -299,11 +308,15 @@ func WriteView(w io.Writer, v View) error {
 	if err == nil {
 		_, err = ComparisonTable(v.Rows).WriteTo(w)
 	}
-	p("\n%s, answered per 10 s of arrivals (* the sale):\n\n", c.Policy.Title())
+	marks := " (* the sale)"
+	if NoSale(c) {
+		marks = ""
+	}
+	p("\n%s, answered per 10 s of arrivals%s:\n\n", c.Policy.Title(), marks)
 	t := Table{Header: []string{"Window", "People", "Answered", "Refused", "Timed out", "Still waiting", "Attempts"}}
 	for _, win := range v.Chosen.Windows {
 		mark := " "
-		if win.StartS >= c.SaleStartS && win.StartS < c.SaleEndS() {
+		if marks != "" && win.StartS >= c.SaleStartS && win.StartS < c.SaleEndS() {
 			mark = "*"
 		}
 		t.Rows = append(t.Rows, []string{mark + " " + Seconds(win.StartS), Count(win.People), Percent(win.AnsweredShare),

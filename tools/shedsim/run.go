@@ -74,8 +74,17 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return usageError{fmt.Sprintf("unexpected argument %q: flags start with --, see --help", fs.Arg(0))}
 	}
+	// The flags given, but a switch given as false (--timeline=false) is
+	// the same as not given.
 	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	fs.Visit(func(f *flag.Flag) {
+		if g, ok := f.Value.(flag.Getter); ok {
+			if on, isSwitch := g.Get().(bool); isSwitch && !on {
+				return
+			}
+		}
+		set[f.Name] = true
+	})
 	if set["spike"] && set["sale-rps"] {
 		return usageError{"--spike and --sale-rps are the same setting: give one"}
 	}
@@ -207,6 +216,10 @@ func checkOutputs(set map[string]bool, listSamples bool) error {
 			return usageError{"--" + name + ": --lab prints the lab's own 162 runs, which no flag changes; drop --" + name}
 		case listSamples && name != "sample":
 			return usageError{"--" + name + ": --sample list only lists the samples; drop --" + name}
+		case set["timeline"] && name == "policy":
+			return usageError{"--policy: --timeline shows every policy; drop --policy"}
+		case set["clients"] && name == "client":
+			return usageError{"--client: --clients compares every client strategy; drop --client"}
 		}
 	}
 	return nil
@@ -230,10 +243,13 @@ func parseError(err error, fs *flag.FlagSet, validate func() error) usageError {
 					switch g.Get().(type) {
 					case int, uint64:
 						what = "is not a whole number"
-						if strings.HasSuffix(msg, "value out of range") {
-							what = "is out of range"
-						}
 					}
+				}
+				switch {
+				case strings.HasSuffix(msg, "value out of range"):
+					what = "is out of range"
+				case strings.HasPrefix(strings.TrimSpace(value), "-") && what == "is not a whole number":
+					what = "is too small" // a negative seed
 				}
 				return usageError{"--" + name + ": " + strconv.Quote(value) + " " + what + ": " + use}
 			}
@@ -265,10 +281,12 @@ func allowed(f *flag.Flag, validate func() error) string {
 	if f.Value.Set(bad) != nil {
 		return ""
 	}
+	defer func() {
+		if f.Value.Set(old) != nil {
+			panic("shedsim: cannot put --" + f.Name + " back to " + old)
+		}
+	}()
 	err := validate()
-	if f.Value.Set(old) != nil {
-		panic("shedsim: cannot put --" + f.Name + " back to " + old)
-	}
 	key := strings.ReplaceAll(f.Name, "-", "_")
 	if f.Name == "spike" {
 		key = "sale_rps"

@@ -92,7 +92,7 @@ func TestBadInput(t *testing.T) {
 		{"unknown sample", []string{"--sample", "nope"}, []string{"--sample: no sample \"nope\"", "sale"}},
 		{"not a number", []string{"--workers", "eight"}, []string{`--workers: "eight" is not a whole number: use a whole number from 1 to 100000`}},
 		{"more than an int holds", []string{"--workers", "99999999999999999999"}, []string{`--workers: "99999999999999999999" is out of range: use a whole number from 1 to`}},
-		{"a negative seed", []string{"--seed", "-1"}, []string{`--seed: "-1" is not a whole number: use a whole number from 0 to 9007199254740991`}},
+		{"a negative seed", []string{"--seed", "-1"}, []string{`--seed: "-1" is too small: use a whole number from 0 to 9007199254740991`}},
 		{"text for a rate", []string{"--spike", "lots"}, []string{`--spike: "lots" is not a number: use a number from 0 to`}},
 		{"text for the seeds", []string{"--seeds", "many"}, []string{`--seeds: "many" is not a whole number: use a whole number from 1 to 1000`}},
 		{"text for the plan", []string{"plan", "--target", "most"}, []string{`plan: --target: "most" is not a number: use a fraction`}},
@@ -106,6 +106,9 @@ func TestBadInput(t *testing.T) {
 		{"json with the list", []string{"--sample", "list", "--json"}, []string{"--json: --sample list"}},
 		{"the lab takes no config", []string{"--lab", "--seed", "7"}, []string{"--seed: --lab prints the lab's own 162 runs"}},
 		{"the list takes no config", []string{"--sample", "list", "--workers", "3"}, []string{"--workers: --sample list only lists"}},
+		{"a policy the timeline ignores", []string{"--timeline", "--policy", "bounded"}, []string{"--policy: --timeline shows every policy"}},
+		{"a client the comparison ignores", []string{"--clients", "--client", "budget"}, []string{"--client: --clients compares every client strategy"}},
+		{"a float out of range", []string{"--service-ms", "1e400"}, []string{`--service-ms: "1e400" is out of range: use a number from`}},
 		{"seeds past the largest", []string{"--seed", "9007199254740991", "--seeds", "2"}, []string{"pass the largest seed"}},
 		{"too many seeds", []string{"--seeds", "5000"}, []string{"--seeds: 5000 is out of range"}},
 		{"bad plan", []string{"plan", "--target", "1.5"}, []string{"plan: --target:"}},
@@ -163,4 +166,14 @@ func TestSampleFlagsOverride(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(out), &r))
 	assert.Equal(t, 1, r.Config.Retries, "a flag given with --sample overrides the sample")
 	assert.Equal(t, sim.FIFO, r.Config.Policy, "the rest is the sample's")
+}
+
+// TestSwitchGivenAsFalse: --timeline=false is --timeline not given, so it
+// asks for no second output.
+func TestSwitchGivenAsFalse(t *testing.T) {
+	want, _, err := runArgs(t, "--seeds", "2")
+	require.NoError(t, err)
+	got, _, err := runArgs(t, "--timeline=false", "--json=false", "--seeds", "2")
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
 }
