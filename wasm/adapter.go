@@ -380,6 +380,23 @@ func applyConfig(c *sim.Config, vals map[string]scalar, ignore ...string) []Fiel
 	return errs
 }
 
+// inPercent restates Validate's message about a share that was typed as a
+// percentage in the units typed: "0.95 is too large: use a number from 0
+// to 0.9" for "95%" becomes "\"95%\" is too large: use a share from 0% to 90%
+// (0 to 0.9)". A message of another shape is kept as it is.
+func inPercent(typed, msg string) string {
+	_, rest, ok := strings.Cut(msg, " is ")
+	verdict, use, ok2 := strings.Cut(rest, ": use a number from ")
+	lo, hi, ok3 := strings.Cut(use, " to ")
+	l, err1 := strconv.ParseFloat(lo, 64)
+	h, err2 := strconv.ParseFloat(hi, 64)
+	if !ok || !ok2 || !ok3 || err1 != nil || err2 != nil {
+		return msg
+	}
+	pct := func(x float64) string { return strconv.FormatFloat(float64(x*100), 'f', -1, 64) + "%" }
+	return typed + " is " + verdict + ": use a share from " + pct(l) + " to " + pct(h) + " (" + lo + " to " + hi + ")"
+}
+
 // simErrors lists the field errors of Validate, leaving out fields that
 // already have a message in have.
 func simErrors(err error, have []FieldMsg) []FieldMsg {
@@ -421,7 +438,12 @@ func ConfigFromStrings(base sim.Config, vals map[string]string, runs int, ignore
 func configFrom(base sim.Config, vals map[string]scalar, runs int, ignore ...string) (sim.Config, []FieldMsg) {
 	c := base
 	errs := applyConfig(&c, vals, ignore...)
-	errs = append(errs, simErrors(c.Validate(), errs)...)
+	for _, e := range simErrors(c.Validate(), errs) {
+		if s, ok := vals[e.Field]; ok && strings.HasSuffix(strings.TrimSpace(s.text), "%") {
+			e.Msg = inPercent(s.show(), e.Msg)
+		}
+		errs = append(errs, e)
+	}
 	if len(errs) == 0 {
 		if e := budget(c, runs); e != nil {
 			errs = append(errs, *e)

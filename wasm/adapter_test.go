@@ -530,3 +530,18 @@ func TestCanonicalChoice(t *testing.T) {
 	assert.Equal(t, "nope", canonicalChoice("policy", "nope"), "what is no policy stays as typed, to be marked")
 	assert.Equal(t, "Bounded", canonicalChoice("workers", "Bounded"), "other fields are left alone")
 }
+
+// TestPercentMessages: a share typed as a percentage is told off in
+// percentages.
+func TestPercentMessages(t *testing.T) {
+	vals := ConfigStrings(sim.DefaultConfig())
+	vals["ratio_max"] = "95%"
+	_, errs := ConfigFromStrings(sim.DefaultConfig(), vals, 1)
+	require.Len(t, errs, 1)
+	assert.Equal(t, FieldMsg{"ratio_max", `"95%" is too large: use a share from 0% to 90% (0 to 0.9)`}, errs[0])
+
+	vals["ratio_max"] = "0.95"
+	_, errs = ConfigFromStrings(sim.DefaultConfig(), vals, 1)
+	require.Len(t, errs, 1)
+	assert.Equal(t, "0.95 is too large: use a number from 0 to 0.9", errs[0].Msg, "a fraction is told off as a fraction")
+}
