@@ -45,10 +45,24 @@ func TestConfigFieldsMatchJSONTags(t *testing.T) {
 	}
 	assert.Equal(t, tags, ConfigKeys(), "configFields must list every sim.Config JSON key, in field order")
 
-	// Every field survives a round trip through its string form.
-	c := sim.DefaultConfig()
-	c.Policy, c.Workers, c.ServiceMS, c.Seed, c.RetryJitterMS, c.Queue = sim.LIFO, 13, 42.5, sim.MaxSeed, 7, 1024
-	got, errs := ConfigFromStrings(sim.DefaultConfig(), ConfigStrings(c), 1)
+	// Every field survives a round trip through its string form: each is
+	// given a value that is neither the default's nor the base's.
+	c := sim.Config{
+		Policy: sim.LIFO, Workers: 13, ServiceMS: 42.5, NormalRPS: 60.5, SaleRPS: 140.25,
+		SaleStartS: 30, SaleS: 45.5, DurationS: 200, TimeoutMS: 1500, Retries: 2,
+		RetryDelayMS: 750, RetryJitterMS: 7, Queue: 1024, RefusalCostMS: 3.5,
+		OrderShare: 0.35, CoDelTargetMS: 7.5, CoDelIntervalMS: 150, Client: sim.Ratio,
+		BackoffBaseMS: 500, BackoffCapMS: 9000, BudgetTokens: 400, BudgetRefusalCost: 4,
+		BudgetTimeoutCost: 8, BudgetRefill: 2, RatioMax: 0.15, ThrottleK: 1.5,
+		ClientWindowS: 60, Seed: sim.MaxSeed,
+	}
+	require.NoError(t, c.Validate())
+	d := sim.DefaultConfig()
+	for i := range typ.NumField() {
+		assert.NotEqual(t, reflect.ValueOf(d).Field(i).Interface(), reflect.ValueOf(c).Field(i).Interface(),
+			"the round trip sets %s to a value of its own", typ.Field(i).Name)
+	}
+	got, errs := ConfigFromStrings(sim.Samples()[1].Config, ConfigStrings(c), 1)
 	assert.Empty(t, errs)
 	assert.Equal(t, c, got)
 }

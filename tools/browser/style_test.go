@@ -110,7 +110,7 @@ func TestStyleContrast(t *testing.T) {
 		for _, p := range ring {
 			check(p, 3, "focus")
 		}
-		check(pair{"amber-text", "bg"}, 3, "mark")
+		check(pair{"amber-text", "plot"}, 3, "mark") // rect.sale-mark, under the chart's axis
 	}
 
 	// The chart's fills (--refused, 2.4:1 on the light page) are for

@@ -293,11 +293,11 @@ var a = math.NewFunction(1)
 			want: []string{"math.NewFunction is not on the reviewed list"},
 		},
 		{
-			reason: "a selector on another package named like math is not package math",
+			reason: "a selector on something else named like math is not package math",
 			src: `package p
-import "strings"
-var math struct{ Exp int }
-var a = math.Exp + len(strings.Fields(""))
+import m "math"
+var math struct{ Exp float64 }
+var a = math.Exp + m.Abs(-1)
 `,
 		},
 	}
