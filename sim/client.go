@@ -128,10 +128,8 @@ func (e *engine) send(i id) {
 		e.history.add(sentRequests)
 		if p := throttleProbability(req, acc, e.throttleK); p > 0 && e.clientRand.Float64() < p {
 			e.throttled++
-			a := e.at(i)
-			a.heard = true
-			a.refs = 1
-			e.retryOrSettle(i, refused)
+			e.at(i).refs = 1 // held here until it is let go
+			e.hear(i)
 			e.release(i)
 			return
 		}
@@ -169,7 +167,7 @@ func (e *engine) countAccept(a *attempt) {
 // otherwise the person ends with o (rule 14).
 func (e *engine) retryOrSettle(i id, o outcome) {
 	a := e.at(i)
-	if a.try > e.retries {
+	if e.final(a) {
 		e.settle(a, o, 0)
 		return
 	}
@@ -208,11 +206,10 @@ func (e *engine) retryOrSettle(i id, o outcome) {
 		}
 	}
 	e.retriesMade++
-	prev := *a
-	j := e.alloc()
+	j := e.alloc() // a stays put: blocks never move, and i is still held
 	b := e.at(j)
-	b.first, b.order, b.window, b.sale = prev.first, prev.order, prev.window, prev.sale
-	b.try = prev.try + 1
+	b.first, b.order, b.window, b.sale = a.first, a.order, a.window, a.sale
+	b.try = a.try + 1
 	b.prevRefused = o == refused
 	b.paid = int32(paid)
 	b.refs = 1

@@ -139,10 +139,11 @@ const (
 	// MaxAttempts is the budget of a run: the most attempts it may be
 	// expected to send (people arriving times 1 + retries). A default run
 	// expects 25,800; the lab's largest, 115,200; an hour at 1,000 a second,
-	// 3,600,000. A run's memory follows the attempts in flight, about 80
-	// bytes each, so an unbounded queue that holds the whole budget at the
-	// end needs about 0.8 GB: the most any valid input can ask of the
-	// command line. (The page keeps a budget of its own, a fifth of this.)
+	// 3,600,000. A run's memory follows the attempts in flight, 60 to 80
+	// bytes each (the attempt, its place in the queue and, if a retry may
+	// follow, its timeout), so an unbounded queue that holds the whole
+	// budget at the end needs at most about 0.8 GB: the most any valid input
+	// can ask of the command line. (The page keeps a budget of its own, a fifth of this.)
 	MaxAttempts = 10_000_000
 	// MaxSeed is the largest seed, 2^53-1, the largest integer a JavaScript
 	// number holds exactly.

@@ -11,18 +11,15 @@ import (
 // keep alive. Attempts are recycled once nothing refers to them.
 type attempt struct {
 	first    int64  // the person's first arrival, ns
-	t0       int64  // this attempt's arrival, ns
-	deadline int64  // t0 + timeout: when its client gives up, ns
+	t0       int64  // this attempt's arrival, ns; its client gives up at t0 + timeout (deadline)
 	limit    int64  // codel and lifo: how long it may wait, ns (rule 9)
 	seq      uint64 // arrival order, to keep the queue's two lines in order
-	tseq     uint64 // seq of its timeout event
 	window   int32  // the person's window, by first arrival
 	try      int32  // 1 for the first attempt, 2 for the first retry, ...
 	refs     int8   // how many places hold it: the timeout line, the system, a retry event
 	paid     int32  // budget client: the tokens this retry cost
 	order    bool   // an order rather than a price preview
 	sale     bool   // the person first arrived during the sale
-	gaveUp   bool   // its timeout event fired unanswered (rule 4); see gone
 	heard    bool   // its client heard a refusal
 	answered bool   // a worker finished it in time
 	// prevRefused, on a retry not yet sent, says whether the attempt before
@@ -72,7 +69,7 @@ type engine struct {
 	seq      uint64 // the next event's seq
 	arrival  int64  // the next new person's arrival, ns; math.MaxInt64 for none
 	arrSeq   uint64
-	timeouts ring[id] // attempts in order of deadline (the timeout is the same for all)
+	timeouts ring[event] // clients giving up, in order of deadline (the timeout is the same for all)
 	events   eventHeap
 	handling bool // the heap's top is the event being handled: the next event scheduled replaces it
 	// Events a constant time after they are made come due in the order they
@@ -213,10 +210,14 @@ func (e *engine) scheduleArrival(t int64) {
 	e.arrSeq = e.nextSeq()
 }
 
-// gone reports whether a's client has given up by now (rule 4). A person's
-// last attempt has no timeout event, since nothing follows its timeout: its
-// deadline says it.
-func (e *engine) gone(a *attempt) bool { return a.gaveUp || e.now >= a.deadline }
+// deadline is when a's client gives up (rule 4), ns.
+func (e *engine) deadline(a *attempt) int64 { return a.t0 + e.timeout }
+
+// gone reports whether a's client has given up by now (rule 4). Time only
+// moves forward, so that is whether its deadline has come, whether or not
+// its timeout is an event: a person's last attempt has none, since nothing
+// follows it.
+func (e *engine) gone(a *attempt) bool { return e.now >= e.deadline(a) }
 
 // final reports whether a is its person's last possible attempt.
 func (e *engine) final(a *attempt) bool { return a.try > e.retries }
@@ -244,8 +245,8 @@ func (e *engine) loop() {
 	for {
 		at, seq, next := e.arrival, e.arrSeq, fromArrivals
 		if e.timeouts.n > 0 {
-			if a := e.at(e.timeouts.front()); a.deadline < at || (a.deadline == at && a.tseq < seq) {
-				at, seq, next = a.deadline, a.tseq, fromTimeouts
+			if ev := &e.timeouts.buf[e.timeouts.head]; ev.before(at, seq) {
+				at, seq, next = ev.at, ev.seq, fromTimeouts
 			}
 		}
 		if e.refusing.n|e.retryLine.n > 0 { // one test when both are empty
@@ -277,7 +278,7 @@ func (e *engine) loop() {
 		case fromArrivals:
 			e.newPerson()
 		case fromTimeouts:
-			e.giveUp(e.timeouts.popFront())
+			e.giveUp(e.timeouts.popFront().a)
 		case fromRefusing:
 			e.finishRefusal(e.refusing.popFront().a)
 		case fromRetryLine:
@@ -285,12 +286,11 @@ func (e *engine) loop() {
 		default:
 			ev := e.events.buf[0]
 			e.handling = true
-			switch ev.kind {
-			case serviceDone:
+			// The heap holds services finishing and retries whose delays
+			// vary; refusals finishing are in their own line.
+			if ev.kind == serviceDone {
 				e.finishService(ev.a)
-			case refusalDone:
-				e.finishRefusal(ev.a)
-			case retryArrival:
+			} else {
 				e.send(ev.a)
 			}
 			if e.handling { // it scheduled nothing
@@ -311,7 +311,7 @@ func (e *engine) traceNext(next int) {
 		e.trace(e.now, "arrival", nil)
 		return
 	case fromTimeouts:
-		e.trace(e.now, "timeout", e.at(e.timeouts.front()))
+		e.trace(e.now, "timeout", e.at(e.timeouts.front().a))
 		return
 	case fromRefusing:
 		ev = e.refusing.front()
@@ -349,14 +349,12 @@ func (e *engine) newPerson() {
 func (e *engine) arrive(i id) {
 	a := e.at(i)
 	a.t0 = e.now
-	a.deadline = e.now + e.timeout
 	a.refs = 1 // the system
 	if !e.final(a) {
 		// Only an attempt that may be followed by a retry needs its timeout
 		// as an event: that is when the retry is decided (rule 13).
 		a.refs++
-		a.tseq = e.nextSeq()
-		e.timeouts.pushBack(i)
+		e.timeouts.pushBack(event{at: e.deadline(a), seq: e.nextSeq(), a: i, kind: timeoutDue})
 	}
 	e.attempts++
 	if a.try > 1 {
@@ -381,7 +379,7 @@ func (e *engine) arrive(i id) {
 				return
 			}
 			p := e.queue.previews.popBack() // the newest preview makes room (rule 11)
-			e.noteQueueWait(p)
+			e.noteQueueWait(e.at(p))
 			e.refuse(p)
 		}
 	case CoDel, LIFO:
@@ -438,8 +436,8 @@ func (e *engine) startWork() {
 		} else {
 			i = e.queue.popOldest(e.pool)
 		}
-		e.noteQueueWait(i)
 		a := e.at(i)
+		e.noteQueueWait(a)
 		switch e.policy {
 		case Skip:
 			if e.gone(a) { // skip the abandoned (rule 7)
@@ -465,7 +463,7 @@ func (e *engine) startWork() {
 			d = float64(e.end)
 		}
 		done := e.now + int64(d)
-		if done >= a.deadline { // the timeout, scheduled first, fires first
+		if done >= e.deadline(a) { // the timeout, scheduled first, fires first
 			e.wastedNS += min(done, e.end) - e.now
 		} else {
 			e.usefulNS += min(done, e.end) - e.now
@@ -485,8 +483,8 @@ func (e *engine) schedule(ev event) {
 	e.events.push(ev)
 }
 
-func (e *engine) noteQueueWait(i id) {
-	if w := e.now - e.at(i).t0; w > e.longestWait {
+func (e *engine) noteQueueWait(a *attempt) {
+	if w := e.now - a.t0; w > e.longestWait {
 		e.longestWait = w
 	}
 }
@@ -495,12 +493,7 @@ func (e *engine) noteQueueWait(i id) {
 // worker has spent the refusal cost on it (rule 12).
 func (e *engine) refuse(i id) {
 	if e.refusalCost == 0 {
-		if e.gone(e.at(i)) { // a client that has left hears nothing
-			e.lost(i)
-		} else {
-			e.hear(i)
-		}
-		e.release(i)
+		e.sayNo(i)
 		return
 	}
 	e.refusals.pushBack(i)
@@ -508,13 +501,19 @@ func (e *engine) refuse(i id) {
 
 func (e *engine) finishRefusal(i id) {
 	e.free++
-	if e.gone(e.at(i)) {
+	e.sayNo(i)
+	e.dispatch()
+}
+
+// sayNo delivers a refusal to attempt i's client, who hears it unless it
+// has left (rule 13), and lets go of the attempt.
+func (e *engine) sayNo(i id) {
+	if e.gone(e.at(i)) { // a client that has left hears nothing
 		e.lost(i)
 	} else {
 		e.hear(i)
 	}
 	e.release(i)
-	e.dispatch()
 }
 
 // hear is a client hearing "no" (rule 13).
@@ -527,7 +526,6 @@ func (e *engine) hear(i id) {
 // answered or refused first (rule 4).
 func (e *engine) giveUp(i id) {
 	if a := e.at(i); !a.heard && !a.answered {
-		a.gaveUp = true
 		e.retryOrSettle(i, timedOut)
 	}
 	e.release(i)
@@ -585,13 +583,13 @@ func (e *engine) result(c Config) Result {
 	// Attempts that may still retry are in the timeout line; last attempts
 	// still in the service are found where they wait or are served.
 	for k := 0; k < e.timeouts.n; k++ {
-		if a := e.at(e.timeouts.at(k)); !a.heard && !a.answered {
+		if a := e.at(e.timeouts.at(k).a); !a.heard && !a.answered {
 			e.settle(a, unfinished, 0)
 		}
 	}
 	caught := func(i id) {
 		if a := e.at(i); e.final(a) {
-			if a.deadline < e.end { // a timeout at the end itself is not processed
+			if e.deadline(a) < e.end { // a timeout at the end itself is not processed
 				e.settle(a, timedOut, 0)
 			} else {
 				e.settle(a, unfinished, 0)
@@ -624,10 +622,10 @@ func (e *engine) result(c Config) Result {
 		}
 	}
 	if e.queue.len() > 0 {
-		e.noteQueueWait(e.queue.oldest(e.pool))
+		e.noteQueueWait(e.at(e.queue.oldest(e.pool)))
 	}
 	for k := 0; k < e.refusals.n; k++ {
-		e.noteQueueWait(e.refusals.at(k))
+		e.noteQueueWait(e.at(e.refusals.at(k)))
 	}
 
 	r := Result{

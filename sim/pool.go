@@ -46,7 +46,7 @@ func (e *engine) recycle(old *engine) {
 		clear(old.pool[b])
 	}
 	e.pool, e.spare = old.pool, old.spare[:0]
-	e.timeouts = ring[id]{buf: old.timeouts.buf}
+	e.timeouts = ring[event]{buf: old.timeouts.buf}
 	e.refusals = ring[id]{buf: old.refusals.buf}
 	e.queue.previews = ring[id]{buf: old.queue.previews.buf}
 	e.queue.orders = ring[id]{buf: old.queue.orders.buf}

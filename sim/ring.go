@@ -116,13 +116,14 @@ func (q *queue) oldest(pool [][]attempt) id {
 	return q.orders.front()
 }
 
-// eventKind is what happens at an event in the heap.
+// eventKind is what happens at an event, in the heap or a line.
 type eventKind uint8
 
 const (
 	serviceDone  eventKind = iota // a worker finishes serving a request
 	refusalDone                   // a worker finishes refusing (rule 12)
 	retryArrival                  // a client's retry arrives (rule 13)
+	timeoutDue                    // a client gives up, unless answered or refused first (rule 4)
 )
 
 // event is something scheduled to happen at virtual time at (ns). Events at
