@@ -3,8 +3,10 @@ package main
 import (
 	"encoding"
 	"errors"
+	"maps"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -258,7 +260,11 @@ func fieldByKey(key string) (configField, bool) {
 // starts from, and what a URL leaves out.
 //
 //go:noinline
-func defaultStrings() map[string]string { return ConfigStrings(sim.DefaultConfig()) }
+func defaultStrings() map[string]string { return maps.Clone(defaults) }
+
+// defaults is sim.DefaultConfig as strings, made once; read it, or take a
+// copy to change with defaultStrings.
+var defaults = ConfigStrings(sim.DefaultConfig())
 
 // ConfigStrings returns c as the form and the URL write it: each key's
 // value as a string, such as "80" or "bounded".
@@ -335,22 +341,17 @@ func parseNumber(s scalar, k kind, example string) (f float64, i int64, u uint64
 	return x, 0, 0, ""
 }
 
-// sortedUnknown returns the keys not in known, sorted, so messages come in
-// a stable order (map order is random).
-func sortedUnknown(vals map[string]scalar, known func(string) bool, extra ...string) []string {
+// sortedUnknown returns the keys of vals that are neither known nor one of
+// extra, sorted, so that messages come in the same order every time.
+func sortedUnknown[V any](vals map[string]V, known func(string) bool, extra ...string) []string {
 	var out []string
-outer:
 	for k := range vals {
-		for _, e := range extra {
-			if k == e {
-				continue outer
-			}
-		}
-		if !known(k) {
+		if !known(k) && !slices.Contains(extra, k) {
 			out = append(out, k)
 		}
 	}
-	// Insertion sort: a handful of keys at most.
+	// Insertion sort: a handful of keys at most, and slices.Sort would add
+	// its pdqsort to the page (5 KB gzipped).
 	for i := 1; i < len(out); i++ {
 		for j := i; j > 0 && out[j] < out[j-1]; j-- {
 			out[j], out[j-1] = out[j-1], out[j]
@@ -364,7 +365,7 @@ outer:
 // skipped), in the order of configFields, then unknown keys sorted.
 func applyConfig(c *sim.Config, vals map[string]scalar, ignore ...string) []FieldMsg {
 	var errs []FieldMsg
-	d := defaultStrings()
+	d := defaults
 	for _, f := range configFields {
 		s, ok := vals[f.Key]
 		if !ok {
@@ -662,27 +663,8 @@ type LabRun struct {
 // LabIndex is the index in sim.Lab of a combination, or -1 when a value is
 // not one of the lab's.
 func LabIndex(p sim.Policy, retries int, saleRPS, timeoutMS float64) int {
-	pi, ri, si, ti := -1, -1, -1, -1
-	for i, x := range sim.Policies {
-		if x == p {
-			pi = i
-		}
-	}
-	for i, x := range sim.LabRetries {
-		if x == retries {
-			ri = i
-		}
-	}
-	for i, x := range sim.LabSaleRPS {
-		if x == saleRPS {
-			si = i
-		}
-	}
-	for i, x := range sim.LabTimeoutMS {
-		if x == timeoutMS {
-			ti = i
-		}
-	}
+	pi, ri := slices.Index(sim.Policies, p), slices.Index(sim.LabRetries, retries)
+	si, ti := slices.Index(sim.LabSaleRPS, saleRPS), slices.Index(sim.LabTimeoutMS, timeoutMS)
 	if pi < 0 || ri < 0 || si < 0 || ti < 0 {
 		return -1
 	}
@@ -716,6 +698,23 @@ func labJSON(index int) (out string) {
 }
 
 // planFields are the planner's keys, in order.
+// planDefaults are plan.DefaultInput as the planner's form writes it, the
+// target as a percentage (its own example: 120/s, 45 ms, 5%).
+var planDefaults = func() map[string]string {
+	in := plan.DefaultInput()
+	return map[string]string{"rate_rps": fnum(in.RateRPS), "service_ms": fnum(in.ServiceMS),
+		"target": fnum(float64(in.Target*100)) + "%", "limit_ms": fnum(in.LimitMS)}
+}()
+
+// planKeys are the planner's keys, in the order of its form.
+var planKeys = func() []string {
+	var keys []string
+	for _, f := range planFields {
+		keys = append(keys, f.Key)
+	}
+	return keys
+}()
+
 var planFields = []struct {
 	Key  string
 	kind kind
@@ -740,7 +739,7 @@ func PlanFromStrings(vals map[string]string) (plan.Input, []FieldMsg) {
 
 func planFrom(vals map[string]scalar) (plan.Input, []FieldMsg) {
 	in := plan.DefaultInput()
-	d := map[string]string{"rate_rps": "120", "service_ms": "45", "target": "0.05", "limit_ms": "0"}
+	d := planDefaults
 	var errs []FieldMsg
 	for _, f := range planFields {
 		s, ok := vals[f.Key]
@@ -792,10 +791,7 @@ type PlanAnswer struct {
 
 // ComputePlan validates in and computes its plan and chart.
 func ComputePlan(in plan.Input) (PlanAnswer, []FieldMsg) {
-	if errs := planFieldErrors(in.Validate()); len(errs) > 0 {
-		return PlanAnswer{}, errs
-	}
-	p, err := plan.Compute(in)
+	p, err := plan.Compute(in) // it validates in, with the same field errors
 	if err != nil {
 		return PlanAnswer{}, planFieldErrors(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/shedsim/shedsim/sim"
+	"github.com/shedsim/shedsim/sim/plan"
 	"github.com/shedsim/shedsim/sim/report"
 )
 
@@ -558,4 +559,14 @@ func TestPercentMessages(t *testing.T) {
 	_, errs = ConfigFromStrings(sim.DefaultConfig(), vals, 1)
 	require.Len(t, errs, 1)
 	assert.Equal(t, "0.95 is too large: use a number from 0 to 0.9", errs[0].Msg, "a fraction is told off as a fraction")
+}
+
+// TestPlanDefaults: the planner's form starts from plan.DefaultInput, its
+// own example, as the post gives it.
+func TestPlanDefaults(t *testing.T) {
+	assert.Equal(t, map[string]string{"rate_rps": "120", "service_ms": "45", "target": "5%", "limit_ms": "0"}, planDefaults)
+	assert.Equal(t, []string{"rate_rps", "service_ms", "target", "limit_ms"}, planKeys)
+	in, errs := PlanFromStrings(planDefaults)
+	require.Empty(t, errs)
+	assert.Equal(t, plan.DefaultInput(), in)
 }

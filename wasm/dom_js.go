@@ -793,21 +793,14 @@ func locationSearch() string { return js.Global().Get("location").Get("search").
 // currentQuery is location.search parsed, the first value of each key.
 func currentQuery() map[string]string { return parseQuery(locationSearch()) }
 
+// loaderAttrs are the attributes the loader reads for every widget, which
+// are not settings.
+var loaderAttrs = []string{"base", "kind", "sample"}
+
 // unknownAttrs lists the attributes in attrs that are neither known nor
-// one of the loader's (base, kind, sample), sorted.
+// the loader's, sorted.
 func unknownAttrs(attrs map[string]string, known func(string) bool) []string {
-	var out []string
-	for k := range attrs {
-		if k != "base" && k != "kind" && k != "sample" && !known(k) {
-			out = append(out, k)
-		}
-	}
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j] < out[j-1]; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
-	return out
+	return sortedUnknown(attrs, known, loaderAttrs...)
 }
 
 func console(args ...any) { js.Global().Get("console").Call("log", args...) }

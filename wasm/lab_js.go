@@ -3,6 +3,7 @@
 package main
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"syscall/js"
@@ -20,10 +21,7 @@ type labDim struct {
 }
 
 func labDims() []labDim {
-	var pol [][2]string
-	for _, p := range sim.Policies {
-		pol = append(pol, [2]string{p.String(), p.Title()})
-	}
+	pol := policyOptions()
 	var ret [][2]string
 	for _, r := range sim.LabRetries {
 		l := strconv.Itoa(r)
@@ -73,7 +71,7 @@ func mountLab(host el, prefix string, page bool, attrs map[string]string) *labWi
 	form := h("form", "class", "lab-controls", "id", w.id("lab-form"), "novalidate", "")
 	var bad []string
 	for _, d := range w.dims {
-		want := labDefault(d.key)
+		want := defaults[d.key]
 		if v, ok := given[d.key]; ok {
 			if norm, ok := labValue(d, v); ok {
 				want = norm
@@ -107,8 +105,9 @@ func mountLab(host el, prefix string, page bool, attrs map[string]string) *labWi
 		build(host, form, out)
 	}
 	if !page {
-		for _, k := range unknownAttrs(attrs, func(k string) bool { return k == "policy" || k == "retries" || k == "sale_rps" || k == "timeout_ms" }) {
-			bad = append(bad, k+" is not a setting of the lab (use policy, retries, sale_rps, timeout_ms)")
+		keys := w.keys()
+		for _, k := range unknownAttrs(attrs, func(k string) bool { return slices.Contains(keys, k) }) {
+			bad = append(bad, k+" is not a setting of the lab (use "+strings.Join(keys, ", ")+")")
 		}
 	}
 	if len(bad) > 0 {
@@ -124,9 +123,14 @@ func mountLab(host el, prefix string, page bool, attrs map[string]string) *labWi
 	return w
 }
 
-func labDefault(key string) string {
-	d := defaultStrings()
-	return d[key]
+// keys are the lab's settings, one a dimension: policy, retries, sale_rps,
+// timeout_ms.
+func (w *labWidget) keys() []string {
+	var out []string
+	for _, d := range w.dims {
+		out = append(out, d.key)
+	}
+	return out
 }
 
 // labValue normalises a value for a dimension ("2000" and "2e3" are the
@@ -154,7 +158,7 @@ func labValue(d labDim, v string) (string, bool) {
 func (w *labWidget) selected() map[string]string {
 	out := map[string]string{}
 	for _, d := range w.dims {
-		out[d.key] = labDefault(d.key)
+		out[d.key] = defaults[d.key]
 		for _, r := range w.radios[d.key] {
 			if checked(r) {
 				out[d.key] = value(r)
@@ -167,7 +171,7 @@ func (w *labWidget) selected() map[string]string {
 func (w *labWidget) restore() {
 	q := currentQuery()
 	for _, d := range w.dims {
-		want := labDefault(d.key)
+		want := defaults[d.key]
 		if norm, ok := labValue(d, q[d.key]); ok {
 			want = norm
 		}
@@ -188,7 +192,7 @@ func (w *labWidget) update(commit bool) {
 	t, _ := strconv.ParseFloat(sel["timeout_ms"], 64)
 	idx := LabIndex(p, r, s, t)
 	if w.page && commit {
-		q := encodeQuery([]string{"policy", "retries", "sale_rps", "timeout_ms"}, sel, defaultStrings())
+		q := encodeQuery(w.keys(), sel, defaults)
 		if q != w.committed {
 			history("pushState", q)
 			w.committed = q

@@ -11,12 +11,6 @@ import (
 	"github.com/shedsim/shedsim/sim/report"
 )
 
-// planDefaults are the planner form's values at the start (its own
-// example: 120/s, 45 ms, 5%).
-var planDefaults = map[string]string{"rate_rps": "120", "service_ms": "45", "target": "5%", "limit_ms": "0"}
-
-var planKeys = []string{"rate_rps", "service_ms", "target", "limit_ms"}
-
 // planWidget is the queueing capacity planner.
 type planWidget struct {
 	widget
@@ -201,7 +195,7 @@ func (w *planWidget) compute(vals map[string]string) {
 		setHidden(w.stale, !w.has)
 		setHidden(w.body, !w.has)
 		w.summary.SetTextContent("Not updated: " + firstProblem(w.fields, errs))
-		w.dispatch("shedsim:invalid", mustJSON(errorsJSON{errs}))
+		w.dispatch("shedsim:invalid", invalid(errs))
 		return
 	}
 	w.showError("")

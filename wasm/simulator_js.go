@@ -3,6 +3,7 @@
 package main
 
 import (
+	"maps"
 	"strconv"
 	"strings"
 	"syscall/js"
@@ -43,13 +44,19 @@ var compactFields = []fieldSpec{{"policy", "Policy", "", ""}, {"sale_rps", "Sale
 // (kind "chart") just the chart of one run.
 type simWidget struct {
 	widget
-	page   bool
-	kind   string
-	base   string // the site's address, for links from a widget
-	start  sim.Config
-	fields []*field
-	byKey  map[string]*field
-	sample el
+	page  bool
+	kind  string
+	base  string // the site's address, for links from a widget
+	start sim.Config
+	// startVals is start as strings: the values of the keys the form has
+	// no field for, and of any a new set of values leaves out.
+	startVals           map[string]string
+	fields              []*field
+	byKey               map[string]*field
+	sample, sampleAbout el // the samples menu and the line under it (the page)
+
+	resultsTitle, barsTitle el // barsTitle: the page only
+	openFull                el // a widget's link to the full simulator
 
 	results, summary, stale, body                el
 	bars, table, about, chartTitle, chart, lines el
@@ -143,34 +150,30 @@ func mountSimulator(host el, prefix string, page bool, kind string, attrs map[st
 		} else if attrs["sample"] != "" {
 			startErrs = append(startErrs, FieldMsg{"sample", strconv.Quote(attrs["sample"]) + " is not a sample: use one of " + strings.Join(sim.SampleKeys(), ", ")})
 		}
-		for _, k := range unknownAttrs(attrs, func(k string) bool { _, ok := fieldByKey(k); return ok }) {
-			startErrs = append(startErrs, FieldMsg{k, "is not a setting of the simulator: use one of " + strings.Join(ConfigKeys(), ", ")})
-		}
-		given := map[string]string{}
-		for k, v := range attrs {
-			if _, ok := fieldByKey(k); ok {
-				given[k] = v
-			}
-		}
-		c, errs := ConfigFromStrings(w.start, given, 1)
+		// Keep the attributes that are fine; name the others, settings
+		// or not (the loader's own are not settings, and not errors).
+		given := maps.Clone(attrs)
+		c, errs := ConfigFromStrings(w.start, given, 1, loaderAttrs...)
 		if len(errs) > 0 {
-			// Keep the attributes that are fine; name the others.
 			startErrs = append(startErrs, errs...)
 			for _, e := range errs {
 				delete(given, e.Field)
 			}
-			c, errs = ConfigFromStrings(w.start, given, 1)
+			c, errs = ConfigFromStrings(w.start, given, 1, loaderAttrs...)
 		}
 		if len(errs) == 0 {
 			w.start = c
 		} else {
-			given = map[string]string{}
+			given = nil
 		}
 		vals = ConfigStrings(w.start)
 		for k, v := range given {
-			vals[k] = v
+			if _, ok := fieldByKey(k); ok {
+				vals[k] = v
+			}
 		}
 	}
+	w.startVals = ConfigStrings(w.start)
 
 	var form el
 	switch {
@@ -253,8 +256,8 @@ func (w *simWidget) buildPageForm(vals map[string]string) el {
 		add(sel, h("option", "value", s.Key, s.Name))
 	}
 	w.sample = sel
-	add(form, build(h("div", "class", "field sample-field"), h("label", "for", w.id("in-sample"), "Start from a sample"), sel,
-		h("p", "class", "field-hint", "id", w.id("sample-about"))))
+	w.sampleAbout = h("p", "class", "field-hint", "id", w.id("sample-about"))
+	add(form, build(h("div", "class", "field sample-field"), h("label", "for", w.id("in-sample"), "Start from a sample"), sel, w.sampleAbout))
 	sel.SetAttribute("aria-describedby", w.id("sample-about"))
 
 	listed := map[string]bool{}
@@ -322,10 +325,12 @@ func (w *simWidget) buildResults() {
 	if !w.page {
 		headTag = "h3"
 	}
-	build(w.results, h(headTag, "id", w.id("results-title"), "tabindex", "-1", title), w.summary, w.stale, w.empty, w.body)
+	w.resultsTitle = h(headTag, "id", w.id("results-title"), "tabindex", "-1", title)
+	build(w.results, w.resultsTitle, w.summary, w.stale, w.empty, w.body)
 
 	switch {
 	case w.page:
+		w.barsTitle = h("h3", "id", w.id("bars-title"), "Every policy, for the people who arrived during the sale")
 		w.table = h("div", "id", w.id("table-box"))
 		w.about = h("p", "class", "note", "id", w.id("about-numbers"))
 		w.advice = h("ol", "class", "advice", "id", w.id("advice"))
@@ -339,7 +344,7 @@ func (w *simWidget) buildResults() {
 		w.onEl(w.advice, "click", w.tryAdvice)
 		build(w.body,
 			build(h("section", "class", "block", "aria-labelledby", w.id("bars-title")),
-				h("h3", "id", w.id("bars-title"), "Every policy, for the people who arrived during the sale"),
+				w.barsTitle,
 				legend("answered", "refused", "timed_out"), w.bars, w.table, w.about),
 			w.buildClients(),
 			build(h("section", "class", "block", "aria-labelledby", w.id("chart-title")), w.chartTitle, w.chart, w.lines),
@@ -354,15 +359,15 @@ func (w *simWidget) buildResults() {
 		build(w.body, legend("answered", "refused", "timed_out"), w.bars, w.chartTitle, w.chart, w.lines)
 	}
 	if !w.page {
-		link := h("a", "class", "open-full", "id", w.id("open-full"), "href", w.base+"index.html", "Open in the full simulator")
-		add(w.body, build(h("p", "class", "open-full-p"), link))
+		w.openFull = h("a", "class", "open-full", "id", w.id("open-full"), "href", w.base+"index.html", "Open in the full simulator")
+		add(w.body, build(h("p", "class", "open-full-p"), w.openFull))
 	}
 }
 
 // values reads the form: every Config key, from the start Config and the
 // fields.
 func (w *simWidget) values() map[string]string {
-	vals := ConfigStrings(w.start)
+	vals := maps.Clone(w.startVals)
 	for _, f := range w.fields {
 		vals[f.spec.Key] = value(f.input)
 	}
@@ -380,7 +385,7 @@ func valuesKey(vals map[string]string) string {
 // setValues writes vals into the fields (all of them: a value missing
 // from vals is the default's).
 func (w *simWidget) setValues(vals map[string]string) {
-	d := ConfigStrings(w.start)
+	d := w.startVals
 	for _, f := range w.fields {
 		v, ok := vals[f.spec.Key]
 		if !ok {
@@ -406,13 +411,13 @@ func (w *simWidget) update(commit bool) {
 	if w.page {
 		w.syncURL(vals, commit)
 	} else {
-		q := encodeQuery(ConfigKeys(), vals, defaultStrings())
-		query(w.host, ".open-full").SetAttribute("href", w.base+"index.html"+q)
+		q := encodeQuery(ConfigKeys(), vals, defaults)
+		w.openFull.SetAttribute("href", w.base+"index.html"+q)
 	}
 }
 
 func (w *simWidget) syncURL(vals map[string]string, commit bool) {
-	q := encodeQuery(ConfigKeys(), vals, defaultStrings())
+	q := encodeQuery(ConfigKeys(), vals, defaults)
 	if !commit {
 		if q != locationSearch() {
 			history("replaceState", q)
@@ -488,7 +493,7 @@ func (w *simWidget) compute(vals map[string]string) {
 			w.showError("This widget's settings have a problem: " + strings.Join(rest, "; "))
 		}
 		w.setStale(true, "Not updated: "+problem)
-		w.dispatch("shedsim:invalid", mustJSON(errorsJSON{errs}))
+		w.dispatch("shedsim:invalid", invalid(errs))
 		return
 	}
 	if !w.page {
@@ -601,8 +606,8 @@ func (w *simWidget) setStale(stale bool, msg string) {
 func (w *simWidget) render(v report.View) {
 	c := v.Config
 	r := v.Chosen
-	if t := query(w.host, "#"+w.id("bars-title")); t != nil {
-		t.SetTextContent("Every policy, for the people who arrived " + report.SaleArrivals(c))
+	if w.barsTitle != nil {
+		w.barsTitle.SetTextContent("Every policy, for the people who arrived " + report.SaleArrivals(c))
 	}
 	w.summary.SetTextContent(c.Policy.Title() + ": " + report.Percent(r.Sale.AnsweredShare) + " of " + report.SalePeople(c) + " answered, " +
 		report.Percent(r.Sale.RefusedShare) + " refused, " + report.Percent(r.Sale.TimedOutShare) + " timed out; " + report.Recovered(r) + ".")
@@ -619,7 +624,7 @@ func (w *simWidget) render(v report.View) {
 			}
 		}
 		setValue(w.sample, key)
-		query(w.host, "#"+w.id("sample-about")).SetTextContent(about)
+		w.sampleAbout.SetTextContent(about)
 	}
 	if w.kind != "chart" || w.page {
 		fill(w.bars, renderBars(v.Rows, c.Policy))
@@ -670,7 +675,7 @@ func (w *simWidget) tryAdvice(ev js.Value) {
 	}
 	w.setValues(ConfigStrings(w.view.Advice[i].Config))
 	w.update(true)
-	query(w.host, "#"+w.id("results-title")).Focus()
+	w.resultsTitle.Focus()
 }
 
 // setBusy marks e as being measured again (aria-busy, and dimmed): what it
