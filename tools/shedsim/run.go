@@ -29,35 +29,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.Usage = func() {}
 	var policy string
 	fs.StringVar(&policy, "policy", "", "one run of this policy: fifo, skip, bounded, codel, lifo or priority")
-	fs.IntVar(&c.Workers, "workers", c.Workers, "identical workers")
-	fs.Float64Var(&c.ServiceMS, "service-ms", c.ServiceMS, "mean service time, ms (exponential)")
-	fs.Float64Var(&c.NormalRPS, "normal-rps", c.NormalRPS, "arrivals outside the sale, per second")
-	fs.Float64Var(&c.SaleRPS, "sale-rps", c.SaleRPS, "arrivals during the sale, per second")
-	fs.Float64Var(&c.SaleRPS, "spike", c.SaleRPS, "the same as --sale-rps, as the post spells it")
-	fs.Float64Var(&c.SaleStartS, "sale-start-s", c.SaleStartS, "when the sale starts, s")
-	fs.Float64Var(&c.SaleS, "sale-s", c.SaleS, "how long the sale lasts, s")
-	fs.Float64Var(&c.DurationS, "duration-s", c.DurationS, "length of the run, s")
-	fs.Float64Var(&c.TimeoutMS, "timeout-ms", c.TimeoutMS, "each attempt's client gives up after this, ms")
-	fs.IntVar(&c.Retries, "retries", c.Retries, "retries after a timeout or a refusal")
-	fs.Float64Var(&c.RetryDelayMS, "retry-delay-ms", c.RetryDelayMS, "delay before each retry, ms")
-	fs.Float64Var(&c.RetryJitterMS, "retry-jitter-ms", c.RetryJitterMS, "uniform random extra delay per retry, up to this, ms")
-	fs.IntVar(&c.Queue, "queue", c.Queue, "queue bound for bounded and priority (0: a quarter of the timeout's worth of work)")
-	fs.Float64Var(&c.RefusalCostMS, "refusal-cost-ms", c.RefusalCostMS, "worker time a refusal takes, ms")
-	fs.Float64Var(&c.OrderShare, "order-share", c.OrderShare, "share of people placing an order")
-	fs.Float64Var(&c.CoDelTargetMS, "codel-target-ms", c.CoDelTargetMS, "queue timeout's M, ms")
-	fs.Float64Var(&c.CoDelIntervalMS, "codel-interval-ms", c.CoDelIntervalMS, "queue timeout's N, ms")
 	var client string
 	fs.StringVar(&client, "client", "", "how clients retry: fixed (the post's), backoff, budget, ratio, retry-after or throttle")
-	fs.Float64Var(&c.BackoffBaseMS, "backoff-base-ms", c.BackoffBaseMS, "backoff client: base, ms")
-	fs.Float64Var(&c.BackoffCapMS, "backoff-cap-ms", c.BackoffCapMS, "backoff client: cap, ms")
-	fs.IntVar(&c.BudgetTokens, "budget-tokens", c.BudgetTokens, "budget client: token quota")
-	fs.IntVar(&c.BudgetRefusalCost, "budget-refusal-cost", c.BudgetRefusalCost, "budget client: tokens a retry after a refusal costs")
-	fs.IntVar(&c.BudgetTimeoutCost, "budget-timeout-cost", c.BudgetTimeoutCost, "budget client: tokens a retry after a timeout costs")
-	fs.IntVar(&c.BudgetRefill, "budget-refill", c.BudgetRefill, "budget client: tokens an answer puts back")
-	fs.Float64Var(&c.RatioMax, "ratio-max", c.RatioMax, "ratio client: largest share of retries among requests")
-	fs.Float64Var(&c.ThrottleK, "throttle-k", c.ThrottleK, "throttle client: K")
-	fs.Float64Var(&c.ClientWindowS, "client-window-s", c.ClientWindowS, "ratio and throttle clients: history kept, s")
-	fs.Uint64Var(&c.Seed, "seed", c.Seed, "random seed; the same seed gives the same run everywhere")
+	configFlags(fs, &c)
 	timeline := fs.Bool("timeline", false, "answered per 10 s, every policy")
 	clients := fs.Bool("clients", false, "every client strategy side by side, for --policy (default fifo)")
 	asJSON := fs.Bool("json", false, "print the Result (or every policy's Results) as JSON")
@@ -101,10 +75,21 @@ func run(args []string, stdout, stderr io.Writer) error {
 			}
 			return usageError{fmt.Sprintf("--sample: no sample %q: use one of %s", *sample, strings.Join(sim.SampleKeys(), ", "))}
 		}
-		// The sample is the base; flags given explicitly override it.
-		over := c
+		// The sample is the base; flags given explicitly override it: they
+		// are read again onto the sample's Config (their values first, as
+		// the flags write into c).
+		given := map[string]string{}
+		fs.Visit(func(f *flag.Flag) { given[f.Name] = f.Value.String() })
 		c = s.Config
-		fs.Visit(func(f *flag.Flag) { copyFlag(&c, over, f.Name) })
+		over := flag.NewFlagSet("sample", flag.ContinueOnError)
+		configFlags(over, &c)
+		for name, v := range given {
+			if over.Lookup(name) != nil {
+				if err := over.Set(name, v); err != nil {
+					panic("shedsim: --" + name + " parsed once but not twice: " + err.Error())
+				}
+			}
+		}
 	}
 	if policy != "" {
 		p, err := sim.ParsePolicy(policy)
@@ -319,62 +304,37 @@ Flags:
 	fs.SetOutput(io.Discard)
 }
 
-// copyFlag sets the Config field behind flag name from src.
-func copyFlag(dst *sim.Config, src sim.Config, name string) {
-	switch name {
-	case "workers":
-		dst.Workers = src.Workers
-	case "service-ms":
-		dst.ServiceMS = src.ServiceMS
-	case "normal-rps":
-		dst.NormalRPS = src.NormalRPS
-	case "sale-rps", "spike":
-		dst.SaleRPS = src.SaleRPS
-	case "sale-start-s":
-		dst.SaleStartS = src.SaleStartS
-	case "sale-s":
-		dst.SaleS = src.SaleS
-	case "duration-s":
-		dst.DurationS = src.DurationS
-	case "timeout-ms":
-		dst.TimeoutMS = src.TimeoutMS
-	case "retries":
-		dst.Retries = src.Retries
-	case "retry-delay-ms":
-		dst.RetryDelayMS = src.RetryDelayMS
-	case "retry-jitter-ms":
-		dst.RetryJitterMS = src.RetryJitterMS
-	case "queue":
-		dst.Queue = src.Queue
-	case "refusal-cost-ms":
-		dst.RefusalCostMS = src.RefusalCostMS
-	case "order-share":
-		dst.OrderShare = src.OrderShare
-	case "codel-target-ms":
-		dst.CoDelTargetMS = src.CoDelTargetMS
-	case "codel-interval-ms":
-		dst.CoDelIntervalMS = src.CoDelIntervalMS
-	case "seed":
-		dst.Seed = src.Seed
-	case "backoff-base-ms":
-		dst.BackoffBaseMS = src.BackoffBaseMS
-	case "backoff-cap-ms":
-		dst.BackoffCapMS = src.BackoffCapMS
-	case "budget-tokens":
-		dst.BudgetTokens = src.BudgetTokens
-	case "budget-refusal-cost":
-		dst.BudgetRefusalCost = src.BudgetRefusalCost
-	case "budget-timeout-cost":
-		dst.BudgetTimeoutCost = src.BudgetTimeoutCost
-	case "budget-refill":
-		dst.BudgetRefill = src.BudgetRefill
-	case "ratio-max":
-		dst.RatioMax = src.RatioMax
-	case "throttle-k":
-		dst.ThrottleK = src.ThrottleK
-	case "client-window-s":
-		dst.ClientWindowS = src.ClientWindowS
-	}
+// configFlags defines a flag for each field of c but the policy and the
+// client (which run reads as words): its JSON key with dashes, and --spike
+// for --sale-rps, as the post spells it.
+func configFlags(fs *flag.FlagSet, c *sim.Config) {
+	fs.IntVar(&c.Workers, "workers", c.Workers, "identical workers")
+	fs.Float64Var(&c.ServiceMS, "service-ms", c.ServiceMS, "mean service time, ms (exponential)")
+	fs.Float64Var(&c.NormalRPS, "normal-rps", c.NormalRPS, "arrivals outside the sale, per second")
+	fs.Float64Var(&c.SaleRPS, "sale-rps", c.SaleRPS, "arrivals during the sale, per second")
+	fs.Float64Var(&c.SaleRPS, "spike", c.SaleRPS, "the same as --sale-rps, as the post spells it")
+	fs.Float64Var(&c.SaleStartS, "sale-start-s", c.SaleStartS, "when the sale starts, s")
+	fs.Float64Var(&c.SaleS, "sale-s", c.SaleS, "how long the sale lasts, s")
+	fs.Float64Var(&c.DurationS, "duration-s", c.DurationS, "length of the run, s")
+	fs.Float64Var(&c.TimeoutMS, "timeout-ms", c.TimeoutMS, "each attempt's client gives up after this, ms")
+	fs.IntVar(&c.Retries, "retries", c.Retries, "retries after a timeout or a refusal")
+	fs.Float64Var(&c.RetryDelayMS, "retry-delay-ms", c.RetryDelayMS, "delay before each retry, ms")
+	fs.Float64Var(&c.RetryJitterMS, "retry-jitter-ms", c.RetryJitterMS, "uniform random extra delay per retry, up to this, ms")
+	fs.IntVar(&c.Queue, "queue", c.Queue, "queue bound for bounded and priority (0: a quarter of the timeout's worth of work)")
+	fs.Float64Var(&c.RefusalCostMS, "refusal-cost-ms", c.RefusalCostMS, "worker time a refusal takes, ms")
+	fs.Float64Var(&c.OrderShare, "order-share", c.OrderShare, "share of people placing an order")
+	fs.Float64Var(&c.CoDelTargetMS, "codel-target-ms", c.CoDelTargetMS, "queue timeout's M, ms")
+	fs.Float64Var(&c.CoDelIntervalMS, "codel-interval-ms", c.CoDelIntervalMS, "queue timeout's N, ms")
+	fs.Float64Var(&c.BackoffBaseMS, "backoff-base-ms", c.BackoffBaseMS, "backoff client: base, ms")
+	fs.Float64Var(&c.BackoffCapMS, "backoff-cap-ms", c.BackoffCapMS, "backoff client: cap, ms")
+	fs.IntVar(&c.BudgetTokens, "budget-tokens", c.BudgetTokens, "budget client: token quota")
+	fs.IntVar(&c.BudgetRefusalCost, "budget-refusal-cost", c.BudgetRefusalCost, "budget client: tokens a retry after a refusal costs")
+	fs.IntVar(&c.BudgetTimeoutCost, "budget-timeout-cost", c.BudgetTimeoutCost, "budget client: tokens a retry after a timeout costs")
+	fs.IntVar(&c.BudgetRefill, "budget-refill", c.BudgetRefill, "budget client: tokens an answer puts back")
+	fs.Float64Var(&c.RatioMax, "ratio-max", c.RatioMax, "ratio client: largest share of retries among requests")
+	fs.Float64Var(&c.ThrottleK, "throttle-k", c.ThrottleK, "throttle client: K")
+	fs.Float64Var(&c.ClientWindowS, "client-window-s", c.ClientWindowS, "ratio and throttle clients: history kept, s")
+	fs.Uint64Var(&c.Seed, "seed", c.Seed, "random seed; the same seed gives the same run everywhere")
 }
 
 // flagErrors turns a Config's field errors into one line that names each

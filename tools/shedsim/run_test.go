@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -176,4 +177,41 @@ func TestSwitchGivenAsFalse(t *testing.T) {
 	got, _, err := runArgs(t, "--timeline=false", "--json=false", "--seeds", "2")
 	require.NoError(t, err)
 	assert.Equal(t, want, got)
+}
+
+// TestEveryFieldIsAFlag: every Config field but the policy and the client
+// (read as words) is a flag, its JSON key with dashes, and every one given
+// with --sample overrides the sample.
+func TestEveryFieldIsAFlag(t *testing.T) {
+	want := sim.Config{
+		Policy: sim.LIFO, Workers: 13, ServiceMS: 42.5, NormalRPS: 60.5, SaleRPS: 140.25,
+		SaleStartS: 30, SaleS: 45.5, DurationS: 200, TimeoutMS: 1500, Retries: 2,
+		RetryDelayMS: 750, RetryJitterMS: 7, Queue: 1024, RefusalCostMS: 3.5,
+		OrderShare: 0.35, CoDelTargetMS: 7.5, CoDelIntervalMS: 150, Client: sim.Ratio,
+		BackoffBaseMS: 500, BackoffCapMS: 9000, BudgetTokens: 400, BudgetRefusalCost: 4,
+		BudgetTimeoutCost: 8, BudgetRefill: 2, RatioMax: 0.15, ThrottleK: 1.5,
+		ClientWindowS: 60, Seed: 77,
+	}
+	fs := flag.NewFlagSet("fields", flag.ContinueOnError)
+	c := want
+	configFlags(fs, &c)
+	typ := reflect.TypeOf(want)
+	for i := range typ.NumField() {
+		key, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+		if key != "policy" && key != "client" {
+			assert.NotNil(t, fs.Lookup(strings.ReplaceAll(key, "_", "-")), "sim.Config.%s has no flag --%s", typ.Field(i).Name, strings.ReplaceAll(key, "_", "-"))
+		}
+	}
+
+	args := []string{"--sample", "retries", "--policy", "lifo", "--client", "ratio", "--json"}
+	fs.VisitAll(func(f *flag.Flag) {
+		if f.Name != "spike" { // the same field as --sale-rps
+			args = append(args, "--"+f.Name, f.Value.String())
+		}
+	})
+	out, _, err := runArgs(t, args...)
+	require.NoError(t, err)
+	var r sim.Result
+	require.NoError(t, json.Unmarshal([]byte(out), &r))
+	assert.Equal(t, want, r.Config, "every flag given with --sample overrides the sample")
 }
