@@ -51,7 +51,7 @@ const svgNS = "http://www.w3.org/2000/svg"
 // return any of them as an interface, the linker keeps every method of
 // every one, about 2,000 functions and a sixth of the module. The page
 // needs only the basic type, which has every method it uses, so it wraps
-// elements itself (wrap, query, closest) and never calls those.
+// elements itself (wrap, closest, firstChild) and never calls those.
 type el = *dom.BasicHTMLElement
 
 // wrap wraps a JavaScript element; nil for null or undefined.
@@ -67,9 +67,6 @@ func wrap(v js.Value) el {
 	}
 	return &dom.BasicHTMLElement{BasicElement: &dom.BasicElement{BasicNode: &dom.BasicNode{Value: v}}}
 }
-
-// query is root.querySelector(sel), or nil.
-func query(root el, sel string) el { return wrap(root.Underlying().Call("querySelector", sel)) }
 
 // closest is e.closest(sel), or nil.
 func closest(e el, sel string) el { return wrap(e.Underlying().Call("closest", sel)) }

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
@@ -25,6 +24,8 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
+
+	"github.com/shedsim/shedsim/tools/internal/siteserve"
 )
 
 // tabTimeout bounds everything one test does in its tab, so that a page
@@ -142,19 +143,11 @@ func (s *session) fileURL(name string) string {
 	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(s.site, name))}).String()
 }
 
-// serve serves the site over http on 127.0.0.1, in process, as
-// tools/serve does: .wasm as application/wasm, nothing cached. It stops
-// when tb ends.
+// serve serves the site over http on 127.0.0.1, in process, with
+// tools/serve's handler. It stops when tb ends.
 func (s *session) serve(tb testing.TB) *httptest.Server {
 	tb.Helper()
-	files := http.FileServer(http.Dir(s.site))
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasSuffix(r.URL.Path, ".wasm") {
-			w.Header().Set("Content-Type", "application/wasm")
-		}
-		w.Header().Set("Cache-Control", "no-store")
-		files.ServeHTTP(w, r)
-	}))
+	srv := httptest.NewServer(siteserve.Handler(s.site))
 	tb.Cleanup(srv.Close)
 	return srv
 }

@@ -20,8 +20,9 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strings"
 	"time"
+
+	"github.com/shedsim/shedsim/tools/internal/siteserve"
 )
 
 func main() {
@@ -54,7 +55,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: Handler(*dir), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: siteserve.Handler(*dir), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stdout, "serving %s on http://%s/ (interrupt to stop)\n", *dir, ln.Addr())
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -72,31 +73,4 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return nil
-}
-
-// contentTypes are set explicitly, whatever the system's MIME tables say.
-var contentTypes = map[string]string{
-	".wasm": "application/wasm",
-	".js":   "text/javascript; charset=utf-8",
-	".html": "text/html; charset=utf-8",
-	".css":  "text/css; charset=utf-8",
-	".svg":  "image/svg+xml",
-	".json": "application/json",
-}
-
-// Handler serves the files under dir, with explicit content types and no
-// caching.
-func Handler(dir string) http.Handler {
-	files := http.FileServer(http.Dir(dir))
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		name := r.URL.Path
-		if strings.HasSuffix(name, "/") {
-			name += "index.html"
-		}
-		if ct, ok := contentTypes[strings.ToLower(filepath.Ext(name))]; ok {
-			w.Header().Set("Content-Type", ct)
-		}
-		w.Header().Set("Cache-Control", "no-store")
-		files.ServeHTTP(w, r)
-	})
 }
