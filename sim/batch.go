@@ -58,7 +58,7 @@ func Runs(cs []Config) ([]Result, error) {
 			}
 			e = newEngine(cs[i], e)
 			e.loop()
-			out[i] = e.result(cs[i])
+			out[i] = e.result()
 		}
 		finished = true
 	})

@@ -36,34 +36,24 @@ func BenchmarkRunDefault(b *testing.B) {
 // BenchmarkSixPolicies is the simulator page's comparison: the default
 // config under every policy, as one batch (report.Compare does the same).
 func BenchmarkSixPolicies(b *testing.B) {
-	b.ReportAllocs()
 	cs := make([]Config, len(Policies))
 	for i, p := range Policies {
 		cs[i] = DefaultConfig()
 		cs[i].Policy = p
 	}
-	var attempts int
-	for b.Loop() {
-		rs, err := Runs(cs)
-		if err != nil {
-			b.Fatal(err)
-		}
-		attempts = 0
-		for _, r := range rs {
-			attempts += r.Attempts
-		}
-	}
-	reportAttempts(b, attempts)
+	benchRuns(b, cs)
 }
 
 // BenchmarkLab is the lab's 162 runs as one batch, as shedsim --lab runs
 // them.
-func BenchmarkLab(b *testing.B) {
+func BenchmarkLab(b *testing.B) { benchRuns(b, Lab()) }
+
+// benchRuns times Runs(cs) and reports the attempts it simulates a second.
+func benchRuns(b *testing.B, cs []Config) {
 	b.ReportAllocs()
-	lab := Lab()
 	var attempts int
 	for b.Loop() {
-		rs, err := Runs(lab)
+		rs, err := Runs(cs)
 		if err != nil {
 			b.Fatal(err)
 		}

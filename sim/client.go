@@ -118,7 +118,7 @@ func (c Config) FluidTries(retries int) float64 {
 // send is the client sending attempt i: the throttle client may refuse it
 // itself (Client Throttle), otherwise it arrives at the service.
 func (e *engine) send(i id) {
-	switch e.client {
+	switch e.cfg.Client {
 	case Ratio:
 		e.history.advance(e.now)
 		e.history.add(sentRequests)
@@ -126,7 +126,7 @@ func (e *engine) send(i id) {
 		e.history.advance(e.now)
 		req, acc := float64(e.history.sum[sentRequests]), float64(e.history.sum[gotAccepts])
 		e.history.add(sentRequests)
-		if p := throttleProbability(req, acc, e.throttleK); p > 0 && e.clientRand.Float64() < p {
+		if p := throttleProbability(req, acc, e.cfg.ThrottleK); p > 0 && e.clientRand.Float64() < p {
 			e.throttled++
 			e.at(i).refs = 1 // held here until it is let go
 			e.hear(i)
@@ -140,14 +140,14 @@ func (e *engine) send(i id) {
 // accepted tells the sending side that a was answered: the throttle client
 // counts an accept, the budget client refills.
 func (e *engine) accepted(a *attempt) {
-	if e.client == Throttle || e.client == Budget {
+	if e.cfg.Client == Throttle || e.cfg.Client == Budget {
 		e.countAccept(a)
 	}
 }
 
 // countAccept is accepted for the clients that count answers.
 func (e *engine) countAccept(a *attempt) {
-	switch e.client {
+	switch e.cfg.Client {
 	case Throttle:
 		e.history.advance(e.now)
 		e.history.add(gotAccepts)
@@ -156,7 +156,7 @@ func (e *engine) countAccept(a *attempt) {
 		if a.paid > 0 {
 			back = int64(a.paid) // an answered retry refunds its cost
 		}
-		back = min(back, e.quota-e.tokens)
+		back = min(back, int64(e.cfg.BudgetTokens)-e.tokens)
 		e.tokens += back
 		e.tokensRefilled += back
 	}
@@ -176,7 +176,7 @@ func (e *engine) retryOrSettle(i id, o outcome) {
 		delay += int64(float64(float64(e.retryJitter) * e.jitter.Float64()))
 	}
 	var paid int64
-	switch e.client {
+	switch e.cfg.Client {
 	case Backoff:
 		// Full jitter: uniform in [0, min(cap, base x 2^(n-1))).
 		delay = int64(float64(backoffCeiling(e.backoffBase, e.backoffCap, a.try) * e.clientRand.Float64()))
@@ -194,7 +194,7 @@ func (e *engine) retryOrSettle(i id, o outcome) {
 		e.tokensSpent += paid
 	case Ratio:
 		e.history.advance(e.now)
-		if a.try >= ratioMaxAttempts || float64(e.history.sum[sentRetries]) >= float64(e.ratioMax*float64(e.history.sum[sentRequests])) {
+		if a.try >= ratioMaxAttempts || float64(e.history.sum[sentRetries]) >= float64(e.cfg.RatioMax*float64(e.history.sum[sentRequests])) {
 			e.retriesDeclined++
 			e.settle(a, o, 0)
 			return

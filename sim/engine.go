@@ -40,25 +40,22 @@ const (
 
 // engine is one run in progress.
 type engine struct {
-	policy Policy
+	cfg Config // the run's Config; what the engine needs in other units follows
 	// times in ns
 	end, saleStart, saleEnd                 int64
 	timeout, retryDelay, retryJitter        int64
 	refusalCost, codelTarget, codelInterval int64
 	serviceMean                             float64 // ns
 	normalGap, saleGap                      float64 // mean ns between arrivals; 0 for no arrivals
-	orderShare                              float64
 	bound                                   int
 	retries                                 int32
 
 	arrivals, orders, service, jitter stream
 
 	// the sending side's client strategy (see Client)
-	client                                               Client
 	backoffBase, backoffCap                              float64 // ns
-	tokens, quota                                        int64
+	tokens                                               int64
 	refusalCostTokens, timeoutCostTokens, refill         int64
-	ratioMax, throttleK                                  float64
 	history                                              slidingWindow
 	clientRand                                           stream
 	capacityPerNS                                        float64 // workers / mean service, requests per ns
@@ -96,7 +93,7 @@ type engine struct {
 	windows                        []Window
 	sale                           Sale
 	waits                          waitHistogram
-	people, attempts, wasted       int
+	wasted                         int
 	usefulNS, wastedNS, refusingNS int64
 	saleRefusingNS                 int64 // refusing during the sale
 	longestWait                    int64
@@ -114,7 +111,7 @@ func Run(c Config) (Result, error) {
 	}
 	e := newEngine(c, nil)
 	e.loop()
-	return e.result(c), nil
+	return e.result(), nil
 }
 
 func ms(x float64) int64 { return int64(math.Round(x * 1e6)) }
@@ -123,7 +120,7 @@ func ms(x float64) int64 { return int64(math.Round(x * 1e6)) }
 // prev's memory instead of allocating its own.
 func newEngine(c Config, prev *engine) *engine {
 	e := &engine{
-		policy:        c.Policy,
+		cfg:           c,
 		end:           int64(math.Round(c.DurationS * 1e9)),
 		saleStart:     int64(math.Round(c.SaleStartS * 1e9)),
 		saleEnd:       int64(math.Round(c.SaleEndS() * 1e9)),
@@ -134,7 +131,6 @@ func newEngine(c Config, prev *engine) *engine {
 		codelTarget:   ms(c.CoDelTargetMS),
 		codelInterval: ms(c.CoDelIntervalMS),
 		serviceMean:   c.ServiceMS * 1e6,
-		orderShare:    c.OrderShare,
 		retries:       int32(c.Retries),
 		arrivals:      newStream(c.Seed, streamArrivals),
 		orders:        newStream(c.Seed, streamOrders),
@@ -142,16 +138,12 @@ func newEngine(c Config, prev *engine) *engine {
 		jitter:        newStream(c.Seed, streamJitter),
 		free:          c.Workers,
 
-		client:            c.Client,
 		backoffBase:       c.BackoffBaseMS * 1e6,
 		backoffCap:        c.BackoffCapMS * 1e6,
 		tokens:            int64(c.BudgetTokens),
-		quota:             int64(c.BudgetTokens),
 		refusalCostTokens: int64(c.BudgetRefusalCost),
 		timeoutCostTokens: int64(c.BudgetTimeoutCost),
 		refill:            int64(c.BudgetRefill),
-		ratioMax:          c.RatioMax,
-		throttleK:         c.ThrottleK,
 		clientRand:        newStream(c.Seed, streamClient),
 		capacityPerNS:     float64(c.Workers) / (c.ServiceMS * 1e6),
 	}
@@ -173,7 +165,7 @@ func newEngine(c Config, prev *engine) *engine {
 	}
 	e.windows = make([]Window, (e.end+windowNS-1)/windowNS)
 	for i := range e.windows {
-		e.windows[i].StartS = float64(i * 10)
+		e.windows[i].StartS = float64(int64(i)*windowNS) / 1e9
 	}
 	e.scheduleArrival(0)
 	return e
@@ -329,10 +321,9 @@ func (e *engine) newPerson() {
 	a := e.at(i)
 	a.first = e.now
 	a.try = 1
-	a.order = e.orders.Float64() < e.orderShare
+	a.order = e.orders.Float64() < e.cfg.OrderShare
 	a.window = int32(e.now / windowNS)
 	a.sale = e.now >= e.saleStart && e.now < e.saleEnd
-	e.people++
 	e.windows[a.window].People++
 	if a.sale {
 		e.sale.People++
@@ -356,7 +347,6 @@ func (e *engine) arrive(i id) {
 		a.refs++
 		e.timeouts.pushBack(event{at: e.deadline(a), seq: e.nextSeq(), a: i, kind: timeoutDue})
 	}
-	e.attempts++
 	if a.try > 1 {
 		e.retriesSent++
 	}
@@ -364,7 +354,7 @@ func (e *engine) arrive(i id) {
 	if a.sale {
 		e.saleAttempts++
 	}
-	switch e.policy {
+	switch e.cfg.Policy {
 	case Bounded:
 		if e.queue.len() >= e.bound {
 			e.refuse(i)
@@ -431,14 +421,14 @@ func (e *engine) startWork() {
 			return
 		}
 		var i id
-		if e.policy == LIFO && e.now-e.lastEmpty > e.codelInterval {
+		if e.cfg.Policy == LIFO && e.now-e.lastEmpty > e.codelInterval {
 			i = e.queue.popNewest(e.pool) // adaptive LIFO (rule 10)
 		} else {
 			i = e.queue.popOldest(e.pool)
 		}
 		a := e.at(i)
 		e.noteQueueWait(a)
-		switch e.policy {
+		switch e.cfg.Policy {
 		case Skip:
 			if e.gone(a) { // skip the abandoned (rule 7)
 				e.lost(i)
@@ -578,7 +568,8 @@ func (e *engine) settle(a *attempt, o outcome, waitNS int64) {
 }
 
 // result settles the people the run's end caught in flight and summarises.
-func (e *engine) result(c Config) Result {
+func (e *engine) result() Result {
+	c := e.cfg
 	e.now = e.end
 	// Attempts that may still retry are in the timeout line; last attempts
 	// still in the service are found where they wait or are served.
@@ -631,8 +622,6 @@ func (e *engine) result(c Config) Result {
 	r := Result{
 		Config:             c,
 		QueueBound:         e.bound,
-		People:             e.people,
-		Attempts:           e.attempts,
 		Wasted:             e.wasted,
 		Windows:            e.windows,
 		LongestQueueWaitMS: float64(e.longestWait) / 1e6,
@@ -645,6 +634,10 @@ func (e *engine) result(c Config) Result {
 			TokensSpent:    e.tokensSpent,
 			TokensRefilled: e.tokensRefilled,
 		},
+	}
+	for _, w := range e.windows { // the windows cover the run: their counts are its
+		r.People += w.People
+		r.Attempts += w.Attempts
 	}
 	s := e.sale
 	if s.People > 0 {
