@@ -183,6 +183,26 @@ type widget struct {
 	// fixed is a problem that lasts, such as a misspelt attribute; it
 	// is shown before any other message.
 	fixed string
+	// committed is the query of the history entry last committed, on a
+	// page (see syncURL).
+	committed string
+}
+
+// syncURL keeps a page's address in step with its inputs, whose query is q:
+// replaceState while typing, and a history entry of its own when a change
+// is committed (a choice, leaving a field, Enter, a button), so that Back
+// returns to the last committed state.
+func (w *widget) syncURL(q string, commit bool) {
+	if !commit || q == w.committed {
+		if q != locationSearch() {
+			history("replaceState", q)
+		}
+		return
+	}
+	// Put back the entry typing changed, then add the new one.
+	history("replaceState", w.committed)
+	history("pushState", q)
+	w.committed = q
 }
 
 // open empties w's host and marks it as shedsim's (and, when it is not the

@@ -58,7 +58,6 @@ type labWidget struct {
 	radios map[string][]el
 
 	summary, title, shares, chart, verdict, lines el
-	committed                                     string
 	lastIndex                                     int
 }
 
@@ -192,11 +191,7 @@ func (w *labWidget) update(commit bool) {
 	t, _ := strconv.ParseFloat(sel["timeout_ms"], 64)
 	idx := LabIndex(p, r, s, t)
 	if w.page && commit {
-		q := encodeQuery(w.keys(), sel, defaults)
-		if q != w.committed {
-			history("pushState", q)
-			w.committed = q
-		}
+		w.syncURL(encodeQuery(w.keys(), sel, defaults), true)
 	}
 	if idx == w.lastIndex {
 		return

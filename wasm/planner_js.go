@@ -23,10 +23,9 @@ type planWidget struct {
 	results, summary, stale, body                  el
 	answer, detail, oneFewer, load, nearby, chartB el
 
-	has       bool
-	lastKey   string
-	debounce  *task
-	committed string
+	has      bool
+	lastKey  string
+	debounce *task
 }
 
 func mountPlanner(host el, prefix string, page bool, attrs map[string]string) *planWidget {
@@ -166,17 +165,7 @@ func (w *planWidget) update(commit bool) {
 		w.compute(vals)
 	}
 	if w.page {
-		q := encodeQuery(planKeys, vals, planDefaults)
-		switch {
-		case !commit:
-			if q != locationSearch() {
-				history("replaceState", q)
-			}
-		case q != w.committed:
-			history("replaceState", w.committed)
-			history("pushState", q)
-			w.committed = q
-		}
+		w.syncURL(encodeQuery(planKeys, vals, planDefaults), commit)
 	}
 }
 

@@ -64,9 +64,8 @@ type simWidget struct {
 	// The client comparison (the page only).
 	clients, clientsLead, clientsBars, clientsTable, clientsFluid el
 
-	view      *report.View
-	lastKey   string
-	committed string // the query of the history entry last committed
+	view    *report.View
+	lastKey string
 
 	// A recompute draws every policy, the chosen one's chart and its
 	// lines first; after the browser has painted them, rest measures the
@@ -408,33 +407,12 @@ func (w *simWidget) update(commit bool) {
 		w.lastKey = k
 		w.compute(vals)
 	}
+	q := encodeQuery(ConfigKeys(), vals, defaults)
 	if w.page {
-		w.syncURL(vals, commit)
+		w.syncURL(q, commit)
 	} else {
-		q := encodeQuery(ConfigKeys(), vals, defaults)
 		w.openFull.SetAttribute("href", w.base+"index.html"+q)
 	}
-}
-
-func (w *simWidget) syncURL(vals map[string]string, commit bool) {
-	q := encodeQuery(ConfigKeys(), vals, defaults)
-	if !commit {
-		if q != locationSearch() {
-			history("replaceState", q)
-		}
-		return
-	}
-	if q == w.committed {
-		if q != locationSearch() {
-			history("replaceState", q)
-		}
-		return
-	}
-	// Put back the entry typing changed, then add the new one, so that
-	// Back returns to the last committed state.
-	history("replaceState", w.committed)
-	history("pushState", q)
-	w.committed = q
 }
 
 // restore reads the URL after Back or Forward.
