@@ -668,6 +668,8 @@ func (e *engine) result() Result {
 	switch {
 	case r.BackToNormalS != nil:
 		r.Recovery = Normal
+	case nobodyAfter(r.Windows, e.saleEnd):
+		r.Recovery = Quiet
 	case c.Client == Throttle && e.queue.len() == 0:
 		r.Recovery = Throttled
 	case !c.HoldsTimeout():
@@ -690,6 +692,17 @@ func (e *engine) result() Result {
 		Idle:     float64(idle) / 1e9,
 	}
 	return r
+}
+
+// nobodyAfter says whether no one first arrived in the windows that start
+// at or after the sale's end: then rule 17 has nobody to measure.
+func nobodyAfter(ws []Window, saleEnd int64) bool {
+	for _, w := range ws[(saleEnd+windowNS-1)/windowNS:] {
+		if w.People > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // backToNormal finds the first window starting at or after the sale's end

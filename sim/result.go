@@ -143,4 +143,8 @@ const (
 	// as what it lets through is accepted, which takes minutes after a
 	// collapse; with nothing accepted at all it stays shut.
 	Throttled Recovery = "throttled"
+	// Quiet: not back, because nobody first arrived after the sale (a
+	// normal rate of 0, say): rule 17 has no one to measure, whatever the
+	// queue holds.
+	Quiet Recovery = "quiet"
 )

@@ -916,7 +916,7 @@ func LayoutPlan(p plan.Plan) PlanChart {
 // policy, a blank line, then the chosen policy's 10 s windows. Shares are
 // fractions, times in milliseconds or seconds as the headers say, and an
 // empty cell stands for "none" (no median when nobody was answered, no
-// return to normal).
+// return to normal, no share of nobody).
 func ViewCSV(v report.View) string {
 	var b strings.Builder
 	g := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
@@ -926,10 +926,16 @@ func ViewCSV(v report.View) string {
 		}
 		return g(*x)
 	}
+	of := func(share float64, n int) string { // a share of n people or orders
+		if n == 0 {
+			return ""
+		}
+		return g(share)
+	}
 	b.WriteString("policy,title,answered,refused,timed_out,orders_answered,median_wait_ms,p99_wait_ms,wasted,back_to_normal_s,recovery,attempts_per_person\n")
 	for _, r := range v.Rows {
-		for i, cell := range [...]string{r.Policy.String(), csvQuote(r.Title), g(r.Answered), g(r.Refused), g(r.TimedOut),
-			g(r.OrdersAnswered), opt(r.MedianWaitMS), opt(r.P99WaitMS), strconv.Itoa(r.Wasted), opt(r.BackToNormalS), string(r.Recovery), g(r.AttemptsPerPerson)} {
+		for i, cell := range [...]string{r.Policy.String(), csvQuote(r.Title), of(r.Answered, r.People), of(r.Refused, r.People), of(r.TimedOut, r.People),
+			of(r.OrdersAnswered, r.Orders), opt(r.MedianWaitMS), opt(r.P99WaitMS), strconv.Itoa(r.Wasted), opt(r.BackToNormalS), string(r.Recovery), of(r.AttemptsPerPerson, r.People)} {
 			if i > 0 {
 				b.WriteByte(',')
 			}
@@ -942,7 +948,7 @@ func ViewCSV(v report.View) string {
 	for _, w := range v.Chosen.Windows {
 		sale := w.StartS >= c.SaleStartS && w.StartS < c.SaleEndS()
 		for i, cell := range [...]string{g(w.StartS), strconv.FormatBool(sale), strconv.Itoa(w.People), strconv.Itoa(w.Answered), strconv.Itoa(w.Refused),
-			strconv.Itoa(w.TimedOut), strconv.Itoa(w.Unfinished), g(w.AnsweredShare), strconv.Itoa(w.Attempts)} {
+			strconv.Itoa(w.TimedOut), strconv.Itoa(w.Unfinished), of(w.AnsweredShare, w.People-w.Unfinished), strconv.Itoa(w.Attempts)} {
 			if i > 0 {
 				b.WriteByte(',')
 			}

@@ -397,6 +397,16 @@ func TestViewCSVAndQueueHint(t *testing.T) {
 	v, err = report.Build(c)
 	require.NoError(t, err)
 	assert.Equal(t, "1,024 hold 10.2 s of work", QueueHint(v))
+
+	// A share of nobody is an empty cell, as "none" is elsewhere: a sale
+	// with no people, and windows with nobody settled.
+	c = sim.DefaultConfig()
+	c.SaleRPS, c.NormalRPS = 0, 0
+	v, err = report.Build(c)
+	require.NoError(t, err)
+	lines = strings.Split(ViewCSV(v), "\n")
+	assert.Equal(t, "fifo,Unbounded queue,,,,,,,0,,quiet,", lines[1], "nobody arrived: no shares, no waits, no return to normal")
+	assert.Equal(t, "0,false,0,0,0,0,0,,0", lines[9], "a window with nobody has no answered share")
 }
 
 func TestPageBudgetCoversTheLabAndSamples(t *testing.T) {

@@ -615,8 +615,7 @@ func svgNum(x float64) string { return fnum(float64(int64(float64(x*100)+0.5)) /
 func renderBars(rows []report.Row, chosen sim.Policy) el {
 	ul := h("ul", "class", "policy-bars")
 	for _, r := range rows {
-		add(ul, shareRow("data-policy", r.Policy.String(), r.Title, r.Policy == chosen, shareBar(r.Answered, r.Refused, r.TimedOut),
-			report.Percent(r.Answered)+" answered, "+report.Percent(r.Refused)+" refused, "+report.Percent(r.TimedOut)+" timed out"))
+		add(ul, shareRow("data-policy", r.Policy.String(), r.Title, r.Policy == chosen, shareBar(r.Answered, r.Refused, r.TimedOut), r.Shares()))
 	}
 	return ul
 }
@@ -766,7 +765,7 @@ func renderChart(chartID string, ch report.Chart, r sim.Result, caption string) 
 		}
 		t.elem("th", "scope", "row", label)
 		t.elem("td", report.Count(wdw.People))
-		t.elem("td", report.Percent(wdw.AnsweredShare))
+		t.elem("td", report.WindowAnswered(wdw))
 		t.elem("td", report.Count(wdw.Refused))
 		t.elem("td", report.Count(wdw.TimedOut))
 		t.elem("td", report.Count(wdw.Unfinished))

@@ -587,8 +587,7 @@ func (w *simWidget) render(v report.View) {
 	if w.barsTitle != nil {
 		w.barsTitle.SetTextContent("Every policy, for the people who arrived " + report.SaleArrivals(c))
 	}
-	w.summary.SetTextContent(c.Policy.Title() + ": " + report.Percent(r.Sale.AnsweredShare) + " of " + report.SalePeople(c) + " answered, " +
-		report.Percent(r.Sale.RefusedShare) + " refused, " + report.Percent(r.Sale.TimedOutShare) + " timed out; " + report.Recovered(r) + ".")
+	w.summary.SetTextContent(c.Policy.Title() + ": " + report.SaleShares(r) + "; " + report.Recovered(r) + ".")
 	if f := w.byKey["queue"]; f != nil && f.hint != nil {
 		f.hint.SetTextContent(QueueHint(v))
 	}
@@ -634,8 +633,11 @@ func (w *simWidget) renderAdvice(advice []report.Advice) {
 	clear(w.advice)
 	for i, a := range advice {
 		textID := w.id("advice-" + strconv.Itoa(i))
-		add(w.advice, build(h("li"), h("p", "id", textID, a.Text),
-			h("button", "type", "button", "class", "try", "aria-describedby", textID, "data-advice", strconv.Itoa(i), "Try it")))
+		li := build(h("li"), h("p", "id", textID, a.Text))
+		if a.Config != w.view.Config { // "nothing to change" has nothing to try
+			add(li, h("button", "type", "button", "class", "try", "aria-describedby", textID, "data-advice", strconv.Itoa(i), "Try it"))
+		}
+		add(w.advice, li)
 	}
 	setBusy(w.advice, false)
 }
@@ -735,15 +737,17 @@ func (w *simWidget) renderClients(v report.ClientView) {
 // backWords is a client row's return to normal in words.
 func backWords(r report.ClientRow) string {
 	cell := report.BackCell(report.Row{BackToNormalS: r.BackToNormalS, Recovery: r.Recovery})
-	switch cell {
-	case "at once":
+	switch {
+	case r.BackToNormalS != nil && *r.BackToNormalS == 0:
 		return "back to normal at once"
-	case "stuck", "backlog":
-		return cell
-	case "throttled":
+	case r.BackToNormalS != nil:
+		return "back to normal " + cell + " after the sale"
+	case r.Recovery == sim.Throttled:
 		return "clients still throttling"
+	case r.Recovery == sim.Quiet:
+		return "nobody arrived after the sale"
 	}
-	return "back to normal " + cell + " after the sale"
+	return cell // stuck, backlog, overloaded
 }
 
 // renderClientTable renders the client comparison; placeholder rows show

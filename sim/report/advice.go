@@ -13,7 +13,8 @@ import (
 type Advice struct {
 	// Text says what to change and what it measured.
 	Text string `json:"text"`
-	// Config is the alternative that was run, for a "try it" button.
+	// Config is the alternative that was run, for a "try it" button; c
+	// itself when there is nothing to change.
 	Config sim.Config `json:"config"`
 	// Answered is the alternative's answered share of the sale's people.
 	Answered float64 `json:"answered"`
@@ -31,6 +32,12 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 		return nil, errors.New("report: Advise needs one result per policy, got " + strconv.Itoa(len(compared)))
 	}
 	cur := compared[c.Policy]
+	if cur.Sale.People == 0 {
+		return []Advice{{
+			Text:   capital(fill("%s, and the shares are of those people, so there is nothing to compare: give the sale more people, with a longer sale or a higher rate.", Nobody(c))),
+			Config: c,
+		}}, nil
+	}
 	var out []Advice
 
 	// The best early-no policy for this config, by answered share.

@@ -97,8 +97,15 @@ func Timeline(r sim.Result) Chart {
 				b.Parts = append(b.Parts, Part{part.kind, Rect{left + gap, y, right - left - float64(2*gap), h}})
 			}
 		}
-		b.Label = fill("%s to %s: %s of %s people answered", Seconds(w.StartS), Seconds(end), Percent(w.AnsweredShare), Count(w.People-w.Unfinished))
-		if w.Unfinished > 0 {
+		switch settled := w.People - w.Unfinished; {
+		case w.People == 0:
+			b.Label = fill("%s to %s: nobody arrived", Seconds(w.StartS), Seconds(end))
+		case settled == 0:
+			b.Label = fill("%s to %s: %s, all still waiting when the run ended", Seconds(w.StartS), Seconds(end), people(w.People))
+		default:
+			b.Label = fill("%s to %s: %s of %s answered", Seconds(w.StartS), Seconds(end), Percent(w.AnsweredShare), people(settled))
+		}
+		if w.Unfinished > 0 && w.Unfinished < w.People {
 			b.Label += fill(", %s more still waiting when the run ended", Count(w.Unfinished))
 		}
 		ch.Bars = append(ch.Bars, b)
@@ -133,8 +140,12 @@ func timelineSummary(r sim.Result) string {
 	if NoSale(c) {
 		during = "With no sale, from"
 	}
-	s := fill("%s: answered share of each 10 s of arrivals over %s. %s %s to %s, %s of people were answered",
-		c.Policy.Title(), Seconds(c.DurationS), during, Seconds(c.SaleStartS), Seconds(c.SaleEndS()), Percent(r.Sale.AnsweredShare))
+	answered := Percent(r.Sale.AnsweredShare) + " of people were answered"
+	if r.Sale.People == 0 {
+		answered = "nobody arrived"
+	}
+	s := fill("%s: answered share of each 10 s of arrivals over %s. %s %s to %s, %s",
+		c.Policy.Title(), Seconds(c.DurationS), during, Seconds(c.SaleStartS), Seconds(c.SaleEndS()), answered)
 	if zero > 0 {
 		s += fill(", and nobody in %s of its 10 s windows", strconv.Itoa(zero))
 	}

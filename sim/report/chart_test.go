@@ -64,8 +64,17 @@ func TestTimelineGeometry(t *testing.T) {
 				assert.Equal(t, w.People, b.People, "bar %d: its window's people", i)
 				assert.Equal(t, w.AnsweredShare, b.Answered, "bar %d: its window's answered share", i)
 				end := math.Min(w.StartS+10, c.DurationS)
-				label := fmt.Sprintf("%s to %s: %s of %s people answered", report.Seconds(w.StartS), report.Seconds(end), report.Percent(w.AnsweredShare), report.Count(w.People-w.Unfinished))
-				if w.Unfinished > 0 {
+				settled, noun := w.People-w.Unfinished, "people"
+				if settled == 1 {
+					noun = "person"
+				}
+				label := fmt.Sprintf("%s to %s: %s of %s %s answered", report.Seconds(w.StartS), report.Seconds(end), report.Percent(w.AnsweredShare), report.Count(settled), noun)
+				switch {
+				case w.People == 0:
+					label = fmt.Sprintf("%s to %s: nobody arrived", report.Seconds(w.StartS), report.Seconds(end))
+				case settled == 0:
+					label = fmt.Sprintf("%s to %s: %s people, all still waiting when the run ended", report.Seconds(w.StartS), report.Seconds(end), report.Count(w.People))
+				case w.Unfinished > 0:
 					label += fmt.Sprintf(", %s more still waiting when the run ended", report.Count(w.Unfinished))
 				}
 				assert.Equal(t, label, b.Label, "bar %d: the share is of the people settled, the rest said apart", i)
@@ -158,7 +167,7 @@ func TestTimelineEmptyWindow(t *testing.T) {
 		Recovery:      sim.Normal,
 		Windows: []sim.Window{
 			{StartS: 0, People: 0, AnsweredShare: 1},
-			{StartS: 10, People: 3, Answered: 1, Refused: 1, Unfinished: 1, AnsweredShare: 1.0 / 3},
+			{StartS: 10, People: 3, Answered: 1, Refused: 1, Unfinished: 1, AnsweredShare: 0.5},
 			{StartS: 20, People: 0, AnsweredShare: 1},
 		},
 	}
@@ -166,7 +175,8 @@ func TestTimelineEmptyWindow(t *testing.T) {
 	require.Len(t, ch.Bars, 3)
 	assert.Empty(t, ch.Bars[0].Parts, "nobody in the first window")
 	assert.Empty(t, ch.Bars[2].Parts, "nobody in the last window")
-	assert.Equal(t, "0 s to 10 s: 100.0% of 0 people answered", ch.Bars[0].Label, "an empty window counts as answered")
+	assert.Equal(t, "0 s to 10 s: nobody arrived", ch.Bars[0].Label, "an empty window has no share to give")
+	assert.Equal(t, "10 s to 20 s: 50.0% of 2 people answered, 1 more still waiting when the run ended", ch.Bars[1].Label, "the share is of the settled")
 	parts := ch.Bars[1].Parts
 	require.Len(t, parts, 3, "answered, refused, unfinished: no part for nobody timed out")
 	assert.Equal(t, []string{"answered", "refused", "unfinished"}, []string{parts[0].Kind, parts[1].Kind, parts[2].Kind}, "bottom up")

@@ -12,7 +12,9 @@ import (
 type ClientRow struct {
 	Client sim.Client `json:"client"`
 	Title  string     `json:"title"`
-	// Answered, Refused and TimedOut are shares of the sale's people.
+	// People is the sale's people, and Answered, Refused and TimedOut are
+	// shares of them (0 when there were none).
+	People   int     `json:"people"`
 	Answered float64 `json:"answered"`
 	Refused  float64 `json:"refused"`
 	TimedOut float64 `json:"timed_out"`
@@ -47,6 +49,7 @@ func ClientRowOf(r sim.Result) ClientRow {
 	return ClientRow{
 		Client:            r.Config.Client,
 		Title:             r.Config.Client.Title(),
+		People:            r.Sale.People,
 		Answered:          r.Sale.AnsweredShare,
 		Refused:           r.Sale.RefusedShare,
 		TimedOut:          r.Sale.TimedOutShare,
@@ -75,7 +78,7 @@ func ClientTable(rows []ClientRow) Table {
 	t := Table{Header: []string{"Client", "Answered", "Refused", "Timed out", "Attempts per person (sale)", "Retries in load (run)", "Back to normal"}}
 	for _, r := range rows {
 		back := Row{BackToNormalS: r.BackToNormalS, Recovery: r.Recovery}
-		t.Rows = append(t.Rows, []string{r.Title, Percent(r.Answered), Percent(r.Refused), Percent(r.TimedOut),
+		t.Rows = append(t.Rows, []string{r.Title, PercentOf(r.Answered, r.People), PercentOf(r.Refused, r.People), PercentOf(r.TimedOut, r.People),
 			Number(r.AttemptsPerPerson, 2), Percent(r.ExtraLoad), BackCell(back)})
 	}
 	return t

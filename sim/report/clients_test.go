@@ -51,7 +51,7 @@ func TestClientRowOf(t *testing.T) {
 		require.Positive(t, r.Attempts, name)
 		assert.Equal(t, float64(r.Client.RetriesSent)/float64(r.Attempts), row.ExtraLoad, "%s: ExtraLoad is retries sent over attempts", name)
 		assert.Equal(t, report.ClientRow{
-			Client: r.Config.Client, Title: r.Config.Client.Title(),
+			Client: r.Config.Client, Title: r.Config.Client.Title(), People: r.Sale.People,
 			Answered: r.Sale.AnsweredShare, Refused: r.Sale.RefusedShare, TimedOut: r.Sale.TimedOutShare,
 			AttemptsPerPerson: r.AttemptsPerPerson, ExtraLoad: row.ExtraLoad,
 			Throttled: r.Client.Throttled, Declined: r.Client.Declined,

@@ -8,11 +8,15 @@ type Row struct {
 	Policy sim.Policy `json:"policy"`
 	// Title is the policy's name as the post writes it.
 	Title string `json:"title"`
-	// Answered, Refused and TimedOut are shares of the sale's people.
+	// People is the sale's people, and Answered, Refused and TimedOut are
+	// shares of them (0 when there were none).
+	People   int     `json:"people"`
 	Answered float64 `json:"answered"`
 	Refused  float64 `json:"refused"`
 	TimedOut float64 `json:"timed_out"`
-	// OrdersAnswered is the share of the sale's orders answered.
+	// Orders is the sale's orders, and OrdersAnswered the share of them
+	// answered (0 when there were none).
+	Orders         int     `json:"orders"`
 	OrdersAnswered float64 `json:"orders_answered"`
 	// MedianWaitMS and P99WaitMS are over answered sale people, service
 	// included; nil when nobody was answered.
@@ -32,9 +36,11 @@ func RowOf(r sim.Result) Row {
 	return Row{
 		Policy:            r.Config.Policy,
 		Title:             r.Config.Policy.Title(),
+		People:            r.Sale.People,
 		Answered:          r.Sale.AnsweredShare,
 		Refused:           r.Sale.RefusedShare,
 		TimedOut:          r.Sale.TimedOutShare,
+		Orders:            r.Sale.Orders,
 		OrdersAnswered:    r.Sale.OrdersAnsweredShare,
 		MedianWaitMS:      r.Sale.MedianWaitMS,
 		P99WaitMS:         r.Sale.P99WaitMS,
@@ -43,6 +49,15 @@ func RowOf(r sim.Result) Row {
 		Recovery:          r.Recovery,
 		AttemptsPerPerson: r.AttemptsPerPerson,
 	}
+}
+
+// Shares says how the row's people fared, for a bar's text: "7.0%
+// answered, 0.0% refused, 93.0% timed out", or "nobody arrived".
+func (r Row) Shares() string {
+	if r.People == 0 {
+		return "nobody arrived"
+	}
+	return Percent(r.Answered) + " answered, " + Percent(r.Refused) + " refused, " + Percent(r.TimedOut) + " timed out"
 }
 
 // Compare runs c under every policy, in the order of sim.Policies, with
@@ -91,6 +106,10 @@ func Recovered(r sim.Result) string {
 		return "not back by " + Seconds(r.Config.DurationS) + ": the clients are still throttling themselves"
 	case r.Recovery == sim.Overloaded:
 		return "not back by " + Seconds(r.Config.DurationS) + ": overloaded even at normal traffic"
+	case r.Recovery == sim.Quiet && NoSale(r.Config):
+		return "not measured: nobody arrived after " + Seconds(r.Config.SaleEndS())
+	case r.Recovery == sim.Quiet:
+		return "not measured: nobody arrived after the sale"
 	case r.Config.Retries == 0:
 		return "not back by " + Seconds(r.Config.DurationS) + ": stuck, the normal traffic alone is over capacity"
 	default:
@@ -112,6 +131,8 @@ func BackCell(r Row) string {
 		return "throttled"
 	case r.Recovery == sim.Overloaded:
 		return "overloaded"
+	case r.Recovery == sim.Quiet:
+		return "nobody after"
 	default:
 		return "stuck"
 	}

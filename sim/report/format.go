@@ -14,6 +14,19 @@ func Percent(share float64) string {
 	return strconv.FormatFloat(math.Round(share*1000)/10, 'f', 1, 64) + "%"
 }
 
+// PercentOf is Percent for a share of n people (or orders): a share of
+// nobody, n = 0, is "-", not "0.0%", which would read as everyone failing.
+func PercentOf(share float64, n int) string {
+	if n == 0 {
+		return "-"
+	}
+	return Percent(share)
+}
+
+// WindowAnswered is a window's answered share, of its people who had
+// settled by the end of the run: "-" when none had.
+func WindowAnswered(w sim.Window) string { return PercentOf(w.AnsweredShare, w.People-w.Unfinished) }
+
 // Count formats a whole number with thousands separators: 14309 is
 // "14,309".
 func Count(n int) string {

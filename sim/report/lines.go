@@ -92,25 +92,40 @@ func Outlook(r sim.Result) Line {
 		Number(tries, 2), noun, Number(c.NormalRPS, 2), Number(tries, 2), Number(load, 2), Number(c.CapacityRPS(), 2), Duration(c.TimeoutMS), even)}
 }
 
+// people is n people, counted: "1 person", "1,024 people".
+func people(n int) string { return Count(n) + " " + plural(n, "person", "people") }
+
 // requests is n requests, counted: "1 request", "1,024 requests".
 func requests(n int) string { return Count(n) + " " + plural(n, "request", "requests") }
+
+// answeredOf is "7.0% of the sale's people answered", or Nobody.
+func answeredOf(r sim.Result) string {
+	if r.Sale.People == 0 {
+		return Nobody(r.Config)
+	}
+	return Percent(r.Sale.AnsweredShare) + " of " + SalePeople(r.Config) + " answered"
+}
 
 // ThisRun is the second line: what actually happened after the sale.
 func ThisRun(r sim.Result) Line {
 	text := Recovered(r) + "."
 	switch {
 	case r.BackToNormalS == nil && r.Recovery == sim.Stuck && r.Config.Retries == 0:
-		text = fill("stuck: not back by %s. The normal traffic alone, %s/s, is over the %s/s capacity: %s of %s answered, %s served to nobody.",
-			Seconds(r.Config.DurationS), Number(r.Config.NormalRPS, 2), Number(r.Config.CapacityRPS(), 2), Percent(r.Sale.AnsweredShare), SalePeople(r.Config), requests(r.Wasted))
+		text = fill("stuck: not back by %s. The normal traffic alone, %s/s, is over the %s/s capacity: %s, %s served to nobody.",
+			Seconds(r.Config.DurationS), Number(r.Config.NormalRPS, 2), Number(r.Config.CapacityRPS(), 2), answeredOf(r), requests(r.Wasted))
 	case r.BackToNormalS == nil && r.Recovery == sim.Stuck:
-		text = fill("stuck: not back by %s. Retries keep the queue full: %s of %s answered, %s served to nobody.",
-			Seconds(r.Config.DurationS), Percent(r.Sale.AnsweredShare), SalePeople(r.Config), requests(r.Wasted))
+		text = fill("stuck: not back by %s. Retries keep the queue full: %s, %s served to nobody.",
+			Seconds(r.Config.DurationS), answeredOf(r), requests(r.Wasted))
+	case r.Recovery == sim.Quiet && r.Wasted > 0:
+		text = fill("%s, so there is no one to be back to normal for; %s served to nobody.", Recovered(r), requests(r.Wasted))
+	case r.Recovery == sim.Quiet:
+		text = fill("%s, so there is no one to be back to normal for.", Recovered(r))
 	case r.BackToNormalS == nil && r.Recovery == sim.Throttled:
 		text = fill("not back by %s, with the queue empty: the clients refused %s of their own requests. Adaptive throttling remembers the last %s of failures and reopens only as fast as what it lets through is accepted; with nothing accepted it stays shut.",
 			Seconds(r.Config.DurationS), Count(r.Client.Throttled), Seconds(r.Config.ClientWindowS))
 	case r.BackToNormalS == nil && r.Recovery == sim.Overloaded:
-		text = fill("not back by %s: even at normal traffic fewer than 90% of people are answered, and no queue of abandoned work explains it: %s of %s answered, %s of the workers' time over the run spent refusing.",
-			Seconds(r.Config.DurationS), Percent(r.Sale.AnsweredShare), SalePeople(r.Config), Percent(r.WorkerTimeS.Refusing/(float64(r.Config.Workers)*r.Config.DurationS)))
+		text = fill("not back by %s: even at normal traffic fewer than 90% of people are answered, and no queue of abandoned work explains it: %s, %s of the workers' time over the run spent refusing.",
+			Seconds(r.Config.DurationS), answeredOf(r), Percent(r.WorkerTimeS.Refusing/(float64(r.Config.Workers)*r.Config.DurationS)))
 	case r.BackToNormalS == nil:
 		text = fill("not back by %s: a backlog too long for the run, not a stuck queue; a longer run would drain it.",
 			Seconds(r.Config.DurationS))

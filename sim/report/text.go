@@ -54,8 +54,8 @@ func (t Table) WriteTo(w io.Writer) (int64, error) {
 func ComparisonTable(rows []Row) Table {
 	t := Table{Header: []string{"Policy", "Answered", "Refused", "Timed out", "Orders answered", "Median wait", "p99 wait", "Wasted", "Back to normal"}}
 	for _, r := range rows {
-		t.Rows = append(t.Rows, []string{r.Title, Percent(r.Answered), Percent(r.Refused), Percent(r.TimedOut),
-			Percent(r.OrdersAnswered), Millis(r.MedianWaitMS), Millis(r.P99WaitMS), Count(r.Wasted), BackCell(r)})
+		t.Rows = append(t.Rows, []string{r.Title, PercentOf(r.Answered, r.People), PercentOf(r.Refused, r.People), PercentOf(r.TimedOut, r.People),
+			PercentOf(r.OrdersAnswered, r.Orders), Millis(r.MedianWaitMS), Millis(r.P99WaitMS), Count(r.Wasted), BackCell(r)})
 	}
 	return t
 }
@@ -94,6 +94,26 @@ func SalePeople(c sim.Config) string {
 	}
 	return "the sale's people"
 }
+
+// Nobody says that no one arrived in the window the shares are of:
+// "nobody arrived during the sale", or with no sale "nobody arrived from
+// 60 s to 60 s".
+func Nobody(c sim.Config) string {
+	return "nobody arrived " + strings.TrimSuffix(SaleArrivals(c), " (no sale)")
+}
+
+// SaleShares says how the sale's people fared, for a sentence: "7.0% of
+// the sale's people answered, 0.0% refused, 93.0% timed out", or Nobody.
+func SaleShares(r sim.Result) string {
+	if r.Sale.People == 0 {
+		return Nobody(r.Config)
+	}
+	return answeredOf(r) + ", " + Percent(r.Sale.RefusedShare) + " refused, " + Percent(r.Sale.TimedOutShare) + " timed out"
+}
+
+// salePercent is a share of r's sale people for a table cell: "-" when
+// there were none.
+func salePercent(r sim.Result, share float64) string { return PercentOf(share, r.Sale.People) }
 
 // SaleBand says what the chart's shaded band is: the sale, or that there
 // is none.
@@ -170,12 +190,12 @@ func WritePostTables(w io.Writer, base sim.Config) error {
 		if q == 0 {
 			name += " (automatic)"
 		}
-		bt.Rows = append(bt.Rows, []string{name, Seconds(c.QueueSeconds()), Percent(r.Sale.AnsweredShare),
-			Percent(r.Sale.RefusedShare), Percent(r.Sale.TimedOutShare), Millis(r.Sale.MedianWaitMS)})
+		bt.Rows = append(bt.Rows, []string{name, Seconds(c.QueueSeconds()), salePercent(r, r.Sale.AnsweredShare),
+			salePercent(r, r.Sale.RefusedShare), salePercent(r, r.Sale.TimedOutShare), Millis(r.Sale.MedianWaitMS)})
 	}
 	f := rs[sim.FIFO]
-	bt.Rows = append(bt.Rows, []string{"none", "-", Percent(f.Sale.AnsweredShare), Percent(f.Sale.RefusedShare),
-		Percent(f.Sale.TimedOutShare), Millis(f.Sale.MedianWaitMS)})
+	bt.Rows = append(bt.Rows, []string{"none", "-", salePercent(f, f.Sale.AnsweredShare), salePercent(f, f.Sale.RefusedShare),
+		salePercent(f, f.Sale.TimedOutShare), Millis(f.Sale.MedianWaitMS)})
 	tab(bt)
 
 	// An ordinary morning.
@@ -192,7 +212,7 @@ func WritePostTables(w io.Writer, base sim.Config) error {
 		}
 		qt := Table{Header: []string{"Policy", "Answered", "Refused", "Median wait"}}
 		for _, r := range qs {
-			qt.Rows = append(qt.Rows, []string{r.Config.Policy.Title(), Percent(r.Sale.AnsweredShare), Percent(r.Sale.RefusedShare), Millis(r.Sale.MedianWaitMS)})
+			qt.Rows = append(qt.Rows, []string{r.Config.Policy.Title(), salePercent(r, r.Sale.AnsweredShare), salePercent(r, r.Sale.RefusedShare), Millis(r.Sale.MedianWaitMS)})
 		}
 		tab(qt)
 	}
@@ -204,11 +224,13 @@ func WritePostTables(w io.Writer, base sim.Config) error {
 		c := base
 		c.Policy, c.RefusalCostMS = sim.Bounded, cost
 		r := run(c)
-		ct.Rows = append(ct.Rows, []string{Duration(cost), Percent(r.Sale.AnsweredShare), Percent(r.Sale.RefusedShare),
-			Percent(r.Sale.TimedOutShare), Percent(r.Sale.RefusingShare)})
+		ct.Rows = append(ct.Rows, []string{Duration(cost), salePercent(r, r.Sale.AnsweredShare), salePercent(r, r.Sale.RefusedShare),
+			salePercent(r, r.Sale.TimedOutShare), refusing(r)})
 	}
 	tab(ct)
-	p("For comparison, the unbounded queue answers %s.\n", Percent(f.Sale.AnsweredShare))
+	if f.Sale.People > 0 {
+		p("For comparison, the unbounded queue answers %s.\n", Percent(f.Sale.AnsweredShare))
+	}
 
 	// The client's timeout.
 	p("\nThe client's timeout, for the unbounded queue: a longer one buys time, not capacity.\n\n")
@@ -217,7 +239,7 @@ func WritePostTables(w io.Writer, base sim.Config) error {
 		c := base
 		c.Policy, c.TimeoutMS = sim.FIFO, ms
 		r := run(c)
-		tt.Rows = append(tt.Rows, []string{Duration(ms), Percent(r.Sale.AnsweredShare), Millis(r.Sale.MedianWaitMS), BackCell(RowOf(r))})
+		tt.Rows = append(tt.Rows, []string{Duration(ms), salePercent(r, r.Sale.AnsweredShare), Millis(r.Sale.MedianWaitMS), BackCell(RowOf(r))})
 	}
 	tab(tt)
 
@@ -235,7 +257,7 @@ func WritePostTables(w io.Writer, base sim.Config) error {
 				continue
 			}
 			r := run(c)
-			row = append(row, Percent(r.Sale.AnsweredShare), BackCell(RowOf(r)))
+			row = append(row, salePercent(r, r.Sale.AnsweredShare), BackCell(RowOf(r)))
 		}
 		rt.Rows = append(rt.Rows, row)
 	}
@@ -249,6 +271,15 @@ func WritePostTables(w io.Writer, base sim.Config) error {
 		p("  %s\n", l)
 	}
 	return err
+}
+
+// refusing is the share of the workers' time in the sale spent refusing,
+// for a table cell: "-" for a sale that lasts no time.
+func refusing(r sim.Result) string {
+	if r.Config.SaleS == 0 {
+		return "-"
+	}
+	return Percent(r.Sale.RefusingShare)
 }
 
 // WriteTimelines writes the answered share per 10 s window for every policy
@@ -272,7 +303,7 @@ func WriteTimelines(w io.Writer, c sim.Config) error {
 		}
 		row := []string{fill("%s %s", mark, Seconds(w0.StartS))}
 		for _, r := range rs {
-			row = append(row, Percent(r.Windows[i].AnsweredShare))
+			row = append(row, WindowAnswered(r.Windows[i]))
 		}
 		t.Rows = append(t.Rows, row)
 	}
@@ -319,7 +350,7 @@ func WriteView(w io.Writer, v View) error {
 		if marks != "" && win.StartS >= c.SaleStartS && win.StartS < c.SaleEndS() {
 			mark = "*"
 		}
-		t.Rows = append(t.Rows, []string{mark + " " + Seconds(win.StartS), Count(win.People), Percent(win.AnsweredShare),
+		t.Rows = append(t.Rows, []string{mark + " " + Seconds(win.StartS), Count(win.People), WindowAnswered(win),
 			Count(win.Refused), Count(win.TimedOut), Count(win.Unfinished), Count(win.Attempts)})
 	}
 	if err == nil {

@@ -94,16 +94,20 @@ func TestTablesHaveNoTrailingSpaces(t *testing.T) {
 func TestComparisonTable(t *testing.T) {
 	ms := func(x float64) *float64 { return &x }
 	rows := []report.Row{
-		{Title: "Unbounded queue", Answered: 0.07, TimedOut: 0.93, OrdersAnswered: 0.067, MedianWaitMS: ms(1180.16), P99WaitMS: ms(1982.976),
+		{Title: "Unbounded queue", People: 8919, Answered: 0.07, TimedOut: 0.93, Orders: 1800, OrdersAnswered: 0.067, MedianWaitMS: ms(1180.16), P99WaitMS: ms(1982.976),
 			Wasted: 14625, BackToNormalS: ms(90), Recovery: sim.Normal},
-		{Title: "Nobody", TimedOut: 1, Recovery: sim.Stuck},
+		{Title: "Nobody answered", People: 100, TimedOut: 1, Orders: 20, Recovery: sim.Stuck},
+		{Title: "No orders", People: 100, Answered: 1, MedianWaitMS: ms(80), P99WaitMS: ms(160), BackToNormalS: ms(0), Recovery: sim.Normal},
+		{Title: "Nobody arrived", Wasted: 3, BackToNormalS: ms(0), Recovery: sim.Normal},
 	}
 	tab := report.ComparisonTable(rows)
 	assert.Equal(t, []string{"Policy", "Answered", "Refused", "Timed out", "Orders answered", "Median wait", "p99 wait", "Wasted", "Back to normal"}, tab.Header)
 	assert.Equal(t, [][]string{
 		{"Unbounded queue", "7.0%", "0.0%", "93.0%", "6.7%", "1,180 ms", "1,983 ms", "14,625", "90 s"},
-		{"Nobody", "0.0%", "0.0%", "100.0%", "0.0%", "-", "-", "0", "stuck"},
-	}, tab.Rows, "a row per Result; no wait when nobody was answered")
+		{"Nobody answered", "0.0%", "0.0%", "100.0%", "0.0%", "-", "-", "0", "stuck"},
+		{"No orders", "100.0%", "0.0%", "0.0%", "-", "80 ms", "160 ms", "0", "at once"},
+		{"Nobody arrived", "-", "-", "-", "-", "-", "-", "3", "at once"},
+	}, tab.Rows, "a row per Result; no wait when nobody was answered, and no share of nobody: no orders, or nobody in the sale")
 }
 
 func TestRecoveredAndBackCell(t *testing.T) {
@@ -133,7 +137,7 @@ func TestRowOf(t *testing.T) {
 	r := run(t, shop(retries(1)))
 	row := report.RowOf(r)
 	assert.Equal(t, report.Row{
-		Policy: sim.FIFO, Title: "Unbounded queue",
+		Policy: sim.FIFO, Title: "Unbounded queue", People: r.Sale.People, Orders: r.Sale.Orders,
 		Answered: r.Sale.AnsweredShare, Refused: r.Sale.RefusedShare, TimedOut: r.Sale.TimedOutShare,
 		OrdersAnswered: r.Sale.OrdersAnsweredShare, MedianWaitMS: r.Sale.MedianWaitMS, P99WaitMS: r.Sale.P99WaitMS,
 		Wasted: r.Wasted, BackToNormalS: r.BackToNormalS, Recovery: r.Recovery, AttemptsPerPerson: r.AttemptsPerPerson,
@@ -215,4 +219,50 @@ func TestAboutTheNumbers(t *testing.T) {
 	assert.Contains(t, about, "first arrived during the sale")
 	assert.Contains(t, about, "Back to normal: the first 10 s after the sale")
 	assert.Contains(t, report.AboutTheNumbers(shop(saleRPS(70))), "first arrived from 60 s to 120 s (no sale)")
+}
+
+// TestSharesOfNobody: a share with nobody under it (a sale of no length,
+// a sale rate of 0, no orders) prints as "-", never as "0.0%", which would
+// read as everyone failing; and a run with nobody after the sale is quiet,
+// not "overloaded even at normal traffic".
+func TestSharesOfNobody(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		config sim.Config
+		nobody string
+	}{
+		{"a sale of no length", shop(func(c *sim.Config) { c.SaleS = 0 }), "nobody arrived from 60 s to 60 s"},
+		{"a sale rate of 0", shop(saleRPS(0)), "nobody arrived during the sale"},
+	} {
+		v, err := report.Build(tt.config)
+		require.NoError(t, err, tt.name)
+		for _, row := range report.ComparisonTable(v.Rows).Rows {
+			assert.Equal(t, []string{"-", "-", "-", "-", "-", "-"}, row[1:7], "%s, %s: no share and no wait of nobody", tt.name, row[0])
+		}
+		assert.Equal(t, tt.nobody, report.SaleShares(v.Chosen), tt.name)
+		require.Len(t, v.Advice, 1, "%s: one piece of advice", tt.name)
+		assert.Contains(t, v.Advice[0].Text, "nothing to compare", tt.name)
+		assert.Equal(t, tt.config, v.Advice[0].Config, "%s: nothing to try", tt.name)
+
+		var b strings.Builder
+		require.NoError(t, report.WriteView(&b, v), tt.name)
+		assert.NotContains(t, b.String(), "0.0% of", "%s: no sentence gives a share of nobody", tt.name)
+	}
+
+	// No orders: the orders column alone says so.
+	noOrders := report.ComparisonTable(report.Rows(compare(t, shop(func(c *sim.Config) { c.OrderShare = 0 })))).Rows
+	for _, row := range noOrders {
+		assert.Equal(t, "-", row[4], "%s: no orders, no share of them", row[0])
+		assert.NotEqual(t, "-", row[1], "%s: the people's shares are still there", row[0])
+	}
+
+	// A sale on an idle service: nobody arrives after it.
+	for _, r := range compare(t, shop(normalRPS(0))) {
+		assert.Nil(t, r.BackToNormalS, r.Config.Policy)
+		assert.Equal(t, sim.Quiet, r.Recovery, "%v: nobody after the sale to measure", r.Config.Policy)
+		assert.Equal(t, "not measured: nobody arrived after the sale", report.Recovered(r), r.Config.Policy)
+		assert.Equal(t, "nobody after", report.BackCell(report.RowOf(r)), r.Config.Policy)
+		assert.True(t, strings.HasPrefix(report.ThisRun(r).Text, "not measured: nobody arrived after the sale, so there is no one to be back to normal for"),
+			"%v: %s", r.Config.Policy, report.ThisRun(r).Text)
+	}
 }

@@ -83,6 +83,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("BadInputIsAMessage", func(t *testing.T) { testBadInput(t, s) })
 	t.Run("MountOnANonElementIsAMessage", func(t *testing.T) { testMountNonElement(t, s) })
 	t.Run("Keyboard", func(t *testing.T) { testKeyboard(t, s) })
+	t.Run("NobodyToMeasure", func(t *testing.T) { testNobodyToMeasure(t, s) })
 }
 
 // assertRowsMatch checks the comparison table against report.Build of c
@@ -95,10 +96,10 @@ func assertRowsMatch(t *testing.T, got table, c sim.Config) {
 	for _, r := range v.Rows {
 		key := r.Policy.String()
 		for _, col := range []struct{ head, want string }{
-			{"Answered", report.Percent(r.Answered)},
-			{"Refused", report.Percent(r.Refused)},
-			{"Timed out", report.Percent(r.TimedOut)},
-			{"Orders answered", report.Percent(r.OrdersAnswered)},
+			{"Answered", report.PercentOf(r.Answered, r.People)},
+			{"Refused", report.PercentOf(r.Refused, r.People)},
+			{"Timed out", report.PercentOf(r.TimedOut, r.People)},
+			{"Orders answered", report.PercentOf(r.OrdersAnswered, r.Orders)},
 			{"Median wait", report.Millis(r.MedianWaitMS)},
 			{"p99 wait", report.Millis(r.P99WaitMS)},
 			{"Wasted", report.Count(r.Wasted)},
@@ -187,6 +188,28 @@ func testDefaultResults(t *testing.T, s *session) {
 	assert.Equal(t, 1, got.N, "shedsim:result events")
 	assert.Equal(t, "fifo", got.Policy)
 	assert.Equal(t, 150.0, got.SaleRPS)
+	tb.noProblems()
+}
+
+// testNobodyToMeasure: a link with no traffic at all shows no share of
+// nobody ("-", not "0.0%"), says nobody arrived, calls the run quiet, and
+// offers nothing to try.
+func testNobodyToMeasure(t *testing.T, s *session) {
+	tb := s.newTab(t, recorder)
+	tb.open(s.fileURL("index.html") + "?normal_rps=0&sale_rps=0")
+	summary := tb.summaryOf("#summary", "")
+	c := sim.DefaultConfig()
+	c.NormalRPS, c.SaleRPS = 0, 0
+	r := run(t, c)
+	require.Equal(t, sim.Quiet, r.Recovery)
+	assert.Equal(t, "Unbounded queue: nobody arrived from 60 s to 120 s; not measured: nobody arrived after 120 s.", summary, "#summary")
+	assertRowsMatch(t, tb.readTable("#compare"), c)
+	assert.Equal(t, "nobody arrived", tb.text(`ul.policy-bars li[data-policy="fifo"] .bar-text`), "fifo's bar")
+	assert.Equal(t, report.ThisRun(r).String(), tb.text("#this-run"), "#this-run")
+	poll[bool](tb, "the advice", `document.querySelectorAll('ol#advice > li').length > 0`, `document.querySelector('ol#advice').outerHTML`)
+	assert.Equal(t, 1, tb.count("ol#advice > li"), "one piece of advice")
+	assert.Contains(t, tb.text("ol#advice > li"), "nothing to compare", "the advice")
+	assert.Equal(t, 0, tb.count("ol#advice button.try"), "nothing to try")
 	tb.noProblems()
 }
 

@@ -448,6 +448,9 @@ func writeSeeds(w io.Writer, c sim.Config, n int, onePolicy bool) error {
 	fmt.Fprintf(w, "%s, seeds %d to %d: mean ± standard deviation between seeds.\n\n", describe, c.Seed, c.Seed+uint64(n)-1)
 	t := report.Table{Header: []string{"Policy", "Answered", "Refused", "Timed out", "Median wait", "Wasted", "Back to normal", "Not back"}}
 	pct := func(s stat) string { // one decimal always, as the other tables print shares
+		if s.n == 0 {
+			return "-" // nobody arrived during the sale in any seed
+		}
 		return strconv.FormatFloat(s.mean()*100, 'f', 1, 64) + " ± " + strconv.FormatFloat(s.sd()*100, 'f', 1, 64) + "%"
 	}
 	for _, p := range policies {
@@ -457,9 +460,11 @@ func writeSeeds(w io.Writer, c sim.Config, n int, onePolicy bool) error {
 			if err != nil {
 				return err
 			}
-			ans.add(r.Sale.AnsweredShare)
-			ref.add(r.Sale.RefusedShare)
-			tout.add(r.Sale.TimedOutShare)
+			if r.Sale.People > 0 { // a share of nobody is no share
+				ans.add(r.Sale.AnsweredShare)
+				ref.add(r.Sale.RefusedShare)
+				tout.add(r.Sale.TimedOutShare)
+			}
 			if r.Sale.MedianWaitMS != nil {
 				med.add(*r.Sale.MedianWaitMS)
 			}
