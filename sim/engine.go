@@ -669,7 +669,7 @@ func (e *engine) result() Result {
 	case r.BackToNormalS != nil:
 		r.Recovery = Normal
 	case nobodyAfter(r.Windows, e.saleEnd):
-		r.Recovery = Quiet
+		r.Recovery = Unmeasured
 	case c.Client == Throttle && e.queue.len() == 0:
 		r.Recovery = Throttled
 	case !c.HoldsTimeout():

@@ -186,7 +186,7 @@ func checkInvariants(t testing.TB, c Config, r Result) {
 		assert.Nil(t, r.BackToNormalS, "not back: no window from which all answer 90%")
 		switch {
 		case nobodyAfter:
-			assert.Equal(t, Quiet, r.Recovery, "not back: nobody arrived after the sale to measure")
+			assert.Equal(t, Unmeasured, r.Recovery, "not back: nobody arrived after the sale to measure")
 		case c.Client == Throttle && r.Recovery == Throttled:
 			// The clients refuse their own requests: nothing to drain.
 		case !c.HoldsTimeout():

@@ -29,7 +29,8 @@ type Result struct {
 	// WorkerTimeS is the workers' time by use, in seconds; it adds up to
 	// Workers x DurationS.
 	WorkerTimeS WorkerTime `json:"worker_time_s"`
-	// AttemptsPerPerson is the mean attempts sent per sale person.
+	// AttemptsPerPerson is the mean attempts sent per sale person (0 when
+	// nobody arrived during the sale).
 	AttemptsPerPerson float64 `json:"attempts_per_person"`
 	// LongestQueueWaitMS is the longest any request waited in the queue
 	// before a worker took it, dropped it or refused it (or until the run
@@ -70,13 +71,17 @@ type Sale struct {
 	TimedOut int `json:"timed_out"`
 	// Unfinished counts people whose last attempt was still in the system
 	// when the run ended (0 unless the run ends soon after the sale).
-	Unfinished     int     `json:"unfinished"`
+	Unfinished int `json:"unfinished"`
+	// AnsweredShare, RefusedShare and TimedOutShare are of People, and 0
+	// when nobody arrived during the sale: a share of nobody, which the
+	// reports show as "-".
 	AnsweredShare  float64 `json:"answered_share"`
 	RefusedShare   float64 `json:"refused_share"`
 	TimedOutShare  float64 `json:"timed_out_share"`
 	Orders         int     `json:"orders"`
 	OrdersAnswered int     `json:"orders_answered"`
-	// OrdersAnsweredShare is OrdersAnswered / Orders.
+	// OrdersAnsweredShare is OrdersAnswered / Orders, and 0 when there
+	// were no orders (OrderShare 0, say).
 	OrdersAnsweredShare float64 `json:"orders_answered_share"`
 	// MedianWaitMS and P99WaitMS are over answered sale people: the answer's
 	// time minus the person's first arrival, service included, in
@@ -143,8 +148,8 @@ const (
 	// as what it lets through is accepted, which takes minutes after a
 	// collapse; with nothing accepted at all it stays shut.
 	Throttled Recovery = "throttled"
-	// Quiet: not back, because nobody first arrived after the sale (a
+	// Unmeasured: not back, because nobody first arrived after the sale (a
 	// normal rate of 0, say): rule 17 has no one to measure, whatever the
 	// queue holds.
-	Quiet Recovery = "quiet"
+	Unmeasured Recovery = "unmeasured"
 )

@@ -405,7 +405,7 @@ func TestViewCSVAndQueueHint(t *testing.T) {
 	v, err = report.Build(c)
 	require.NoError(t, err)
 	lines = strings.Split(ViewCSV(v), "\n")
-	assert.Equal(t, "fifo,Unbounded queue,,,,,,,0,,quiet,", lines[1], "nobody arrived: no shares, no waits, no return to normal")
+	assert.Equal(t, "fifo,Unbounded queue,,,,,,,0,,unmeasured,", lines[1], "nobody arrived: no shares, no waits, no return to normal")
 	assert.Equal(t, "0,false,0,0,0,0,0,,0", lines[9], "a window with nobody has no answered share")
 }
 

@@ -723,8 +723,15 @@ func (w *simWidget) renderClients(v report.ClientView) {
 	clear(w.clientsFluid)
 	for _, r := range v.Rows {
 		key := r.Client.String()
+		per, load := report.Nobody(c), "no attempts at all"
+		if r.People > 0 {
+			per = attemptsPerPerson(r.AttemptsPerPerson)
+		}
+		if r.Attempts > 0 {
+			load = "retries are " + report.Percent(r.ExtraLoad) + " of the load"
+		}
 		add(w.clientsBars, shareRow("data-client", key, r.Title, r.Client == c.Client, loadBar(r.AttemptsPerPerson, most),
-			attemptsPerPerson(r.AttemptsPerPerson)+"; retries are "+report.Percent(r.ExtraLoad)+" of the load; "+backWords(r)))
+			per+"; "+load+"; "+backWords(c, r)))
 		li := h("li", "data-client", key, r.Fluid)
 		if r.Client == c.Client {
 			li.Class().Add("chosen")
@@ -734,20 +741,17 @@ func (w *simWidget) renderClients(v report.ClientView) {
 	fill(w.clientsTable, renderClientTable(w.id("clients-table"), v.Rows, c.Client, false, report.SaleArrivals(c)))
 }
 
-// backWords is a client row's return to normal in words.
-func backWords(r report.ClientRow) string {
-	cell := report.BackCell(report.Row{BackToNormalS: r.BackToNormalS, Recovery: r.Recovery})
+// backWords is a client row's return to normal under c, in words: as
+// report.Recovered says it when the run is back or unmeasured, and
+// shorter when it is not back.
+func backWords(c sim.Config, r report.ClientRow) string {
 	switch {
-	case r.BackToNormalS != nil && *r.BackToNormalS == 0:
-		return "back to normal at once"
-	case r.BackToNormalS != nil:
-		return "back to normal " + cell + " after the sale"
+	case r.BackToNormalS != nil || r.Recovery == sim.Unmeasured:
+		return report.Recovered(sim.Result{Config: c, BackToNormalS: r.BackToNormalS, Recovery: r.Recovery})
 	case r.Recovery == sim.Throttled:
 		return "clients still throttling"
-	case r.Recovery == sim.Quiet:
-		return "nobody arrived after the sale"
 	}
-	return cell // stuck, backlog, overloaded
+	return string(r.Recovery) // stuck, backlog, overloaded
 }
 
 // renderClientTable renders the client comparison; placeholder rows show

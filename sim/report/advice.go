@@ -16,7 +16,8 @@ type Advice struct {
 	// Config is the alternative that was run, for a "try it" button; c
 	// itself when there is nothing to change.
 	Config sim.Config `json:"config"`
-	// Answered is the alternative's answered share of the sale's people.
+	// Answered is the alternative's answered share of the sale's people
+	// (0 when nobody arrived during the sale).
 	Answered float64 `json:"answered"`
 }
 
@@ -49,9 +50,9 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 	}
 	if best.Config.Policy != c.Policy && best.Sale.AnsweredShare > cur.Sale.AnsweredShare+0.01 {
 		out = append(out, Advice{
-			Text: fill("Switch to %s: %s of %s answered instead of %s, with a median wait of %s; %s.",
+			Text: fill("Switch to %s: %s of %s answered instead of %s, with a median wait of %s%s.",
 				PolicyNoun(best.Config.Policy), Percent(best.Sale.AnsweredShare), SalePeople(c), Percent(cur.Sale.AnsweredShare),
-				Millis(best.Sale.MedianWaitMS), Recovered(best)),
+				Millis(best.Sale.MedianWaitMS), andRecovered("; ", best)),
 			Config: best.Config, Answered: best.Sale.AnsweredShare,
 		})
 	} else if fast := fastest(compared, cur); fast != nil {
@@ -78,8 +79,8 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 
 	if n := c.SuggestedWorkers(); c.Workers < n && c.SaleRPS > c.NormalRPS && !NoSale(c) {
 		try(func(a *sim.Config) { a.Workers = n }, func(r sim.Result) string {
-			return fill("Or run %s workers, the fewest whose capacity (%s/s) is over the sale's %s/s: %s answered with this policy, %s.",
-				strconv.Itoa(n), Number(r.Config.CapacityRPS(), 1), Number(c.SaleRPS, 2), Percent(r.Sale.AnsweredShare), Recovered(r))
+			return fill("Or run %s workers, the fewest whose capacity (%s/s) is over the sale's %s/s: %s answered with this policy%s.",
+				strconv.Itoa(n), Number(r.Config.CapacityRPS(), 1), Number(c.SaleRPS, 2), Percent(r.Sale.AnsweredShare), andRecovered(", ", r))
 		})
 	}
 	if c.Retries > 0 {
@@ -88,18 +89,18 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 			if c.Retries == 1 {
 				tries = "retry"
 			}
-			text := fill("Retry less: with no retries this policy answers %s and is %s. With %s %s it answers %s and is %s.",
-				Percent(r.Sale.AnsweredShare), Recovered(r), strconv.Itoa(c.Retries), tries, Percent(cur.Sale.AnsweredShare), Recovered(cur))
+			text := fill("Retry less: with no retries this policy answers %s%s. With %s %s it answers %s%s.",
+				Percent(r.Sale.AnsweredShare), andRecovered(" and is ", r), strconv.Itoa(c.Retries), tries, Percent(cur.Sale.AnsweredShare), andRecovered(" and is ", cur))
 			if c.Client == sim.Fixed || c.Client == sim.Backoff {
 				text += " A retry budget stops retries when they stop helping."
 			}
 			return text
 		})
 	}
-	if c.Retries > 0 && c.Client == sim.Fixed && cur.BackToNormalS == nil {
+	if c.Retries > 0 && c.Client == sim.Fixed && cur.BackToNormalS == nil && cur.Recovery != sim.Unmeasured {
 		try(func(a *sim.Config) { a.Client = sim.Budget }, func(r sim.Result) string {
-			return fill("Give the clients a retry budget (a token bucket of %s, as the AWS SDKs keep): %s answered and %s, %s attempts per person instead of %s.",
-				strconv.Itoa(c.BudgetTokens), Percent(r.Sale.AnsweredShare), Recovered(r), Number(r.AttemptsPerPerson, 2), Number(cur.AttemptsPerPerson, 2))
+			return fill("Give the clients a retry budget (a token bucket of %s, as the AWS SDKs keep): %s answered%s, %s attempts per person instead of %s.",
+				strconv.Itoa(c.BudgetTokens), Percent(r.Sale.AnsweredShare), andRecovered(" and ", r), Number(r.AttemptsPerPerson, 2), Number(cur.AttemptsPerPerson, 2))
 		})
 	}
 	if (c.Policy == sim.Bounded || c.Policy == sim.Priority) && c.HoldsTimeout() {
@@ -118,12 +119,22 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 	}
 	if len(out) == 0 {
 		out = append(out, Advice{
-			Text: fill("Nothing to change: %s answers %s of %s, as many as any policy here, and is %s.",
-				PolicyNoun(c.Policy), Percent(cur.Sale.AnsweredShare), SalePeople(c), Recovered(cur)),
+			Text: fill("Nothing to change: %s answers %s of %s, as many as any policy here%s.",
+				PolicyNoun(c.Policy), Percent(cur.Sale.AnsweredShare), SalePeople(c), andRecovered(", and is ", cur)),
 			Config: c, Answered: cur.Sale.AnsweredShare,
 		})
 	}
 	return out, nil
+}
+
+// andRecovered is sep and how r ended after the sale, for the end of a
+// sentence ("; back to normal at once"), or nothing when nobody arrived
+// after the sale to measure it by.
+func andRecovered(sep string, r sim.Result) string {
+	if r.Recovery == sim.Unmeasured {
+		return ""
+	}
+	return sep + Recovered(r)
 }
 
 // fastest returns an early-no policy that answers within 3 points of cur

@@ -36,7 +36,7 @@ type Rect struct {
 type Bar struct {
 	StartS   float64 `json:"start_s"`
 	People   int     `json:"people"`
-	Answered float64 `json:"answered"` // share of the window's people
+	Answered float64 `json:"answered"` // share of the window's settled people: 1 when none had settled
 	Parts    []Part  `json:"parts"`
 	// Label is the bar's text for a tooltip or a screen reader.
 	Label string `json:"label"`
@@ -101,7 +101,7 @@ func Timeline(r sim.Result) Chart {
 		case w.People == 0:
 			b.Label = fill("%s to %s: nobody arrived", Seconds(w.StartS), Seconds(end))
 		case settled == 0:
-			b.Label = fill("%s to %s: %s, all still waiting when the run ended", Seconds(w.StartS), Seconds(end), people(w.People))
+			b.Label = fill("%s to %s: %s still waiting when the run ended", Seconds(w.StartS), Seconds(end), people(w.People))
 		default:
 			b.Label = fill("%s to %s: %s of %s answered", Seconds(w.StartS), Seconds(end), Percent(w.AnsweredShare), people(settled))
 		}
@@ -132,7 +132,7 @@ func timelineSummary(r sim.Result) string {
 	c := r.Config
 	zero := 0
 	for _, w := range r.Windows {
-		if w.StartS >= c.SaleStartS && w.StartS < c.SaleEndS() && w.People > 0 && w.Answered == 0 {
+		if w.StartS >= c.SaleStartS && w.StartS < c.SaleEndS() && w.People > w.Unfinished && w.Answered == 0 {
 			zero++
 		}
 	}
@@ -147,7 +147,7 @@ func timelineSummary(r sim.Result) string {
 	s := fill("%s: answered share of each 10 s of arrivals over %s. %s %s to %s, %s",
 		c.Policy.Title(), Seconds(c.DurationS), during, Seconds(c.SaleStartS), Seconds(c.SaleEndS()), answered)
 	if zero > 0 {
-		s += fill(", and nobody in %s of its 10 s windows", strconv.Itoa(zero))
+		s += fill(", and nobody was answered in %s of its 10 s windows", strconv.Itoa(zero))
 	}
 	return s + "; " + Recovered(r) + "."
 }

@@ -72,8 +72,10 @@ func TestTimelineGeometry(t *testing.T) {
 				switch {
 				case w.People == 0:
 					label = fmt.Sprintf("%s to %s: nobody arrived", report.Seconds(w.StartS), report.Seconds(end))
+				case settled == 0 && w.People == 1:
+					label = fmt.Sprintf("%s to %s: 1 person still waiting when the run ended", report.Seconds(w.StartS), report.Seconds(end))
 				case settled == 0:
-					label = fmt.Sprintf("%s to %s: %s people, all still waiting when the run ended", report.Seconds(w.StartS), report.Seconds(end), report.Count(w.People))
+					label = fmt.Sprintf("%s to %s: %s people still waiting when the run ended", report.Seconds(w.StartS), report.Seconds(end), report.Count(w.People))
 				case w.Unfinished > 0:
 					label += fmt.Sprintf(", %s more still waiting when the run ended", report.Count(w.Unfinished))
 				}
@@ -139,7 +141,7 @@ func TestTimelineSummaryCountsEmptySaleWindows(t *testing.T) {
 		want   string
 		reason string
 	}{
-		{"fifo", shop(), ", and nobody in 5 of its 10 s windows;", "the post: 5 of the sale's 6 windows answered nobody"},
+		{"fifo", shop(), ", and nobody was answered in 5 of its 10 s windows;", "the post: 5 of the sale's 6 windows answered nobody"},
 		{"bounded", shop(policy(sim.Bounded)), "", "every sale window answers someone"},
 	}
 	for _, tt := range tests {
@@ -152,7 +154,7 @@ func TestTimelineSummaryCountsEmptySaleWindows(t *testing.T) {
 	}
 	ch := report.Timeline(run(t, shop()))
 	assert.Equal(t, "Unbounded queue: answered share of each 10 s of arrivals over 300 s. During the sale, from 60 s to 120 s, "+
-		report.Percent(run(t, shop()).Sale.AnsweredShare)+" of people were answered, and nobody in 5 of its 10 s windows; "+
+		report.Percent(run(t, shop()).Sale.AnsweredShare)+" of people were answered, and nobody was answered in 5 of its 10 s windows; "+
 		report.Recovered(run(t, shop()))+".", ch.Summary, "the default's summary, whole")
 }
 

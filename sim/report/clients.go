@@ -19,9 +19,11 @@ type ClientRow struct {
 	Refused  float64 `json:"refused"`
 	TimedOut float64 `json:"timed_out"`
 	// AttemptsPerPerson is the attempts that reached the service per sale
-	// person; ExtraLoad is the share of the service's arrivals that were
-	// retries, over the whole run.
+	// person (0 when there were none); ExtraLoad is the share of the
+	// service's arrivals, Attempts over the whole run, that were retries
+	// (0 when there were none).
 	AttemptsPerPerson float64 `json:"attempts_per_person"`
+	Attempts          int     `json:"attempts"`
 	ExtraLoad         float64 `json:"extra_load"`
 	// Throttled is the attempts the clients refused themselves.
 	Throttled     int          `json:"throttled"`
@@ -54,6 +56,7 @@ func ClientRowOf(r sim.Result) ClientRow {
 		Refused:           r.Sale.RefusedShare,
 		TimedOut:          r.Sale.TimedOutShare,
 		AttemptsPerPerson: r.AttemptsPerPerson,
+		Attempts:          r.Attempts,
 		ExtraLoad:         extra,
 		Throttled:         r.Client.Throttled,
 		Declined:          r.Client.Declined,
@@ -79,9 +82,18 @@ func ClientTable(rows []ClientRow) Table {
 	for _, r := range rows {
 		back := Row{BackToNormalS: r.BackToNormalS, Recovery: r.Recovery}
 		t.Rows = append(t.Rows, []string{r.Title, PercentOf(r.Answered, r.People), PercentOf(r.Refused, r.People), PercentOf(r.TimedOut, r.People),
-			Number(r.AttemptsPerPerson, 2), Percent(r.ExtraLoad), BackCell(back)})
+			perPerson(r), PercentOf(r.ExtraLoad, r.Attempts), BackCell(back)})
 	}
 	return t
+}
+
+// perPerson is a client row's attempts per sale person for a table cell:
+// "-" when nobody arrived during the sale.
+func perPerson(r ClientRow) string {
+	if r.People == 0 {
+		return "-"
+	}
+	return Number(r.AttemptsPerPerson, 2)
 }
 
 // ClientView is every client strategy side by side for one Config's

@@ -53,7 +53,7 @@ func TestClientRowOf(t *testing.T) {
 		assert.Equal(t, report.ClientRow{
 			Client: r.Config.Client, Title: r.Config.Client.Title(), People: r.Sale.People,
 			Answered: r.Sale.AnsweredShare, Refused: r.Sale.RefusedShare, TimedOut: r.Sale.TimedOutShare,
-			AttemptsPerPerson: r.AttemptsPerPerson, ExtraLoad: row.ExtraLoad,
+			AttemptsPerPerson: r.AttemptsPerPerson, Attempts: r.Attempts, ExtraLoad: row.ExtraLoad,
 			Throttled: r.Client.Throttled, Declined: r.Client.Declined,
 			MedianWaitMS: r.Sale.MedianWaitMS, BackToNormalS: r.BackToNormalS, Recovery: r.Recovery,
 			Fluid: report.FluidLine(r.Config, 3),

@@ -106,9 +106,9 @@ func Recovered(r sim.Result) string {
 		return "not back by " + Seconds(r.Config.DurationS) + ": the clients are still throttling themselves"
 	case r.Recovery == sim.Overloaded:
 		return "not back by " + Seconds(r.Config.DurationS) + ": overloaded even at normal traffic"
-	case r.Recovery == sim.Quiet && NoSale(r.Config):
+	case r.Recovery == sim.Unmeasured && NoSale(r.Config):
 		return "not measured: nobody arrived after " + Seconds(r.Config.SaleEndS())
-	case r.Recovery == sim.Quiet:
+	case r.Recovery == sim.Unmeasured:
 		return "not measured: nobody arrived after the sale"
 	case r.Config.Retries == 0:
 		return "not back by " + Seconds(r.Config.DurationS) + ": stuck, the normal traffic alone is over capacity"
@@ -131,7 +131,7 @@ func BackCell(r Row) string {
 		return "throttled"
 	case r.Recovery == sim.Overloaded:
 		return "overloaded"
-	case r.Recovery == sim.Quiet:
+	case r.Recovery == sim.Unmeasured:
 		return "nobody after"
 	default:
 		return "stuck"

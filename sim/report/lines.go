@@ -116,9 +116,9 @@ func ThisRun(r sim.Result) Line {
 	case r.BackToNormalS == nil && r.Recovery == sim.Stuck:
 		text = fill("stuck: not back by %s. Retries keep the queue full: %s, %s served to nobody.",
 			Seconds(r.Config.DurationS), answeredOf(r), requests(r.Wasted))
-	case r.Recovery == sim.Quiet && r.Wasted > 0:
+	case r.Recovery == sim.Unmeasured && r.Wasted > 0:
 		text = fill("%s, so there is no one to be back to normal for; %s served to nobody.", Recovered(r), requests(r.Wasted))
-	case r.Recovery == sim.Quiet:
+	case r.Recovery == sim.Unmeasured:
 		text = fill("%s, so there is no one to be back to normal for.", Recovered(r))
 	case r.BackToNormalS == nil && r.Recovery == sim.Throttled:
 		text = fill("not back by %s, with the queue empty: the clients refused %s of their own requests. Adaptive throttling remembers the last %s of failures and reopens only as fast as what it lets through is accepted; with nothing accepted it stays shut.",

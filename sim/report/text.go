@@ -175,7 +175,7 @@ func WritePostTables(w io.Writer, base sim.Config) error {
 	if e != nil {
 		return e
 	}
-	p("The sale: %s.\nShares are of the people who first arrived during the sale; wasted work is the whole run's.\n\n", Describe(base))
+	p("The sale: %s.\nShares are of the people who first arrived %s; wasted work is the whole run's.\n\n", Describe(base), SaleArrivals(base))
 	tab(ComparisonTable(Rows(rs)))
 	p("\n%s\n", backToNormalNote)
 
@@ -289,7 +289,11 @@ func WriteTimelines(w io.Writer, c sim.Config) error {
 	if err != nil {
 		return err
 	}
-	if _, err := io.WriteString(w, fill("Answered per 10 s of arrivals, every policy: %s.\nSale windows are marked *.\n\n", Describe(c))); err != nil {
+	marks := "Sale windows are marked *.\n"
+	if NoSale(c) {
+		marks = ""
+	}
+	if _, err := io.WriteString(w, fill("Answered per 10 s of arrivals, every policy: %s.\n%s\n", Describe(c), marks)); err != nil {
 		return err
 	}
 	t := Table{Header: []string{"Window"}}
@@ -298,7 +302,7 @@ func WriteTimelines(w io.Writer, c sim.Config) error {
 	}
 	for i, w0 := range rs[0].Windows {
 		mark := " "
-		if w0.StartS >= c.SaleStartS && w0.StartS < c.SaleEndS() {
+		if marks != "" && w0.StartS >= c.SaleStartS && w0.StartS < c.SaleEndS() {
 			mark = "*"
 		}
 		row := []string{fill("%s %s", mark, Seconds(w0.StartS))}

@@ -223,8 +223,8 @@ func TestAboutTheNumbers(t *testing.T) {
 
 // TestSharesOfNobody: a share with nobody under it (a sale of no length,
 // a sale rate of 0, no orders) prints as "-", never as "0.0%", which would
-// read as everyone failing; and a run with nobody after the sale is quiet,
-// not "overloaded even at normal traffic".
+// read as everyone failing; and a run with nobody after the sale is
+// unmeasured, not "overloaded even at normal traffic".
 func TestSharesOfNobody(t *testing.T) {
 	for _, tt := range []struct {
 		name   string
@@ -256,13 +256,29 @@ func TestSharesOfNobody(t *testing.T) {
 		assert.NotEqual(t, "-", row[1], "%s: the people's shares are still there", row[0])
 	}
 
+	// No traffic at all: the client comparison has no attempts per person
+	// and no share of retries in the load.
+	cv, err := report.BuildClients(shop(normalRPS(0), saleRPS(0), retries(3)))
+	require.NoError(t, err)
+	for _, row := range report.ClientTable(cv.Rows).Rows {
+		assert.Equal(t, []string{"-", "-", "-", "-", "-", "nobody after"}, row[1:], "%s: nothing sent, nothing to share", row[0])
+	}
+
 	// A sale on an idle service: nobody arrives after it.
 	for _, r := range compare(t, shop(normalRPS(0))) {
 		assert.Nil(t, r.BackToNormalS, r.Config.Policy)
-		assert.Equal(t, sim.Quiet, r.Recovery, "%v: nobody after the sale to measure", r.Config.Policy)
+		assert.Equal(t, sim.Unmeasured, r.Recovery, "%v: nobody after the sale to measure", r.Config.Policy)
+		assert.NotContains(t, report.ThisRun(r).Text+report.Outlook(r).Text, "overloaded", r.Config.Policy)
 		assert.Equal(t, "not measured: nobody arrived after the sale", report.Recovered(r), r.Config.Policy)
 		assert.Equal(t, "nobody after", report.BackCell(report.RowOf(r)), r.Config.Policy)
 		assert.True(t, strings.HasPrefix(report.ThisRun(r).Text, "not measured: nobody arrived after the sale, so there is no one to be back to normal for"),
 			"%v: %s", r.Config.Policy, report.ThisRun(r).Text)
+	}
+	v, err := report.Build(shop(normalRPS(0), retries(3), policy(sim.Bounded)))
+	require.NoError(t, err)
+	require.NotEmpty(t, v.Advice)
+	for _, a := range v.Advice {
+		assert.NotContains(t, a.Text, "not measured", "the advice leaves out a return it could not measure")
+		assert.NotContains(t, a.Text, "retry budget (a token bucket", "nothing is stuck, so no budget is offered")
 	}
 }

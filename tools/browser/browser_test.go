@@ -192,7 +192,7 @@ func testDefaultResults(t *testing.T, s *session) {
 }
 
 // testNobodyToMeasure: a link with no traffic at all shows no share of
-// nobody ("-", not "0.0%"), says nobody arrived, calls the run quiet, and
+// nobody ("-", not "0.0%"), says nobody arrived, calls the run unmeasured, and
 // offers nothing to try.
 func testNobodyToMeasure(t *testing.T, s *session) {
 	tb := s.newTab(t, recorder)
@@ -201,7 +201,7 @@ func testNobodyToMeasure(t *testing.T, s *session) {
 	c := sim.DefaultConfig()
 	c.NormalRPS, c.SaleRPS = 0, 0
 	r := run(t, c)
-	require.Equal(t, sim.Quiet, r.Recovery)
+	require.Equal(t, sim.Unmeasured, r.Recovery)
 	assert.Equal(t, "Unbounded queue: nobody arrived from 60 s to 120 s; not measured: nobody arrived after 120 s.", summary, "#summary")
 	assertRowsMatch(t, tb.readTable("#compare"), c)
 	assert.Equal(t, "nobody arrived", tb.text(`ul.policy-bars li[data-policy="fifo"] .bar-text`), "fifo's bar")

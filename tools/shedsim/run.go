@@ -453,6 +453,7 @@ func writeSeeds(w io.Writer, c sim.Config, n int, onePolicy bool) error {
 		}
 		return strconv.FormatFloat(s.mean()*100, 'f', 1, 64) + " ± " + strconv.FormatFloat(s.sd()*100, 'f', 1, 64) + "%"
 	}
+	withPeople := 0 // seeds in which someone arrived during the sale: the same under every policy
 	for _, p := range policies {
 		var ans, ref, tout, med, wasted, back stat
 		notBack := map[sim.Recovery]int{}
@@ -492,9 +493,16 @@ func writeSeeds(w io.Writer, c sim.Config, n int, onePolicy bool) error {
 		}
 		t.Rows = append(t.Rows, []string{p.Title(), pct(ans), pct(ref), pct(tout), medCell,
 			report.Number(wasted.mean(), 0) + " ± " + report.Number(wasted.sd(), 0), backCell, nbCell})
+		withPeople = int(ans.n)
 	}
-	_, err := t.WriteTo(w)
-	return err
+	if _, err := t.WriteTo(w); err != nil {
+		return err
+	}
+	if withPeople < n {
+		_, err := fmt.Fprintf(w, "\nShares are over the %d of %d seeds in which anyone arrived %s.\n", withPeople, n, strings.TrimSuffix(report.SaleArrivals(c), " (no sale)"))
+		return err
+	}
+	return nil
 }
 
 func sortedKeys(m map[sim.Recovery]int) []sim.Recovery {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -158,6 +159,25 @@ func TestSeeds(t *testing.T) {
 	assert.Contains(t, out, "Bounded queue")
 	assert.NotContains(t, out, "Unbounded queue", "--policy limits --seeds to one policy")
 	assert.Equal(t, 4, strings.Count(out, "\n"), "a title, a blank line, a header and one row")
+
+	// A sale of 1 a second for 1 s brings nobody in some seeds: the shares
+	// are over the others, and the table says how many.
+	out, _, err = runArgs(t, "--seeds", "8", "--policy", "fifo", "--normal-rps", "0", "--sale-rps", "1", "--sale-s", "1")
+	require.NoError(t, err)
+	var with int
+	for seed := uint64(1); seed <= 8; seed++ {
+		c := sim.DefaultConfig()
+		c.NormalRPS, c.SaleRPS, c.SaleS, c.Seed = 0, 1, 1, seed
+		r, err := sim.Run(c)
+		require.NoError(t, err)
+		if r.Sale.People > 0 {
+			with++
+		}
+		assert.Equal(t, sim.Unmeasured, r.Recovery, "seed %d: nobody after the sale", seed)
+	}
+	require.Less(t, with, 8, "some seeds bring nobody")
+	assert.Contains(t, out, fmt.Sprintf("Shares are over the %d of 8 seeds in which anyone arrived during the sale.", with))
+	assert.Contains(t, out, "8 unmeasured", "the Not back column")
 }
 
 func TestSampleFlagsOverride(t *testing.T) {
