@@ -725,7 +725,7 @@ func (w *simWidget) renderClients(v report.ClientView) {
 		key := r.Client.String()
 		per, load := report.Nobody(c), "no attempts at all"
 		if r.People > 0 {
-			per = attemptsPerPerson(r.AttemptsPerPerson)
+			per = report.AttemptsPerPerson(r.AttemptsPerPerson)
 		}
 		if r.Attempts > 0 {
 			load = "retries are " + report.Percent(r.ExtraLoad) + " of the load"
@@ -804,13 +804,4 @@ func saveFile(name, typ, text string) {
 		return nil
 	})
 	js.Global().Call("setTimeout", revoke, 1000)
-}
-
-// attemptsPerPerson says "1 attempt per person" or "3.79 attempts per
-// person".
-func attemptsPerPerson(n float64) string {
-	if report.Number(n, 2) == "1" {
-		return "1 attempt per person"
-	}
-	return report.Number(n, 2) + " attempts per person"
 }

@@ -66,7 +66,8 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 
 	// try runs an alternative and adds what it measured. An alternative that
 	// is not a valid Config (more workers than allowed, a run over the
-	// budget) is not advised: there is no run to quote.
+	// budget) is not advised: there is no run to quote. Nor is one whose
+	// say returns "": it measured no difference worth the change.
 	try := func(change func(*sim.Config), say func(r sim.Result) string) {
 		alt := c
 		change(&alt)
@@ -74,17 +75,29 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 		if err != nil {
 			return
 		}
-		out = append(out, Advice{Text: say(r), Config: alt, Answered: r.Sale.AnsweredShare})
+		if text := say(r); text != "" {
+			out = append(out, Advice{Text: text, Config: alt, Answered: r.Sale.AnsweredShare})
+		}
+	}
+	// same says that r measured what cur did, as the advice prints it.
+	same := func(r sim.Result) bool {
+		return Percent(r.Sale.AnsweredShare) == Percent(cur.Sale.AnsweredShare) && Recovered(r) == Recovered(cur)
 	}
 
 	if n := c.SuggestedWorkers(); c.Workers < n && c.SaleRPS > c.NormalRPS && !NoSale(c) {
 		try(func(a *sim.Config) { a.Workers = n }, func(r sim.Result) string {
+			if same(r) {
+				return ""
+			}
 			return fill("Or run %s workers, the fewest whose capacity (%s/s) is over the sale's %s/s: %s answered with this policy%s.",
-				strconv.Itoa(n), Number(r.Config.CapacityRPS(), 1), Number(c.SaleRPS, 2), Percent(r.Sale.AnsweredShare), andRecovered(", ", r))
+				strconv.Itoa(n), Number(r.Config.CapacityRPS(), 2), Number(c.SaleRPS, 2), Percent(r.Sale.AnsweredShare), andRecovered(", ", r))
 		})
 	}
 	if c.Retries > 0 {
 		try(func(a *sim.Config) { a.Retries = 0 }, func(r sim.Result) string {
+			if same(r) {
+				return ""
+			}
 			tries := "retries"
 			if c.Retries == 1 {
 				tries = "retry"
@@ -99,12 +112,18 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 	}
 	if c.Retries > 0 && c.Client == sim.Fixed && cur.BackToNormalS == nil && cur.Recovery != sim.Unmeasured {
 		try(func(a *sim.Config) { a.Client = sim.Budget }, func(r sim.Result) string {
-			return fill("Give the clients a retry budget (a token bucket of %s, as the AWS SDKs keep): %s answered%s, %s attempts per person instead of %s.",
-				strconv.Itoa(c.BudgetTokens), Percent(r.Sale.AnsweredShare), andRecovered(" and ", r), Number(r.AttemptsPerPerson, 2), Number(cur.AttemptsPerPerson, 2))
+			if same(r) && Number(r.AttemptsPerPerson, 2) == Number(cur.AttemptsPerPerson, 2) {
+				return ""
+			}
+			return fill("Give the clients a retry budget (a token bucket of %s, as the AWS SDKs keep): %s answered%s, %s instead of %s.",
+				strconv.Itoa(c.BudgetTokens), Percent(r.Sale.AnsweredShare), andRecovered(" and ", r), AttemptsPerPerson(r.AttemptsPerPerson), Number(cur.AttemptsPerPerson, 2))
 		})
 	}
-	if (c.Policy == sim.Bounded || c.Policy == sim.Priority) && c.HoldsTimeout() {
+	if (c.Policy == sim.Bounded || c.Policy == sim.Priority) && c.HoldsTimeout() && c.Queue != 0 {
 		try(func(a *sim.Config) { a.Queue = 0 }, func(r sim.Result) string {
+			if r.Sale.AnsweredShare <= cur.Sale.AnsweredShare || Percent(r.Sale.AnsweredShare) == Percent(cur.Sale.AnsweredShare) {
+				return "" // the automatic bound would answer no more
+			}
 			return fill("Bound the queue as a time: %s waiting hold %s of work against a %s timeout, so %s of %s still time out. The automatic %s (%s of work) answers %s.",
 				Count(c.QueueBound()), Seconds(c.QueueSeconds()), Duration(c.TimeoutMS), Percent(cur.Sale.TimedOutShare), SalePeople(c),
 				Count(r.Config.QueueBound()), Seconds(r.Config.QueueSeconds()), Percent(r.Sale.AnsweredShare))
@@ -112,15 +131,35 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 	}
 	if c.RefusalCostMS > 0 && c.Policy != sim.FIFO && c.Policy != sim.Skip {
 		try(func(a *sim.Config) { a.RefusalCostMS = 0 }, func(r sim.Result) string {
+			if same(r) {
+				return ""
+			}
 			return fill("Make saying no cheap: each refusal takes a worker %s now, %s of their time %s. Shed before the expensive part, in the gateway or the handler's first lines, and %s are answered instead of %s.",
 				Duration(c.RefusalCostMS), Percent(cur.Sale.RefusingShare), strings.TrimSuffix(SaleArrivals(c), " (no sale)"),
 				Percent(r.Sale.AnsweredShare), Percent(cur.Sale.AnsweredShare))
 		})
 	}
 	if len(out) == 0 {
+		// No early-no policy answers a point more (or "Switch to" would
+		// have said so); the unbounded queue or skipping may, by never
+		// saying no.
+		most := cur
+		for _, r := range compared {
+			if r.Sale.AnsweredShare > most.Sale.AnsweredShare {
+				most = r
+			}
+		}
+		than, after := ", within a point of any other policy here", ""
+		switch {
+		case Percent(most.Sale.AnsweredShare) == Percent(cur.Sale.AnsweredShare):
+			than = ", as many as any policy here"
+		case most.Sale.AnsweredShare > cur.Sale.AnsweredShare+0.01:
+			than, after = "", fill(" %s answers more here, %s, but it never says no, so nothing holds it back in a bigger spike.",
+				capital(PolicyNoun(most.Config.Policy)), Percent(most.Sale.AnsweredShare))
+		}
 		out = append(out, Advice{
-			Text: fill("Nothing to change: %s answers %s of %s, as many as any policy here%s.",
-				PolicyNoun(c.Policy), Percent(cur.Sale.AnsweredShare), SalePeople(c), andRecovered(", and is ", cur)),
+			Text: fill("Nothing to change: %s answers %s of %s%s%s.%s",
+				PolicyNoun(c.Policy), Percent(cur.Sale.AnsweredShare), SalePeople(c), than, andRecovered(", and is ", cur), after),
 			Config: c, Answered: cur.Sale.AnsweredShare,
 		})
 	}
@@ -149,7 +188,7 @@ func fastest(compared []sim.Result, cur sim.Result) *sim.Result {
 		if p == cur.Config.Policy || r.Sale.MedianWaitMS == nil || r.Sale.AnsweredShare < cur.Sale.AnsweredShare-0.03 {
 			continue
 		}
-		if *r.Sale.MedianWaitMS*2 > *cur.Sale.MedianWaitMS {
+		if *r.Sale.MedianWaitMS*2 > *cur.Sale.MedianWaitMS || Millis(r.Sale.MedianWaitMS) == Millis(cur.Sale.MedianWaitMS) {
 			continue
 		}
 		if pick == nil || *r.Sale.MedianWaitMS < *pick.Sale.MedianWaitMS {

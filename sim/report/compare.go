@@ -110,7 +110,7 @@ func Recovered(r sim.Result) string {
 		return "not measured: nobody arrived after " + Seconds(r.Config.SaleEndS())
 	case r.Recovery == sim.Unmeasured:
 		return "not measured: nobody arrived after the sale"
-	case r.Config.Retries == 0:
+	case !r.Config.Drains(0): // no retry is needed to keep it full
 		return "not back by " + Seconds(r.Config.DurationS) + ": stuck, the normal traffic alone is over capacity"
 	default:
 		return "not back by " + Seconds(r.Config.DurationS) + ": stuck, retries keep the queue full"

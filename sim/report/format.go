@@ -49,9 +49,15 @@ func Count(n int) string {
 }
 
 // Number formats x with at most the given decimals, dropping trailing zeros
-// and adding thousands separators: 162.5, 100, 10.24, 1,024.
+// and adding thousands separators: 162.5, 100, 10.24, 1,024. A positive
+// number too small for the decimals keeps two significant digits, 0.004 or
+// 1e-05, so that a rate or a time that is there never prints as "0"; a
+// negative one that rounds to zero prints "0".
 func Number(x float64, decimals int) string {
 	p := math.Pow10(decimals)
+	if r := math.Round(x*p) / p; r == 0 && x > 0 {
+		return strconv.FormatFloat(x, 'g', 2, 64)
+	}
 	x = math.Round(x*p)/p + 0 // + 0 turns -0 into 0
 	s := strconv.FormatFloat(x, 'f', decimals, 64)
 	if strings.Contains(s, ".") {
@@ -72,6 +78,15 @@ func Number(x float64, decimals int) string {
 		return whole + "." + frac
 	}
 	return whole
+}
+
+// AttemptsPerPerson is a mean count of attempts per person, in words: "1
+// attempt per person", "3.79 attempts per person".
+func AttemptsPerPerson(n float64) string {
+	if s := Number(n, 2); s != "1" {
+		return s + " attempts per person"
+	}
+	return "1 attempt per person"
 }
 
 // Millis formats a duration in milliseconds for people: "98 ms" under 10

@@ -111,6 +111,27 @@ func TestNumberNegativeZero(t *testing.T) {
 	}
 }
 
+// TestNumberSmall: a positive number that the decimals would round to 0
+// keeps two significant digits: "8 workers at 0.001 ms", not "at 0 ms".
+func TestNumberSmall(t *testing.T) {
+	for _, tt := range []struct {
+		x        float64
+		decimals int
+		want     string
+	}{
+		{0.004, 2, "0.004"},
+		{0.001, 1, "0.001"},
+		{0.0123, 0, "0.012"},
+		{0.00001, 2, "1e-05"},
+		{0.005, 2, "0.01"},
+		{0, 2, "0"},
+	} {
+		assert.Equal(t, tt.want, report.Number(tt.x, tt.decimals), "Number(%v, %d)", tt.x, tt.decimals)
+	}
+	assert.Equal(t, "0.001 ms", report.Duration(0.001), "a service time of 0.001 ms")
+	assert.Equal(t, "0.04 s", report.Seconds(0.04), "a sale of 0.04 s")
+}
+
 func TestDuration(t *testing.T) {
 	tests := []struct {
 		ms     float64

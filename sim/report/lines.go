@@ -2,6 +2,7 @@ package report
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/shedsim/shedsim/sim"
 )
@@ -31,11 +32,11 @@ func FluidLine(c sim.Config, retries int) string {
 		head += ", " + c.Client.String()
 	}
 	if c.Client == sim.Throttle {
-		return fill("%s: the clients send at most %s x what is accepted, so with nothing accepted almost nothing reaches the %s/s: %s",
+		return fill("%s: the clients send at most %s x what is accepted, so with nothing accepted almost nothing reaches the service's %s/s: %s",
 			head, Number(c.ThrottleK, 2), Number(c.CapacityRPS(), 2), verdict)
 	}
 	line := fill("%s: %s/s x %s tries = %s/s against %s/s, %s",
-		head, Number(c.NormalRPS, 2), Number(tries, 2), Number(float64(c.NormalRPS*tries), 2), Number(c.CapacityRPS(), 2), verdict)
+		head, Number(c.NormalRPS, 2), triesNumber(tries), Number(float64(c.NormalRPS*tries), 2), Number(c.CapacityRPS(), 2), verdict)
 	switch {
 	case c.Client == sim.Budget && retries > 0:
 		line += " (the budget is spent, and nothing answered refills it)"
@@ -45,9 +46,22 @@ func FluidLine(c sim.Config, retries int) string {
 	return line
 }
 
+// triesNumber is a count of tries, which a client strategy can make
+// fractional: two decimals, or four when two would show 1 for more than 1
+// (1.002 tries, beside a load of 70.14/s).
+func triesNumber(tries float64) string {
+	if s := Number(tries, 2); s != "1" || tries == 1 {
+		return s
+	}
+	return Number(tries, 4)
+}
+
 // Fluid is the fluid view for retries 0 to max(3, c.Retries), as the post
-// prints it.
+// prints it. Adaptive throttling's does not depend on the retries: one line.
 func Fluid(c sim.Config) []string {
+	if c.Client == sim.Throttle {
+		return []string{FluidLine(c, c.Retries)}
+	}
 	out := []string{}
 	for r := 0; r <= max(3, c.Retries); r++ {
 		out = append(out, FluidLine(c, r))
@@ -76,7 +90,7 @@ func Outlook(r sim.Result) Line {
 			Number(c.ThrottleK, 2), Number(c.CapacityRPS(), 2))}
 	}
 	noun := "tries"
-	if tries == 1 {
+	if triesNumber(tries) == "1" {
 		noun = "try"
 	}
 	load := float64(c.NormalRPS * tries)
@@ -86,10 +100,10 @@ func Outlook(r sim.Result) Line {
 	}
 	if c.Drains(c.Retries) {
 		return Line{"Once everyone times out", fill("each person sends %s %s, %s/s x %s = %s/s against %s/s: a backlog drains at %s/s%s.",
-			Number(tries, 2), noun, Number(c.NormalRPS, 2), Number(tries, 2), Number(load, 2), Number(c.CapacityRPS(), 2), Number(c.CapacityRPS()-load, 2), once)}
+			triesNumber(tries), noun, Number(c.NormalRPS, 2), triesNumber(tries), Number(load, 2), Number(c.CapacityRPS(), 2), Number(c.CapacityRPS()-load, 2), once)}
 	}
 	return Line{"Once everyone times out", fill("each person sends %s %s, %s/s x %s = %s/s against %s/s: once the queue holds more than %s of work it never drains%s.",
-		Number(tries, 2), noun, Number(c.NormalRPS, 2), Number(tries, 2), Number(load, 2), Number(c.CapacityRPS(), 2), Duration(c.TimeoutMS), even)}
+		triesNumber(tries), noun, Number(c.NormalRPS, 2), triesNumber(tries), Number(load, 2), Number(c.CapacityRPS(), 2), Duration(c.TimeoutMS), even)}
 }
 
 // people is n people, counted: "1 person", "1,024 people".
@@ -106,16 +120,34 @@ func answeredOf(r sim.Result) string {
 	return Percent(r.Sale.AnsweredShare) + " of " + SalePeople(r.Config) + " answered"
 }
 
+// tally is what a run that is not back did, for the end of a sentence:
+// ": 7.0% of the sale's people answered, 14,625 requests served to
+// nobody", then more. It leaves out a share of nobody and a count of none.
+func tally(r sim.Result, more ...string) string {
+	var parts []string
+	if r.Sale.People > 0 {
+		parts = append(parts, answeredOf(r))
+	}
+	if r.Wasted > 0 {
+		parts = append(parts, requests(r.Wasted)+" served to nobody")
+	}
+	parts = append(parts, more...)
+	if len(parts) == 0 {
+		return ""
+	}
+	return ": " + strings.Join(parts, ", ")
+}
+
 // ThisRun is the second line: what actually happened after the sale.
 func ThisRun(r sim.Result) Line {
 	text := Recovered(r) + "."
 	switch {
-	case r.BackToNormalS == nil && r.Recovery == sim.Stuck && r.Config.Retries == 0:
-		text = fill("stuck: not back by %s. The normal traffic alone, %s/s, is over the %s/s capacity: %s, %s served to nobody.",
-			Seconds(r.Config.DurationS), Number(r.Config.NormalRPS, 2), Number(r.Config.CapacityRPS(), 2), answeredOf(r), requests(r.Wasted))
+	case r.BackToNormalS == nil && r.Recovery == sim.Stuck && !r.Config.Drains(0):
+		text = fill("stuck: not back by %s. The normal traffic alone, %s/s, is over the %s/s capacity%s.",
+			Seconds(r.Config.DurationS), Number(r.Config.NormalRPS, 2), Number(r.Config.CapacityRPS(), 2), tally(r))
 	case r.BackToNormalS == nil && r.Recovery == sim.Stuck:
-		text = fill("stuck: not back by %s. Retries keep the queue full: %s, %s served to nobody.",
-			Seconds(r.Config.DurationS), answeredOf(r), requests(r.Wasted))
+		text = fill("stuck: not back by %s. Retries keep the queue full%s.",
+			Seconds(r.Config.DurationS), tally(r))
 	case r.Recovery == sim.Unmeasured && r.Wasted > 0:
 		text = fill("%s, so there is no one to be back to normal for; %s served to nobody.", Recovered(r), requests(r.Wasted))
 	case r.Recovery == sim.Unmeasured:
@@ -124,8 +156,8 @@ func ThisRun(r sim.Result) Line {
 		text = fill("not back by %s, with the queue empty: the clients refused %s of their own requests. Adaptive throttling remembers the last %s of failures and reopens only as fast as what it lets through is accepted; with nothing accepted it stays shut.",
 			Seconds(r.Config.DurationS), Count(r.Client.Throttled), Seconds(r.Config.ClientWindowS))
 	case r.BackToNormalS == nil && r.Recovery == sim.Overloaded:
-		text = fill("not back by %s: even at normal traffic fewer than 90% of people are answered, and no queue of abandoned work explains it: %s, %s of the workers' time over the run spent refusing.",
-			Seconds(r.Config.DurationS), answeredOf(r), Percent(r.WorkerTimeS.Refusing/(float64(r.Config.Workers)*r.Config.DurationS)))
+		text = fill("not back by %s: even at normal traffic fewer than 90% of people are answered, and no queue of abandoned work explains it%s.",
+			Seconds(r.Config.DurationS), tally(r, Percent(r.WorkerTimeS.Refusing/(float64(r.Config.Workers)*r.Config.DurationS))+" of the workers' time over the run spent refusing"))
 	case r.BackToNormalS == nil:
 		text = fill("not back by %s: a backlog too long for the run, not a stuck queue; a longer run would drain it.",
 			Seconds(r.Config.DurationS))

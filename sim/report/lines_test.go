@@ -104,7 +104,7 @@ func TestFluidLineClients(t *testing.T) {
 			"retries at most 10% of requests: 1 / 0.9 tries"},
 		{sim.Ratio, 1, "retries=1, ratio: 70/s x 1.11 tries = 77.78/s against 100/s, drains (retries stay under 10% of requests, and 3 attempts)",
 			"the ratio binds before the retries do"},
-		{sim.Throttle, 3, "retries=3, throttle: the clients send at most 2 x what is accepted, so with nothing accepted almost nothing reaches the 100/s: drains",
+		{sim.Throttle, 3, "retries=3, throttle: the clients send at most 2 x what is accepted, so with nothing accepted almost nothing reaches the service's 100/s: drains",
 			"throttling sends almost nothing once nothing is accepted"},
 		{sim.Backoff, 3, "retries=3, backoff: 70/s x 4 tries = 280/s against 100/s, never drains",
 			"backoff spreads retries out but still sends them all"},
@@ -289,5 +289,18 @@ func TestThisRunStuckWithoutRetries(t *testing.T) {
 		require.Equal(t, tt.want, r.Recovery, "%s: %s", tt.name, tt.reason)
 		assert.NotContains(t, strings.ToLower(report.ThisRun(r).Text), "retries", "%s: there are no retries to blame (%s)", tt.name, tt.reason)
 		assert.NotContains(t, strings.ToLower(report.Recovered(r)), "retries", "%s: there are no retries to blame (%s)", tt.name, tt.reason)
+	}
+}
+
+// TestStuckByNormalTrafficAlone: with the normal traffic alone over
+// capacity, a stuck run is not the retries' doing, even with retries.
+func TestStuckByNormalTrafficAlone(t *testing.T) {
+	r := run(t, shop(normalRPS(120), retries(1)))
+	require.Equal(t, sim.Stuck, r.Recovery)
+	assert.Equal(t, "not back by 300 s: stuck, the normal traffic alone is over capacity", report.Recovered(r))
+	assert.True(t, strings.HasPrefix(report.ThisRun(r).Text, "stuck: not back by 300 s. The normal traffic alone, 120/s, is over the 100/s capacity: "),
+		report.ThisRun(r).Text)
+	for _, a := range advise(t, r.Config) {
+		assert.NotContains(t, a.Text, "retries keep the queue full", "no advice blames the retries: %q", a.Text)
 	}
 }

@@ -62,10 +62,6 @@ func ComparisonTable(rows []Row) Table {
 
 // Describe says in one line what c simulates.
 func Describe(c sim.Config) string {
-	sale := fill("a sale of %s/s from %s to %s", Number(c.SaleRPS, 2), Seconds(c.SaleStartS), Seconds(c.SaleEndS()))
-	if NoSale(c) {
-		sale = "no sale"
-	}
 	retries := "no retries"
 	switch {
 	case c.Retries > 0 && c.Client == sim.Fixed:
@@ -75,9 +71,18 @@ func Describe(c sim.Config) string {
 	case c.Client == sim.Throttle:
 		retries = "no retries, adaptive throttling"
 	}
-	return fill("%s workers at %s (%s/s), %s/s normally and %s, a %s timeout, %s, seed %s",
-		strconv.Itoa(c.Workers), Duration(c.ServiceMS), Number(c.CapacityRPS(), 1), Number(c.NormalRPS, 2), sale, Duration(c.TimeoutMS), retries,
-		strconv.FormatUint(c.Seed, 10))
+	return service(c) + ", " + retries + ", seed " + strconv.FormatUint(c.Seed, 10)
+}
+
+// service is Describe without the clients: the workers, the traffic and
+// the timeout.
+func service(c sim.Config) string {
+	sale := fill("a sale of %s/s from %s to %s", Number(c.SaleRPS, 2), Seconds(c.SaleStartS), Seconds(c.SaleEndS()))
+	if NoSale(c) {
+		sale = "no sale"
+	}
+	return fill("%s %s at %s (%s/s), %s/s normally and %s, a %s timeout",
+		strconv.Itoa(c.Workers), plural(c.Workers, "worker", "workers"), Duration(c.ServiceMS), Number(c.CapacityRPS(), 1), Number(c.NormalRPS, 2), sale, Duration(c.TimeoutMS))
 }
 
 // NoSale reports whether c's traffic has no sale: the sale's rate is the
@@ -96,9 +101,12 @@ func SalePeople(c sim.Config) string {
 }
 
 // Nobody says that no one arrived in the window the shares are of:
-// "nobody arrived during the sale", or with no sale "nobody arrived from
-// 60 s to 60 s".
+// "nobody arrived during the sale", "nobody arrived in a sale of 0 s", or
+// with no sale "nobody arrived from 60 s to 120 s".
 func Nobody(c sim.Config) string {
+	if c.SaleS == 0 {
+		return "nobody arrived in a sale of 0 s"
+	}
 	return "nobody arrived " + strings.TrimSuffix(SaleArrivals(c), " (no sale)")
 }
 

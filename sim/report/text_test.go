@@ -183,6 +183,9 @@ func TestDescribe(t *testing.T) {
 		{"budget, no retries", shop(client(sim.Budget)),
 			"8 workers at 80 ms (100/s), 70/s normally and a sale of 150/s from 60 s to 120 s, a 2 s timeout, no retries, seed 1",
 			"a budget without retries changes nothing"},
+		{"1 worker", shop(func(c *sim.Config) { c.Workers = 1 }),
+			"1 worker at 80 ms (12.5/s), 70/s normally and a sale of 150/s from 60 s to 120 s, a 2 s timeout, no retries, seed 1",
+			"one worker, singular"},
 		{"13 workers, 4 s, seed 7", shop(func(c *sim.Config) { c.Workers, c.TimeoutMS, c.Seed, c.SaleRPS = 13, 4000, 7, 162.5 }),
 			"13 workers at 80 ms (162.5/s), 70/s normally and a sale of 162.5/s from 60 s to 120 s, a 4 s timeout, no retries, seed 7",
 			"decimals and other numbers"},
@@ -231,7 +234,7 @@ func TestSharesOfNobody(t *testing.T) {
 		config sim.Config
 		nobody string
 	}{
-		{"a sale of no length", shop(func(c *sim.Config) { c.SaleS = 0 }), "nobody arrived from 60 s to 60 s"},
+		{"a sale of no length", shop(func(c *sim.Config) { c.SaleS = 0 }), "nobody arrived in a sale of 0 s"},
 		{"a sale rate of 0", shop(saleRPS(0)), "nobody arrived during the sale"},
 	} {
 		v, err := report.Build(tt.config)
