@@ -2,6 +2,7 @@ package report
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -89,8 +90,9 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 			if same(r) {
 				return ""
 			}
+			capacity, sale := apart(r.Config.CapacityRPS(), c.SaleRPS, 2)
 			return fill("Or run %s workers, the fewest whose capacity (%s/s) is over the sale's %s/s: %s answered with this policy%s.",
-				strconv.Itoa(n), Number(r.Config.CapacityRPS(), 2), Number(c.SaleRPS, 2), Percent(r.Sale.AnsweredShare), andRecovered(", ", r))
+				strconv.Itoa(n), capacity, sale, Percent(r.Sale.AnsweredShare), andRecovered(", ", r))
 		})
 	}
 	if c.Retries > 0 {
@@ -119,7 +121,7 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 				strconv.Itoa(c.BudgetTokens), Percent(r.Sale.AnsweredShare), andRecovered(" and ", r), AttemptsPerPerson(r.AttemptsPerPerson), Number(cur.AttemptsPerPerson, 2))
 		})
 	}
-	if (c.Policy == sim.Bounded || c.Policy == sim.Priority) && c.HoldsTimeout() && c.Queue != 0 {
+	if (c.Policy == sim.Bounded || c.Policy == sim.Priority) && c.HoldsTimeout() && c.Queue != 0 && cur.Sale.TimedOut > 0 {
 		try(func(a *sim.Config) { a.Queue = 0 }, func(r sim.Result) string {
 			if r.Sale.AnsweredShare <= cur.Sale.AnsweredShare || Percent(r.Sale.AnsweredShare) == Percent(cur.Sale.AnsweredShare) {
 				return "" // the automatic bound would answer no more
@@ -131,8 +133,8 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 	}
 	if c.RefusalCostMS > 0 && c.Policy != sim.FIFO && c.Policy != sim.Skip {
 		try(func(a *sim.Config) { a.RefusalCostMS = 0 }, func(r sim.Result) string {
-			if same(r) {
-				return ""
+			if Percent(r.Sale.AnsweredShare) == Percent(cur.Sale.AnsweredShare) {
+				return "" // the text quotes the answered share alone
 			}
 			return fill("Make saying no cheap: each refusal takes a worker %s now, %s of their time %s. Shed before the expensive part, in the gateway or the handler's first lines, and %s are answered instead of %s.",
 				Duration(c.RefusalCostMS), Percent(cur.Sale.RefusingShare), strings.TrimSuffix(SaleArrivals(c), " (no sale)"),
@@ -149,19 +151,22 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 				most = r
 			}
 		}
-		than, after := ", within a point of any other policy here", ""
+		text := fill("Nothing to change: %s answers %s of %s, within a point of any other policy here%s.",
+			PolicyNoun(c.Policy), Percent(cur.Sale.AnsweredShare), SalePeople(c), andRecovered(", and is ", cur))
 		switch {
 		case Percent(most.Sale.AnsweredShare) == Percent(cur.Sale.AnsweredShare):
-			than = ", as many as any policy here"
+			text = fill("Nothing to change: %s answers %s of %s, as many as any policy here%s.",
+				PolicyNoun(c.Policy), Percent(cur.Sale.AnsweredShare), SalePeople(c), andRecovered(", and is ", cur))
+		case most.Sale.AnsweredShare > cur.Sale.AnsweredShare+0.01 && !slices.Contains(earlyNo, c.Policy):
+			text = fill("No policy that says no early answers a point more than %s, with %s of %s%s. %s answers %s here.",
+				PolicyNoun(c.Policy), Percent(cur.Sale.AnsweredShare), SalePeople(c), andRecovered(", and it is ", cur),
+				capital(PolicyNoun(most.Config.Policy)), Percent(most.Sale.AnsweredShare))
 		case most.Sale.AnsweredShare > cur.Sale.AnsweredShare+0.01:
-			than, after = "", fill(" %s answers more here, %s, but it never says no, so nothing holds it back in a bigger spike.",
+			text = fill("Of the policies that say no early, %s answers about as many as any: %s of %s%s. %s answers more here, %s, but it never says no, so nothing holds it back in a bigger spike.",
+				PolicyNoun(c.Policy), Percent(cur.Sale.AnsweredShare), SalePeople(c), andRecovered(", and is ", cur),
 				capital(PolicyNoun(most.Config.Policy)), Percent(most.Sale.AnsweredShare))
 		}
-		out = append(out, Advice{
-			Text: fill("Nothing to change: %s answers %s of %s%s%s.%s",
-				PolicyNoun(c.Policy), Percent(cur.Sale.AnsweredShare), SalePeople(c), than, andRecovered(", and is ", cur), after),
-			Config: c, Answered: cur.Sale.AnsweredShare,
-		})
+		out = append(out, Advice{Text: text, Config: c, Answered: cur.Sale.AnsweredShare})
 	}
 	return out, nil
 }

@@ -144,8 +144,9 @@ func timelineSummary(r sim.Result) string {
 	if r.Sale.People == 0 {
 		answered = "nobody arrived"
 	}
+	from, to := saleSpan(c)
 	s := fill("%s: answered share of each 10 s of arrivals over %s. %s %s to %s, %s",
-		c.Policy.Title(), Seconds(c.DurationS), during, Seconds(c.SaleStartS), Seconds(c.SaleEndS()), answered)
+		c.Policy.Title(), Seconds(c.DurationS), during, from, to, answered)
 	if zero > 0 {
 		s += fill(", and nobody was answered in %s of its 10 s windows", strconv.Itoa(zero))
 	}

@@ -80,6 +80,24 @@ func Number(x float64, decimals int) string {
 	return whole
 }
 
+// apart formats a and b as Number does, with as many more decimals, up to
+// six more, as two different numbers need to print differently: a load of
+// 0.27/s against a capacity of 0.2704/s, not "0.27/s against 0.27/s".
+func apart(a, b float64, decimals int) (string, string) {
+	sa, sb := Number(a, decimals), Number(b, decimals)
+	for d := decimals + 1; sa == sb && a != b && d <= decimals+6; d++ {
+		sa, sb = Number(a, d), Number(b, d)
+	}
+	return sa, sb
+}
+
+// saleSpan is when the sale starts and ends, "60 s" and "120 s", apart: a
+// sale of 0.02 s from 357 s is "357 s" to "357.02 s".
+func saleSpan(c sim.Config) (string, string) {
+	from, to := apart(c.SaleStartS, c.SaleEndS(), 1)
+	return from + " s", to + " s"
+}
+
 // AttemptsPerPerson is a mean count of attempts per person, in words: "1
 // attempt per person", "3.79 attempts per person".
 func AttemptsPerPerson(n float64) string {

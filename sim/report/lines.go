@@ -35,8 +35,9 @@ func FluidLine(c sim.Config, retries int) string {
 		return fill("%s: the clients send at most %s x what is accepted, so with nothing accepted almost nothing reaches the service's %s/s: %s",
 			head, Number(c.ThrottleK, 2), Number(c.CapacityRPS(), 2), verdict)
 	}
+	load, capacity := apart(float64(c.NormalRPS*tries), c.CapacityRPS(), 2)
 	line := fill("%s: %s/s x %s tries = %s/s against %s/s, %s",
-		head, Number(c.NormalRPS, 2), triesNumber(tries), Number(float64(c.NormalRPS*tries), 2), Number(c.CapacityRPS(), 2), verdict)
+		head, Number(c.NormalRPS, 2), triesNumber(tries), load, capacity, verdict)
 	switch {
 	case c.Client == sim.Budget && retries > 0:
 		line += " (the budget is spent, and nothing answered refills it)"
@@ -94,16 +95,17 @@ func Outlook(r sim.Result) Line {
 		noun = "try"
 	}
 	load := float64(c.NormalRPS * tries)
+	loadText, capacity := apart(load, c.CapacityRPS(), 2)
 	once, even := " once the sale ends", ", even after the sale"
 	if NoSale(c) {
 		once, even = "", ""
 	}
 	if c.Drains(c.Retries) {
 		return Line{"Once everyone times out", fill("each person sends %s %s, %s/s x %s = %s/s against %s/s: a backlog drains at %s/s%s.",
-			triesNumber(tries), noun, Number(c.NormalRPS, 2), triesNumber(tries), Number(load, 2), Number(c.CapacityRPS(), 2), Number(c.CapacityRPS()-load, 2), once)}
+			triesNumber(tries), noun, Number(c.NormalRPS, 2), triesNumber(tries), loadText, capacity, Number(c.CapacityRPS()-load, 2), once)}
 	}
 	return Line{"Once everyone times out", fill("each person sends %s %s, %s/s x %s = %s/s against %s/s: once the queue holds more than %s of work it never drains%s.",
-		triesNumber(tries), noun, Number(c.NormalRPS, 2), triesNumber(tries), Number(load, 2), Number(c.CapacityRPS(), 2), Duration(c.TimeoutMS), even)}
+		triesNumber(tries), noun, Number(c.NormalRPS, 2), triesNumber(tries), loadText, capacity, Duration(c.TimeoutMS), even)}
 }
 
 // people is n people, counted: "1 person", "1,024 people".

@@ -304,3 +304,14 @@ func TestStuckByNormalTrafficAlone(t *testing.T) {
 		assert.NotContains(t, a.Text, "retries keep the queue full", "no advice blames the retries: %q", a.Text)
 	}
 }
+
+// TestNumbersApart: two different numbers that a sentence compares never
+// print the same: a load just under capacity, a sale of 0.02 s.
+func TestNumbersApart(t *testing.T) {
+	c := shop(func(c *sim.Config) { c.Workers, c.ServiceMS, c.NormalRPS = 1, 3700, 0.27 }) // capacity 0.27027/s
+	assert.Equal(t, "retries=0: 0.27/s x 1 tries = 0.27/s against 0.2703/s, drains", report.FluidLine(c, 0))
+	c = shop(func(c *sim.Config) { c.SaleStartS, c.SaleS = 357, 0.02; c.DurationS = 400 })
+	assert.Contains(t, report.Describe(c), "a sale of 150/s from 357 s to 357.02 s")
+	c = shop(func(c *sim.Config) { c.SaleS = 0 })
+	assert.Equal(t, "at 60 s, in a sale of 0 s (no sale)", report.SaleArrivals(c), "a sale of no length is not \"from 60 s to 60 s\"")
+}

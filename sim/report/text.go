@@ -77,7 +77,8 @@ func Describe(c sim.Config) string {
 // service is Describe without the clients: the workers, the traffic and
 // the timeout.
 func service(c sim.Config) string {
-	sale := fill("a sale of %s/s from %s to %s", Number(c.SaleRPS, 2), Seconds(c.SaleStartS), Seconds(c.SaleEndS()))
+	from, to := saleSpan(c)
+	sale := fill("a sale of %s/s from %s to %s", Number(c.SaleRPS, 2), from, to)
 	if NoSale(c) {
 		sale = "no sale"
 	}
@@ -95,7 +96,11 @@ func NoSale(c sim.Config) bool { return c.SaleRPS == c.NormalRPS || c.SaleS == 0
 // to 120 s".
 func SalePeople(c sim.Config) string {
 	if NoSale(c) {
-		return fill("the people from %s to %s", Seconds(c.SaleStartS), Seconds(c.SaleEndS()))
+		if c.SaleS == 0 {
+			return fill("the people at %s, in a sale of 0 s", Seconds(c.SaleStartS))
+		}
+		from, to := saleSpan(c)
+		return fill("the people from %s to %s", from, to)
 	}
 	return "the sale's people"
 }
@@ -136,7 +141,11 @@ func SaleBand(c sim.Config) string {
 // "during the sale", or "from 60 s to 120 s (no sale)".
 func SaleArrivals(c sim.Config) string {
 	if NoSale(c) {
-		return fill("from %s to %s (no sale)", Seconds(c.SaleStartS), Seconds(c.SaleEndS()))
+		if c.SaleS == 0 {
+			return fill("at %s, in a sale of 0 s (no sale)", Seconds(c.SaleStartS))
+		}
+		from, to := saleSpan(c)
+		return fill("from %s to %s (no sale)", from, to)
 	}
 	return "during the sale"
 }
@@ -207,14 +216,14 @@ func WritePostTables(w io.Writer, base sim.Config) error {
 	tab(bt)
 
 	// An ordinary morning.
-	quiet := base
-	quiet.SaleRPS = base.NormalRPS
-	p("\nAn ordinary morning: %s/s throughout, no sale. Shares of the people who arrived from %s to %s.\n\n",
-		Number(base.NormalRPS, 2), Seconds(base.SaleStartS), Seconds(base.SaleEndS()))
-	if e := quiet.Validate(); e != nil {
+	morning := base
+	morning.SaleRPS = base.NormalRPS
+	p("\nAn ordinary morning: %s/s throughout, no sale. Shares of the people who arrived %s.\n\n",
+		Number(base.NormalRPS, 2), strings.TrimSuffix(SaleArrivals(morning), " (no sale)"))
+	if e := morning.Validate(); e != nil {
 		p("Not run: " + strings.ReplaceAll(e.Error(), "\n", "; ") + "\n")
 	} else {
-		qs, e := Compare(quiet)
+		qs, e := Compare(morning)
 		if e != nil {
 			return e
 		}
