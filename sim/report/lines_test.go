@@ -312,6 +312,8 @@ func TestNumbersApart(t *testing.T) {
 	assert.Equal(t, "retries=0: 0.27/s x 1 tries = 0.27/s against 0.2703/s, drains", report.FluidLine(c, 0))
 	c = shop(func(c *sim.Config) { c.SaleStartS, c.SaleS = 357, 0.02; c.DurationS = 400 })
 	assert.Contains(t, report.Describe(c), "a sale of 150/s from 357 s to 357.02 s")
+	c = shop(func(c *sim.Config) { c.NormalRPS, c.SaleRPS = 0.871, 0.868 })
+	assert.Contains(t, report.Describe(c), "0.871/s normally and a sale of 0.868/s", "a sale a hair under the normal rate is a sale")
 	c = shop(func(c *sim.Config) { c.SaleS = 0 })
 	assert.Equal(t, "at 60 s, in a sale of 0 s (no sale)", report.SaleArrivals(c), "a sale of no length is not \"from 60 s to 60 s\"")
 }

@@ -78,12 +78,13 @@ func Describe(c sim.Config) string {
 // the timeout.
 func service(c sim.Config) string {
 	from, to := saleSpan(c)
-	sale := fill("a sale of %s/s from %s to %s", Number(c.SaleRPS, 2), from, to)
+	normal, saleRate := apart(c.NormalRPS, c.SaleRPS, 2)
+	sale := fill("a sale of %s/s from %s to %s", saleRate, from, to)
 	if NoSale(c) {
 		sale = "no sale"
 	}
 	return fill("%s %s at %s (%s/s), %s/s normally and %s, a %s timeout",
-		strconv.Itoa(c.Workers), plural(c.Workers, "worker", "workers"), Duration(c.ServiceMS), Number(c.CapacityRPS(), 1), Number(c.NormalRPS, 2), sale, Duration(c.TimeoutMS))
+		strconv.Itoa(c.Workers), plural(c.Workers, "worker", "workers"), Duration(c.ServiceMS), Number(c.CapacityRPS(), 1), normal, sale, Duration(c.TimeoutMS))
 }
 
 // NoSale reports whether c's traffic has no sale: the sale's rate is the

@@ -37,6 +37,8 @@ func wordsConfig(rng *rand.Rand) sim.Config {
 		c.SaleRPS = 0
 	case 1, 2:
 		c.SaleRPS = c.NormalRPS
+	case 3:
+		c.SaleRPS = math.Round(c.NormalRPS*997) / 1000 // a hair under: not the same rate
 	}
 	c.SaleStartS = float64(rng.IntN(60))
 	c.SaleS = logUniform(0.01, 90)
@@ -69,6 +71,7 @@ var (
 	reOver     = regexp.MustCompile(`capacity \(([\d,.]+)/s\) is over the sale's ([\d,.]+)/s`)
 	reInsteadP = regexp.MustCompile(`([\d.]+%) (?:are )?answered instead of ([\d.]+%)`)
 	reInsteadM = regexp.MustCompile(`of ([\d,.]+ m?s) instead of ([\d,.]+ m?s)`)
+	reNormal   = regexp.MustCompile(`([\d,.]+(?:e-\d+)?)/s normally and a sale of ([\d,.]+(?:e-\d+)?)/s`)
 )
 
 // TestWordsOverRandomConfigs reads the simulator's words for random
@@ -101,7 +104,7 @@ func TestWordsOverRandomConfigs(t *testing.T) {
 		for _, re := range []*regexp.Regexp{reBroken, reOneMany} {
 			assert.Empty(t, re.FindAllString(text, -1), "%s: %s", re, flags)
 		}
-		for _, re := range []*regexp.Regexp{reFromTo, reAgainst, reOver, reInsteadP, reInsteadM} {
+		for _, re := range []*regexp.Regexp{reFromTo, reAgainst, reOver, reInsteadP, reInsteadM, reNormal} {
 			for _, m := range re.FindAllStringSubmatch(text, -1) {
 				if m[1] == m[2] && !(re == reAgainst && loadIsCapacity(c)) {
 					t.Errorf("%q compares two numbers printed alike: %s", m[0], flags)
