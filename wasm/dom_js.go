@@ -611,11 +611,16 @@ func num(x float64) string { return report.Number(x, 3) }
 //go:noinline
 func svgNum(x float64) string { return fnum(float64(int64(float64(x*100)+0.5)) / 100) }
 
-// renderBars renders every policy's sale shares as stacked bars.
-func renderBars(rows []report.Row, chosen sim.Policy) el {
+// renderBars renders every policy's sale shares as stacked bars;
+// placeholder bars are empty, for policies still being run.
+func renderBars(rows []report.Row, chosen sim.Policy, placeholder bool) el {
 	ul := h("ul", "class", "policy-bars")
 	for _, r := range rows {
-		add(ul, shareRow("data-policy", r.Policy.String(), r.Title, r.Policy == chosen, shareBar(r.Answered, r.Refused, r.TimedOut), r.Shares()))
+		text := r.Shares()
+		if placeholder {
+			text = "…"
+		}
+		add(ul, shareRow("data-policy", r.Policy.String(), r.Title, r.Policy == chosen, shareBar(r.Answered, r.Refused, r.TimedOut), text))
 	}
 	return ul
 }
@@ -682,14 +687,15 @@ func renderTable(tableID, class, caption, label, kind string, tab report.Table, 
 	return tableWrap(label, fromMarkup(&m))
 }
 
-// renderPolicyTable renders the comparison of every policy for c.
-func renderPolicyTable(tableID string, rows []report.Row, c sim.Config) el {
+// renderPolicyTable renders the comparison of every policy for c;
+// placeholder rows show only the names.
+func renderPolicyTable(tableID string, rows []report.Row, c sim.Config, placeholder bool) el {
 	keys := make([]string, len(rows))
 	for i, r := range rows {
 		keys[i] = r.Policy.String()
 	}
 	return renderTable(tableID, "compare", "Every policy, for the people who first arrived "+report.SaleArrivals(c)+" (wasted work over the whole run)",
-		"Comparison of every policy", "policy", report.ComparisonTable(rows), keys, c.Policy.String(), false)
+		"Comparison of every policy", "policy", report.ComparisonTable(rows), keys, c.Policy.String(), placeholder)
 }
 
 // renderChart renders a timeline chart from report.Chart geometry, with a

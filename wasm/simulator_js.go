@@ -67,29 +67,36 @@ type simWidget struct {
 	view    *report.View
 	lastKey string
 
-	// A recompute draws every policy, the chosen one's chart and its
-	// lines first; after the browser has painted them, rest measures the
-	// advice, then the client strategies, one run per task, so that
-	// typing is never held up by more than a few runs.
-	debounce, rest *task
-	later          laterWork
-	timings        timings
+	// A recompute runs and draws the chosen policy, its chart and its
+	// lines first; after the browser has painted them, rest runs the other
+	// policies and draws the comparison, then measures the advice, then
+	// the client strategies, one run per task, so that neither typing nor
+	// a frame is held up by more than a run or two.
+	debounce, rest, dim *task
+	later               laterWork
+	timings             timings
 }
 
 // laterWork is what a recompute leaves for after the first paint.
 type laterWork struct {
-	config   sim.Config
-	compared []sim.Result // every policy's run, for report.Advise
-	advised  bool         // the advice is drawn
+	config sim.Config
+	// compared is every policy's run, in the order of sim.Policies, for the
+	// comparison and report.Advise; ran counts those done, the chosen
+	// policy's first.
+	compared []sim.Result
+	ran      int
+	advised  bool // the advice is drawn
 	// clients are the client comparison's rows so far, in the order of
 	// sim.Clients; rowsDone counts them.
 	clients  []report.ClientRow
 	rowsDone int
 }
 
-// timings are the last recompute's, in milliseconds, for #timing.
+// timings are the last recompute's, in milliseconds, for #timing: first,
+// the chosen policy run and drawn; build and draw, every policy's; step,
+// the longest of the tasks that run the other policies and draw them.
 type timings struct {
-	build, draw, advice, clients float64
+	first, build, draw, step, advice, clients float64
 }
 
 func clientOptions() [][2]string {
@@ -125,6 +132,7 @@ func mountSimulator(host el, prefix string, page bool, kind string, attrs map[st
 	w := &simWidget{widget: widget{host: host, prefix: prefix}, page: page, kind: kind, byKey: map[string]*field{}}
 	w.debounce = w.task(func() { w.update(false) })
 	w.rest = w.task(w.continueLater)
+	w.dim = w.task(w.dimBusy)
 	w.base = attrs["base"]
 	clear(host)
 	host.Class().Add("shedsim")
@@ -445,18 +453,17 @@ func (w *simWidget) applySample(key string) {
 }
 
 // compute builds the view of vals and shows it, or marks what is wrong.
-// It runs and draws every policy, the chosen one's chart and its lines,
-// and leaves the advice and the client comparison to w.rest, after the
-// browser has painted.
+// It runs and draws the chosen policy, its chart and its lines, and leaves
+// the other policies, the advice and the client comparison to w.rest,
+// after the browser has painted.
 func (w *simWidget) compute(vals map[string]string) {
 	c, errs := ConfigFromStrings(w.start, vals, viewRuns)
 	var v report.View
-	var compared []sim.Result
 	var buildMS float64
 	if len(errs) == 0 {
 		t := now()
 		var err error
-		v, compared, err = report.BuildCompared(c)
+		v, err = report.BuildChosen(c)
 		buildMS = now() - t
 		if err != nil {
 			errs = simErrors(err, nil)
@@ -478,22 +485,90 @@ func (w *simWidget) compute(vals map[string]string) {
 		w.showError("")
 	}
 	t := now()
+	first := w.view == nil
 	w.render(v)
 	w.view = &v
 	w.setStale(false, "")
 	w.timings = timings{build: buildMS, draw: now() - t}
-	w.later = laterWork{config: c, compared: compared}
-	setBusy(w.advice, true)
-	setBusy(w.clients, true)
+	w.timings.first = w.timings.build + w.timings.draw
+	w.later = laterWork{config: c, compared: make([]sim.Result, len(sim.Policies)), ran: 1}
+	w.later.compared[c.Policy] = v.Chosen
+	w.rowsPending(first)
+	w.markBusy()
 	w.showTimings()
 	w.rest.afterPaint()
 }
 
-// continueLater is w.rest: the advice first, then the client strategies
-// one run at a time, each in its own task.
+// rowsPending marks the comparison as being run: the last input's bars
+// and table stay on show, or on the first recompute the policies' names
+// alone, so that nothing moves when the numbers come.
+func (w *simWidget) rowsPending(first bool) {
+	w.results.SetAttribute("data-rows", "pending")
+	if !first {
+		return
+	}
+	rows := make([]report.Row, len(sim.Policies))
+	for i, p := range sim.Policies {
+		rows[i] = report.Row{Policy: p, Title: p.Title()}
+	}
+	c := w.later.config
+	if w.kind != "chart" || w.page {
+		fill(w.bars, renderBars(rows, c.Policy, true))
+	}
+	if w.table != nil {
+		fill(w.table, renderPolicyTable(w.id("compare"), rows, c, true))
+	}
+}
+
+// runNextPolicy runs the next policy of the comparison; with the last, it
+// draws the bars and the table. It reports whether there was one to run.
+func (w *simWidget) runNextPolicy() bool {
+	l := &w.later
+	if l.ran >= len(sim.Policies) {
+		return false
+	}
+	start := now()
+	defer func() { w.timings.step = max(w.timings.step, now()-start) }()
+	t := start
+	for _, p := range sim.Policies {
+		if l.compared[p].Config.Workers != 0 {
+			continue // run already: a run's Config has a worker
+		}
+		alt := l.config
+		alt.Policy = p
+		r, err := sim.Run(alt)
+		if err != nil {
+			panic(err) // the config ran under its own policy, and validity does not depend on the policy
+		}
+		l.compared[p] = r
+		l.ran++
+		break
+	}
+	w.timings.build += now() - t
+	if l.ran < len(sim.Policies) {
+		return true
+	}
+	t = now()
+	w.view.Rows = report.Rows(l.compared)
+	w.renderRows(*w.view)
+	w.results.RemoveAttribute("data-rows")
+	measured(w.bars)
+	measured(w.table)
+	w.timings.draw += now() - t
+	return true
+}
+
+// continueLater is w.rest: the other policies, one run per task, then the
+// advice, then the client strategies one run at a time, each in its own
+// task.
 func (w *simWidget) continueLater() {
 	l := &w.later
 	if w.view == nil || l.compared == nil {
+		return
+	}
+	if w.runNextPolicy() {
+		w.showTimings()
+		w.rest.after(0)
 		return
 	}
 	if !l.advised {
@@ -507,9 +582,9 @@ func (w *simWidget) continueLater() {
 		l.advised = true
 		w.timings.advice = now() - t
 		w.showTimings()
-		console("shedsim: " + f1(w.timings.build) + " ms for every policy, " + f1(w.timings.draw) + " ms drawing, " + f1(w.timings.advice) +
+		console("shedsim: " + f1(w.timings.first) + " ms for your policy run and drawn, " + f1(w.timings.build) + " ms for every policy, " + f1(w.timings.draw) + " ms drawing, " + f1(w.timings.advice) +
 			" ms the advice; " + report.Count(int(l.config.ExpectedAttempts())) + " attempts expected per run")
-		w.dispatch("shedsim:result", `{"view":`+mustJSON(*w.view)+`,"build_ms":`+fnum(w.timings.build)+`,"advice_ms":`+fnum(w.timings.advice)+`}`)
+		w.dispatch("shedsim:result", `{"view":`+mustJSON(*w.view)+`,"first_ms":`+fnum(w.timings.first)+`,"build_ms":`+fnum(w.timings.build)+`,"advice_ms":`+fnum(w.timings.advice)+`}`)
 		if w.clients != nil {
 			l.clients = make([]report.ClientRow, len(sim.Clients))
 			w.rest.after(0)
@@ -535,7 +610,7 @@ func (w *simWidget) continueLater() {
 	cv := report.ClientView{Config: l.config, Rows: l.clients}
 	w.renderClients(cv)
 	w.timings.clients += now() - t
-	setBusy(w.clients, false)
+	measured(w.clients)
 	w.showTimings()
 	w.dispatch("shedsim:clients", `{"view":`+mustJSON(cv)+`,"clients_ms":`+fnum(w.timings.clients)+`}`)
 }
@@ -546,9 +621,18 @@ func (w *simWidget) showTimings() {
 		return
 	}
 	t := w.timings
-	text := "Every policy in " + f1(t.build) + " ms, drawn in " + f1(t.draw) + " ms"
-	w.timing.SetAttribute("data-build-ms", fnum(t.build))
-	w.timing.SetAttribute("data-draw-ms", fnum(t.draw))
+	text := "Your policy in " + f1(t.first) + " ms, run and drawn"
+	w.timing.SetAttribute("data-first-ms", fnum(t.first))
+	if w.later.ran == len(sim.Policies) {
+		text += "; every policy in " + f1(t.build) + " ms, drawn in " + f1(t.draw) + " ms, " + f1(t.step) + " ms at most at a time"
+		w.timing.SetAttribute("data-build-ms", fnum(t.build))
+		w.timing.SetAttribute("data-draw-ms", fnum(t.draw))
+		w.timing.SetAttribute("data-step-ms", fnum(t.step))
+	} else {
+		w.timing.RemoveAttribute("data-build-ms")
+		w.timing.RemoveAttribute("data-draw-ms")
+		w.timing.RemoveAttribute("data-step-ms")
+	}
 	if w.later.advised {
 		text += "; the advice in " + f1(t.advice) + " ms"
 		w.timing.SetAttribute("data-advice-ms", fnum(t.advice))
@@ -580,7 +664,8 @@ func (w *simWidget) setStale(stale bool, msg string) {
 	}
 }
 
-// render shows a view.
+// render shows a view's chosen policy: everything but the comparison of
+// every policy (renderRows) and the advice.
 func (w *simWidget) render(v report.View) {
 	c := v.Config
 	r := v.Chosen
@@ -603,14 +688,8 @@ func (w *simWidget) render(v report.View) {
 		setValue(w.sample, key)
 		w.sampleAbout.SetTextContent(about)
 	}
-	if w.kind != "chart" || w.page {
-		fill(w.bars, renderBars(v.Rows, c.Policy))
-	}
 	if w.about != nil {
 		w.about.SetTextContent(report.AboutTheNumbers(c))
-	}
-	if w.table != nil {
-		fill(w.table, renderPolicyTable(w.id("compare"), v.Rows, c))
 	}
 	w.chartTitle.SetTextContent(c.Policy.Title() + " over time")
 	fill(w.chart, renderChart(w.id("chart"), v.Chart, r,
@@ -621,6 +700,17 @@ func (w *simWidget) render(v report.View) {
 		for _, l := range v.Fluid {
 			add(w.fluid, h("li", l))
 		}
+	}
+}
+
+// renderRows shows the comparison of every policy: the bars, and on the
+// page the table.
+func (w *simWidget) renderRows(v report.View) {
+	if w.kind != "chart" || w.page {
+		fill(w.bars, renderBars(v.Rows, v.Config.Policy, false))
+	}
+	if w.table != nil {
+		fill(w.table, renderPolicyTable(w.id("compare"), v.Rows, v.Config, false))
 	}
 }
 
@@ -639,7 +729,7 @@ func (w *simWidget) renderAdvice(advice []report.Advice) {
 		}
 		add(w.advice, li)
 	}
-	setBusy(w.advice, false)
+	measured(w.advice)
 }
 
 // tryAdvice is the advice list's click listener: "Try it" sets the form to
@@ -658,19 +748,51 @@ func (w *simWidget) tryAdvice(ev js.Value) {
 	w.resultsTitle.Focus()
 }
 
-// setBusy marks e as being measured again (aria-busy, and dimmed): what it
-// shows is the last input's until it is redrawn.
-func setBusy(e el, busy bool) {
+// dimAfterMS is how long a part of the results may be measured again
+// before it is dimmed: the numbers of a recompute that finishes sooner, as
+// one does on a laptop, change without a flash.
+const dimAfterMS = 120
+
+// markBusy marks the parts a recompute measures after its first paint
+// (the comparison, the advice, the client strategies) as being measured
+// again: aria-busy now, dimmed if they still are after dimAfterMS. What
+// they show until then is the last input's.
+func (w *simWidget) markBusy() {
+	for _, e := range w.measuredLater() {
+		e.SetAttribute("aria-busy", "true")
+	}
+	w.dim.after(dimAfterMS)
+}
+
+// dimBusy is w.dim: it dims the parts still being measured.
+func (w *simWidget) dimBusy() {
+	for _, e := range w.measuredLater() {
+		if e.GetAttribute("aria-busy") == "true" {
+			e.Class().Add("pending")
+		}
+	}
+}
+
+// measuredLater are the widget's parts that a recompute measures after its
+// first paint.
+func (w *simWidget) measuredLater() []el {
+	var out []el
+	for _, e := range []el{w.bars, w.table, w.advice, w.clients} {
+		if e != nil {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// measured marks e as measured for the current input: no longer
+// aria-busy, nor dimmed.
+func measured(e el) {
 	if e == nil {
 		return
 	}
-	if busy {
-		e.SetAttribute("aria-busy", "true")
-		e.Class().Add("pending")
-	} else {
-		e.RemoveAttribute("aria-busy")
-		e.Class().Remove("pending")
-	}
+	e.RemoveAttribute("aria-busy")
+	e.Class().Remove("pending")
 }
 
 // clientsNote says who keeps a budget, a ratio or a throttle.
@@ -771,7 +893,10 @@ func (w *simWidget) download(format string) {
 		return
 	}
 	if !w.later.advised && w.later.compared != nil {
-		w.continueLater() // the advice belongs in the file: measure it now
+		for w.runNextPolicy() {
+			// one policy a call, then the bars and the table
+		}
+		w.continueLater() // the comparison and the advice belong in the file: measure them now
 	}
 	name := "shedsim-" + w.view.Config.Policy.String()
 	var text, typ string

@@ -50,17 +50,35 @@ func BuildCompared(c sim.Config) (v View, compared []sim.Result, err error) {
 	if err != nil {
 		return View{}, nil, err
 	}
-	chosen := rs[c.Policy]
+	v = chosenView(c, rs[c.Policy])
+	v.Rows = Rows(rs)
+	return v, rs, nil
+}
+
+// BuildChosen is the part of c's View a page can draw before any other: c's
+// own policy, run alone (the same Result as in Compare's batch), with its
+// chart, lines and fluid view. Rows is nil: the other policies' runs, and
+// Rows of all six, complete it. It returns c's validation errors unchanged.
+func BuildChosen(c sim.Config) (View, error) {
+	chosen, err := sim.Run(c)
+	if err != nil {
+		return View{}, err
+	}
+	return chosenView(c, chosen), nil
+}
+
+// chosenView lays out c's own run: everything in a View but Rows and
+// Advice.
+func chosenView(c sim.Config, chosen sim.Result) View {
 	return View{
 		Config:       c,
 		QueueBound:   c.QueueBound(),
 		QueueSeconds: c.QueueSeconds(),
 		CapacityRPS:  c.CapacityRPS(),
-		Rows:         Rows(rs),
 		Chosen:       chosen,
 		Chart:        Timeline(chosen),
 		Outlook:      Outlook(chosen),
 		ThisRun:      ThisRun(chosen),
 		Fluid:        Fluid(c),
-	}, rs, nil
+	}
 }

@@ -115,6 +115,23 @@ func TestBuild(t *testing.T) {
 	}
 }
 
+// TestBuildChosen: the view of c's own run alone is BuildCompared's with
+// no Rows, so that a page can draw it first and add the other policies as
+// they are run: the chosen policy's Result does not depend on the batch.
+func TestBuildChosen(t *testing.T) {
+	for _, c := range []sim.Config{shop(), shop(policy(sim.Priority), queue(1024)), shop(policy(sim.CoDel), retries(3), client(sim.Budget)),
+		shop(normalRPS(0)), shop(func(c *sim.Config) { c.SaleS = 0 })} {
+		want, _, err := report.BuildCompared(c)
+		require.NoError(t, err)
+		want.Rows = nil
+		got, err := report.BuildChosen(c)
+		require.NoError(t, err)
+		assert.Equal(t, want, got, "%v, %v", c.Policy, c.Client)
+	}
+	_, err := report.BuildChosen(shop(func(c *sim.Config) { c.Workers = 0 }))
+	assert.Equal(t, shop(func(c *sim.Config) { c.Workers = 0 }).Validate(), err, "the validation errors, unchanged")
+}
+
 func TestBuildDefaultNumbers(t *testing.T) {
 	v, err := report.Build(sim.DefaultConfig())
 	require.NoError(t, err)

@@ -84,6 +84,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("MountOnANonElementIsAMessage", func(t *testing.T) { testMountNonElement(t, s) })
 	t.Run("Keyboard", func(t *testing.T) { testKeyboard(t, s) })
 	t.Run("NobodyToMeasure", func(t *testing.T) { testNobodyToMeasure(t, s) })
+	t.Run("ChosenPolicyFirst", func(t *testing.T) { testChosenPolicyFirst(t, s) })
 }
 
 // assertRowsMatch checks the comparison table against report.Build of c
@@ -188,6 +189,44 @@ func testDefaultResults(t *testing.T, s *session) {
 	assert.Equal(t, 1, got.N, "shedsim:result events")
 	assert.Equal(t, "fifo", got.Policy)
 	assert.Equal(t, 150.0, got.SaleRPS)
+	tb.noProblems()
+}
+
+// testChosenPolicyFirst: a recompute draws the chosen policy's results in
+// the task of the submit, before the other five policies are run; the
+// comparison, busy meanwhile, then matches the engine's natively.
+func testChosenPolicyFirst(t *testing.T, s *session) {
+	tb := s.newTab(t, recorder)
+	tb.open(s.fileURL("index.html"))
+	tb.summaryOf("#summary", "")
+	got := eval[struct {
+		Summary string `json:"summary"`
+		Rows    string `json:"rows"`
+		Busy    string `json:"busy"`
+		First   string `json:"first"`
+		Build   string `json:"build"`
+	}](tb, `(() => {
+		const seed = document.querySelector('#in-seed');
+		seed.value = '2';
+		document.querySelector('#sim-form').requestSubmit();
+		const tm = document.querySelector('#timing');
+		return {summary: document.querySelector('#summary').textContent, rows: document.querySelector('#results').dataset.rows || '',
+			busy: document.querySelector('#table-box').getAttribute('aria-busy') || '', first: tm.dataset.firstMs || '', build: tm.dataset.buildMs || ''};
+	})()`)
+	c := sim.DefaultConfig()
+	c.Seed = 2
+	r := run(t, c)
+	assert.Equal(t, "Unbounded queue: "+report.SaleShares(r)+"; "+report.Recovered(r)+".", got.Summary, "the chosen policy, drawn at once")
+	assert.Equal(t, "pending", got.Rows, "the other policies are still to run")
+	assert.Equal(t, "true", got.Busy, "the table is marked busy for screen readers")
+	assert.NotEmpty(t, got.First, "#timing has the first paint's time")
+	assert.Empty(t, got.Build, "no time for every policy yet")
+
+	tb.summaryOf("#summary", "")
+	assertRowsMatch(t, tb.readTable("#compare"), c)
+	assert.Equal(t, 0, tb.count("#table-box[aria-busy], #bars[aria-busy], #table-box.pending, #bars.pending"), "measured: neither busy nor dimmed")
+	_, ok := tb.attr("#timing", "data-build-ms")
+	assert.True(t, ok, "#timing has every policy's time")
 	tb.noProblems()
 }
 
