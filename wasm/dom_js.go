@@ -251,11 +251,18 @@ func (w *widget) task(fn func()) *task {
 	t := &task{}
 	t.run = js.FuncOf(func(js.Value, []js.Value) any {
 		t.timeout = js.Undefined()
+		if !t.rAF.IsUndefined() { // afterPaint's fallback came first
+			js.Global().Call("cancelAnimationFrame", t.rAF)
+			t.rAF = js.Undefined()
+		}
 		w.safely(fn)
 		return nil
 	})
 	t.frameFn = js.FuncOf(func(js.Value, []js.Value) any {
 		t.rAF = js.Undefined()
+		if !t.timeout.IsUndefined() {
+			js.Global().Call("clearTimeout", t.timeout)
+		}
 		t.timeout = js.Global().Call("setTimeout", t.run, 0)
 		return nil
 	})
@@ -270,9 +277,14 @@ func (t *task) after(ms int) {
 	t.timeout = js.Global().Call("setTimeout", t.run, ms)
 }
 
+// paintFallbackMS is how long afterPaint waits for a frame: a page that
+// is hidden, or in a cross-origin iframe out of view, may paint none.
+const paintFallbackMS = 100
+
 // afterPaint runs the task as soon as the browser has painted: a frame
 // callback runs just before the paint, and a timeout set from it runs
-// after. A hidden page paints no frames, so there it is a plain timeout.
+// after. A hidden page paints no frames, so there it is a plain timeout;
+// so is it if no frame comes within paintFallbackMS.
 func (t *task) afterPaint() {
 	t.stop()
 	if docJS.Get("hidden").Truthy() {
@@ -280,6 +292,7 @@ func (t *task) afterPaint() {
 		return
 	}
 	t.rAF = js.Global().Call("requestAnimationFrame", t.frameFn)
+	t.timeout = js.Global().Call("setTimeout", t.run, paintFallbackMS)
 }
 
 // stop cancels the task if it is due.

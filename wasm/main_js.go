@@ -25,7 +25,10 @@
 //
 // Widgets (kind "simulator", "chart", "lab", "planner") dispatch bubbling
 // CustomEvents on their element: shedsim:result (detail {"view",
-// "build_ms", "advice_ms"}, once the advice is measured too),
+// "first_ms", "build_ms", "advice_ms"}, once every policy and the advice
+// are measured; an input that is not valid while they are leaves them to
+// finish for the last valid one, so shedsim:invalid can come before the
+// shedsim:result of the input before it),
 // shedsim:clients (the simulator page only: detail {"view":
 // report.ClientView, "clients_ms"}, after shedsim:result), shedsim:lab
 // (detail a lab run), shedsim:plan (detail {"plan", "chart"}),

@@ -227,6 +227,24 @@ func testChosenPolicyFirst(t *testing.T, s *session) {
 	assert.Equal(t, 0, tb.count("#table-box[aria-busy], #bars[aria-busy], #table-box.pending, #bars.pending"), "measured: neither busy nor dimmed")
 	_, ok := tb.attr("#timing", "data-build-ms")
 	assert.True(t, ok, "#timing has every policy's time")
+
+	// A change of policy alone keeps the other policies' runs: the
+	// comparison is drawn in the same task, the new policy marked.
+	policyOnly := eval[struct {
+		Rows   string `json:"rows"`
+		Chosen string `json:"chosen"`
+	}](tb, `(() => {
+		const sel = document.querySelector('#in-policy');
+		sel.value = 'codel';
+		sel.dispatchEvent(new Event('change', {bubbles: true}));
+		const row = document.querySelector('#compare tr.chosen');
+		return {rows: document.querySelector('#results').dataset.rows || '', chosen: row ? row.dataset.policy : ''};
+	})()`)
+	assert.Empty(t, policyOnly.Rows, "nothing left to run")
+	assert.Equal(t, "codel", policyOnly.Chosen, "the new policy's row is marked at once")
+	c.Policy = sim.CoDel
+	tb.summaryOf("#summary", "")
+	assertRowsMatch(t, tb.readTable("#compare"), c)
 	tb.noProblems()
 }
 
