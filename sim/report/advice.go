@@ -4,7 +4,6 @@ import (
 	"errors"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/shedsim/shedsim/sim"
 )
@@ -137,7 +136,7 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 				return "" // the text quotes the answered share alone
 			}
 			return fill("Make saying no cheap: each refusal takes a worker %s now, %s of their time %s. Shed before the expensive part, in the gateway or the handler's first lines, and %s are answered instead of %s.",
-				Duration(c.RefusalCostMS), Percent(cur.Sale.RefusingShare), strings.TrimSuffix(SaleArrivals(c), " (no sale)"),
+				Duration(c.RefusalCostMS), Percent(cur.Sale.RefusingShare), Arrived(c),
 				Percent(r.Sale.AnsweredShare), Percent(cur.Sale.AnsweredShare))
 		})
 	}
@@ -151,20 +150,19 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 				most = r
 			}
 		}
-		text := fill("Nothing to change: %s answers %s of %s, within a point of any other policy here%s.",
-			PolicyNoun(c.Policy), Percent(cur.Sale.AnsweredShare), SalePeople(c), andRecovered(", and is ", cur))
+		policy, share, who, isBack := PolicyNoun(c.Policy), Percent(cur.Sale.AnsweredShare), SalePeople(c), andRecovered(", and is ", cur)
+		var text string
 		switch {
-		case Percent(most.Sale.AnsweredShare) == Percent(cur.Sale.AnsweredShare):
-			text = fill("Nothing to change: %s answers %s of %s, as many as any policy here%s.",
-				PolicyNoun(c.Policy), Percent(cur.Sale.AnsweredShare), SalePeople(c), andRecovered(", and is ", cur))
+		case Percent(most.Sale.AnsweredShare) == share:
+			text = fill("Nothing to change: %s answers %s of %s, as many as any policy here%s.", policy, share, who, isBack)
 		case most.Sale.AnsweredShare > cur.Sale.AnsweredShare+0.01 && !slices.Contains(earlyNo, c.Policy):
 			text = fill("No policy that says no early answers a point more than %s, with %s of %s%s. %s answers %s here.",
-				PolicyNoun(c.Policy), Percent(cur.Sale.AnsweredShare), SalePeople(c), andRecovered(", and it is ", cur),
-				capital(PolicyNoun(most.Config.Policy)), Percent(most.Sale.AnsweredShare))
+				policy, share, who, andRecovered(", and it is ", cur), capital(PolicyNoun(most.Config.Policy)), Percent(most.Sale.AnsweredShare))
 		case most.Sale.AnsweredShare > cur.Sale.AnsweredShare+0.01:
 			text = fill("Of the policies that say no early, %s answers about as many as any: %s of %s%s. %s answers more here, %s, but it never says no, so nothing holds it back in a bigger spike.",
-				PolicyNoun(c.Policy), Percent(cur.Sale.AnsweredShare), SalePeople(c), andRecovered(", and is ", cur),
-				capital(PolicyNoun(most.Config.Policy)), Percent(most.Sale.AnsweredShare))
+				policy, share, who, isBack, capital(PolicyNoun(most.Config.Policy)), Percent(most.Sale.AnsweredShare))
+		default:
+			text = fill("Nothing to change: %s answers %s of %s, within a point of any other policy here%s.", policy, share, who, isBack)
 		}
 		out = append(out, Advice{Text: text, Config: c, Answered: cur.Sale.AnsweredShare})
 	}

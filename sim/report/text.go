@@ -97,11 +97,7 @@ func NoSale(c sim.Config) bool { return c.SaleRPS == c.NormalRPS || c.SaleS == 0
 // to 120 s".
 func SalePeople(c sim.Config) string {
 	if NoSale(c) {
-		if c.SaleS == 0 {
-			return fill("the people at %s, in a sale of 0 s", Seconds(c.SaleStartS))
-		}
-		from, to := saleSpan(c)
-		return fill("the people from %s to %s", from, to)
+		return "the people " + Arrived(c)
 	}
 	return "the sale's people"
 }
@@ -113,7 +109,7 @@ func Nobody(c sim.Config) string {
 	if c.SaleS == 0 {
 		return "nobody arrived in a sale of 0 s"
 	}
-	return "nobody arrived " + strings.TrimSuffix(SaleArrivals(c), " (no sale)")
+	return "nobody arrived " + Arrived(c)
 }
 
 // SaleShares says how the sale's people fared, for a sentence: "7.0% of
@@ -142,11 +138,21 @@ func SaleBand(c sim.Config) string {
 // "during the sale", or "from 60 s to 120 s (no sale)".
 func SaleArrivals(c sim.Config) string {
 	if NoSale(c) {
-		if c.SaleS == 0 {
-			return fill("at %s, in a sale of 0 s (no sale)", Seconds(c.SaleStartS))
-		}
+		return Arrived(c) + " (no sale)"
+	}
+	return "during the sale"
+}
+
+// Arrived says when the people the shares are of first arrived, for a
+// sentence: "during the sale", "from 60 s to 120 s", or "at 60 s, in a
+// sale of 0 s".
+func Arrived(c sim.Config) string {
+	switch {
+	case c.SaleS == 0:
+		return fill("at %s, in a sale of 0 s", Seconds(c.SaleStartS))
+	case NoSale(c):
 		from, to := saleSpan(c)
-		return fill("from %s to %s (no sale)", from, to)
+		return fill("from %s to %s", from, to)
 	}
 	return "during the sale"
 }
@@ -220,7 +226,7 @@ func WritePostTables(w io.Writer, base sim.Config) error {
 	morning := base
 	morning.SaleRPS = base.NormalRPS
 	p("\nAn ordinary morning: %s/s throughout, no sale. Shares of the people who arrived %s.\n\n",
-		Number(base.NormalRPS, 2), strings.TrimSuffix(SaleArrivals(morning), " (no sale)"))
+		Number(base.NormalRPS, 2), Arrived(morning))
 	if e := morning.Validate(); e != nil {
 		p("Not run: " + strings.ReplaceAll(e.Error(), "\n", "; ") + "\n")
 	} else {

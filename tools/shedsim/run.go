@@ -499,7 +499,7 @@ func writeSeeds(w io.Writer, c sim.Config, n int, onePolicy bool) error {
 		return err
 	}
 	if withPeople < n {
-		_, err := fmt.Fprintf(w, "\nShares are over the %d of %d seeds in which anyone arrived %s.\n", withPeople, n, strings.TrimSuffix(report.SaleArrivals(c), " (no sale)"))
+		_, err := fmt.Fprintf(w, "\nShares are over the %d of %d seeds in which anyone arrived %s.\n", withPeople, n, report.Arrived(c))
 		return err
 	}
 	return nil
