@@ -84,10 +84,9 @@ type simWidget struct {
 type laterWork struct {
 	config sim.Config
 	// compared is every policy's run, in the order of sim.Policies, for the
-	// comparison and report.Advise; ran counts those done, the chosen
-	// policy's first; drawn, that the bars and table show them.
+	// comparison and report.Advise, the chosen policy's first (see next);
+	// drawn, that the bars and table show them.
 	compared []sim.Result
-	ran      int
 	drawn    bool
 	advised  bool // the advice is drawn
 	// clients are the client comparison's rows so far, in the order of
@@ -497,21 +496,27 @@ func (w *simWidget) compute(vals map[string]string) {
 	w.setStale(false, "")
 	w.timings = timings{build: buildMS, draw: now() - t}
 	w.timings.first = w.timings.build + w.timings.draw
-	w.later = laterWork{config: c, compared: samePolicies(w.later, c), ran: 1}
+	w.later = laterWork{config: c, compared: samePolicies(w.later, c)}
 	w.later.compared[c.Policy] = v.Chosen
-	for p, r := range w.later.compared {
-		if sim.Policy(p) != c.Policy && r.Config.Workers != 0 {
-			w.later.ran++
-		}
-	}
 	w.markBusy()
-	if w.later.ran == len(sim.Policies) {
+	if _, more := w.later.next(); !more {
 		w.runNextPolicy() // only the policy changed: the others' runs stand, and are drawn at once
 	} else {
 		w.rowsPending(first)
 	}
 	w.showTimings()
 	w.rest.afterPaint()
+}
+
+// next is the next policy of the comparison still to run; false when all
+// have run. A run's Config has a worker; one not run yet is zero.
+func (l *laterWork) next() (sim.Policy, bool) {
+	for _, p := range sim.Policies {
+		if l.compared[p].Config.Workers == 0 {
+			return p, true
+		}
+	}
+	return 0, false
 }
 
 // samePolicies is a new comparison for c: the runs of the last one where
@@ -551,10 +556,7 @@ func (w *simWidget) runNextPolicy() bool {
 	}
 	start := now()
 	defer func() { w.timings.step = max(w.timings.step, now()-start) }()
-	for _, p := range sim.Policies {
-		if l.compared[p].Config.Workers != 0 {
-			continue // run already: a run's Config has a worker
-		}
+	if p, more := l.next(); more {
 		alt := l.config
 		alt.Policy = p
 		r, err := sim.Run(alt)
@@ -562,12 +564,10 @@ func (w *simWidget) runNextPolicy() bool {
 			panic(err) // the config ran under its own policy, and validity does not depend on the policy
 		}
 		l.compared[p] = r
-		l.ran++
-		break
-	}
-	w.timings.build += now() - start
-	if l.ran < len(sim.Policies) {
-		return true
+		w.timings.build += now() - start
+		if _, more := l.next(); more {
+			return true
+		}
 	}
 	t := now()
 	w.view.Rows = report.Rows(l.compared)
@@ -646,7 +646,7 @@ func (w *simWidget) showTimings() {
 	t := w.timings
 	text := "Your policy in " + f1(t.first) + " ms, run and drawn"
 	w.timing.SetAttribute("data-first-ms", fnum(t.first))
-	if w.later.ran == len(sim.Policies) {
+	if w.later.drawn {
 		text += "; every policy in " + f1(t.build) + " ms, drawn in " + f1(t.draw) + " ms, " + f1(t.step) + " ms at most at a time"
 		w.timing.SetAttribute("data-build-ms", fnum(t.build))
 		w.timing.SetAttribute("data-draw-ms", fnum(t.draw))
