@@ -21,8 +21,11 @@ func reportAttempts(b *testing.B, attemptsPerOp int) {
 
 func BenchmarkRunDefault(b *testing.B) {
 	b.ReportAllocs()
-	c := DefaultConfig()
-	var attempts int
+	reportAttempts(b, benchRun(b, DefaultConfig()))
+}
+
+// benchRun times Run(c) and returns the attempts one run simulates.
+func benchRun(b *testing.B, c Config) (attempts int) {
 	for b.Loop() {
 		r, err := Run(c)
 		if err != nil {
@@ -30,7 +33,7 @@ func BenchmarkRunDefault(b *testing.B) {
 		}
 		attempts = r.Attempts
 	}
-	reportAttempts(b, attempts)
+	return attempts
 }
 
 // BenchmarkSixPolicies is the simulator page's comparison: the default
@@ -124,14 +127,7 @@ func BenchmarkHourAt1000(b *testing.B) {
 	metrics.Read(s)
 	before := s[0].Value.Uint64()
 	h := startHeapPeak()
-	var attempts int
-	for b.Loop() {
-		r, err := Run(c)
-		if err != nil {
-			b.Fatal(err)
-		}
-		attempts = r.Attempts
-	}
+	attempts := benchRun(b, c)
 	peak := h.end()
 	reportAttempts(b, attempts)
 	b.ReportMetric(float64(peak-min(peak, before))/(1<<20), "MB-heap-peak")
