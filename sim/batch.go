@@ -25,7 +25,7 @@ func (e *BatchError) Unwrap() error { return e.Err }
 // allocates a fraction of what calling Run for each would. Each Result is
 // the same as Run's, whichever engine ran it.
 //
-// An engine keeps the memory of the largest run it has done, up to 80
+// An engine keeps the memory of the largest run it has done, up to 76
 // bytes an attempt in flight (see MaxAttempts), so Runs uses only as many engines as
 // could each hold the batch's largest run with no more attempts in all
 // than MaxAttempts: a batch of day-long runs goes one at a time, and needs

@@ -128,7 +128,6 @@ func (e *engine) send(i id) {
 		e.history.add(sentRequests)
 		if p := throttleProbability(req, acc, e.cfg.ThrottleK); p > 0 && e.clientRand.Float64() < p {
 			e.throttled++
-			e.at(i).refs = 1 // held here until it is let go
 			e.hear(i)
 			e.release(i)
 			return
@@ -172,7 +171,7 @@ func (e *engine) retryOrSettle(i id, o outcome) {
 		return
 	}
 	delay := e.retryDelay
-	if e.retryJitter > 0 {
+	if e.retryJitter > 0 && e.cfg.Client != Backoff {
 		delay += int64(float64(float64(e.retryJitter) * e.jitter.Float64()))
 	}
 	var paid int64
@@ -208,11 +207,11 @@ func (e *engine) retryOrSettle(i id, o outcome) {
 	e.retriesMade++
 	j := e.alloc() // a stays put: blocks never move, and i is still held
 	b := e.at(j)
-	b.first, b.order, b.window, b.sale = a.first, a.order, a.window, a.sale
+	b.first, b.order, b.window = a.first, a.order, a.window
 	b.try = a.try + 1
+	b.refs = 1 // the retry event; arrive passes it on to the system
 	b.prevRefused = o == refused
 	b.paid = int32(paid)
-	b.refs = 1
 	ev := event{at: e.now + delay, seq: e.nextSeq(), a: j, kind: retryArrival}
 	if delay == e.retryDelay { // due in the order made, whatever the client
 		e.retryLine.pushBack(ev)

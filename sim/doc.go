@@ -13,9 +13,10 @@
 //
 // The engine is pure: no globals, no goroutines, no clock and no I/O. Time is
 // virtual, in integer nanoseconds. Randomness comes from splitmix64 streams,
-// one per purpose, and the only transcendental function, the logarithm behind
-// exponential draws, is written in Go (package portable), so the same Config
-// gives byte-identical Results natively, under Node and in every browser.
+// one per purpose, and the only transcendental functions, the logarithm and
+// the exponential behind exponential draws, are written in Go (package
+// portable), so the same Config gives byte-identical Results natively,
+// under Node and in every browser.
 //
 // The rules are those of MODEL.md, numbered there; comments here cite them
 // as "rule N".

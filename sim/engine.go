@@ -10,18 +10,16 @@ import (
 // preview, window) travel with every attempt, so there is no person record to
 // keep alive. Attempts are recycled once nothing refers to them.
 type attempt struct {
-	first    int64  // the person's first arrival, ns
-	t0       int64  // this attempt's arrival, ns; its client gives up at t0 + timeout (deadline)
-	limit    int64  // codel and lifo: how long it may wait, ns (rule 9)
-	seq      uint64 // arrival order, to keep the queue's two lines in order
-	window   int32  // the person's window, by first arrival
-	try      int32  // 1 for the first attempt, 2 for the first retry, ...
-	refs     int8   // how many places hold it: the timeout line, the system, a retry event
-	paid     int32  // budget client: the tokens this retry cost
-	order    bool   // an order rather than a price preview
-	sale     bool   // the person first arrived during the sale
-	heard    bool   // its client heard a refusal
-	answered bool   // a worker finished it in time
+	first   int64  // the person's first arrival, ns
+	t0      int64  // this attempt's arrival, ns; its client gives up at t0 + timeout (deadline)
+	limit   int64  // codel and lifo: how long it may wait, ns (rule 9)
+	seq     uint64 // arrival order, to keep the queue's two lines in order
+	window  int32  // the person's window, by first arrival
+	try     int32  // 1 for the first attempt, 2 for the first retry, ...
+	paid    int32  // budget client: the tokens this retry cost
+	refs    int8   // how many places hold it: the timeout line, the system, a retry event
+	order   bool   // an order rather than a price preview
+	replied bool   // its client heard back: answered in time, or a refusal it heard
 	// prevRefused, on a retry not yet sent, says whether the attempt before
 	// it was refused (rather than timed out), for people still waiting to
 	// retry when the run ends.
@@ -85,9 +83,9 @@ type engine struct {
 	// time, what it is, and the attempt it is about.
 	trace func(at int64, what string, a *attempt)
 
-	pool  [][]attempt // every attempt in flight, by id, in blocks; no pointers, so the GC never scans it
-	used  int         // ids handed out from the pool so far
-	spare []id        // ids free for reuse
+	pool  pool // every attempt in flight, by id, in blocks; no pointers, so the GC never scans it
+	used  int  // ids handed out from the pool so far
+	spare []id // ids free for reuse
 
 	// what is measured
 	windows                        []Window
@@ -211,6 +209,9 @@ func (e *engine) deadline(a *attempt) int64 { return a.t0 + e.timeout }
 // follows it.
 func (e *engine) gone(a *attempt) bool { return e.now >= e.deadline(a) }
 
+// inSale reports whether a's person first arrived during the sale (rule 15).
+func (e *engine) inSale(a *attempt) bool { return a.first >= e.saleStart && a.first < e.saleEnd }
+
 // final reports whether a is its person's last possible attempt.
 func (e *engine) final(a *attempt) bool { return a.try > e.retries }
 
@@ -321,11 +322,11 @@ func (e *engine) newPerson() {
 	a := e.at(i)
 	a.first = e.now
 	a.try = 1
+	a.refs = 1 // the sender; arrive passes it on to the system
 	a.order = e.orders.Float64() < e.cfg.OrderShare
 	a.window = int32(e.now / windowNS)
-	a.sale = e.now >= e.saleStart && e.now < e.saleEnd
 	e.windows[a.window].People++
-	if a.sale {
+	if e.inSale(a) {
 		e.sale.People++
 		if a.order {
 			e.sale.Orders++
@@ -340,7 +341,7 @@ func (e *engine) newPerson() {
 func (e *engine) arrive(i id) {
 	a := e.at(i)
 	a.t0 = e.now
-	a.refs = 1 // the system
+	// a.refs is 1 already: the sender's hold passes to the system
 	if !e.final(a) {
 		// Only an attempt that may be followed by a retry needs its timeout
 		// as an event: that is when the retry is decided (rule 13).
@@ -351,7 +352,7 @@ func (e *engine) arrive(i id) {
 		e.retriesSent++
 	}
 	e.windows[a.window].Attempts++
-	if a.sale {
+	if e.inSale(a) {
 		e.saleAttempts++
 	}
 	switch e.cfg.Policy {
@@ -508,14 +509,14 @@ func (e *engine) sayNo(i id) {
 
 // hear is a client hearing "no" (rule 13).
 func (e *engine) hear(i id) {
-	e.at(i).heard = true
+	e.at(i).replied = true
 	e.retryOrSettle(i, refused)
 }
 
 // giveUp is attempt i's client giving up, at its deadline, unless it was
 // answered or refused first (rule 4).
 func (e *engine) giveUp(i id) {
-	if a := e.at(i); !a.heard && !a.answered {
+	if a := e.at(i); !a.replied {
 		e.retryOrSettle(i, timedOut)
 	}
 	e.release(i)
@@ -527,7 +528,7 @@ func (e *engine) finishService(i id) {
 		e.wasted++ // served to nobody (rule 4)
 		e.lost(i)
 	} else {
-		a.answered = true
+		a.replied = true
 		e.accepted(a)
 		e.settle(a, answered, e.now-a.first)
 	}
@@ -548,7 +549,7 @@ func (e *engine) settle(a *attempt, o outcome, waitNS int64) {
 	case unfinished:
 		w.Unfinished++
 	}
-	if !a.sale {
+	if !e.inSale(a) {
 		return
 	}
 	switch o {
@@ -574,7 +575,7 @@ func (e *engine) result() Result {
 	// Attempts that may still retry are in the timeout line; last attempts
 	// still in the service are found where they wait or are served.
 	for k := 0; k < e.timeouts.n; k++ {
-		if a := e.at(e.timeouts.at(k).a); !a.heard && !a.answered {
+		if a := e.at(e.timeouts.at(k).a); !a.replied {
 			e.settle(a, unfinished, 0)
 		}
 	}
@@ -694,10 +695,14 @@ func (e *engine) result() Result {
 	return r
 }
 
+// firstAfter is the index of the first window that starts at or after the
+// sale's end, saleEnd ns: where rule 17 starts to look.
+func firstAfter(saleEnd int64) int { return int((saleEnd + windowNS - 1) / windowNS) }
+
 // nobodyAfter says whether no one first arrived in the windows that start
 // at or after the sale's end: then rule 17 has nobody to measure.
 func nobodyAfter(ws []Window, saleEnd int64) bool {
-	for _, w := range ws[(saleEnd+windowNS-1)/windowNS:] {
+	for _, w := range ws[firstAfter(saleEnd):] {
 		if w.People > 0 {
 			return false
 		}
@@ -712,7 +717,7 @@ func nobodyAfter(ws []Window, saleEnd int64) bool {
 // nobody settled is no evidence either way: nil when no window from there on
 // has anyone settled, or the last one falls short.
 func backToNormal(ws []Window, saleEnd int64) *float64 {
-	first := int((saleEnd + windowNS - 1) / windowNS)
+	first := firstAfter(saleEnd)
 	k := len(ws)
 	evidence := false
 	for k > first && ws[k-1].AnsweredShare >= 0.9 {

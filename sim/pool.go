@@ -25,8 +25,14 @@ func (e *engine) alloc() id {
 	return id(e.used - 1)
 }
 
+// pool is every attempt in flight, by id, in blocks of blockSize.
+type pool [][]attempt
+
 // at returns the attempt named i.
-func (e *engine) at(i id) *attempt { return &e.pool[i>>blockBits][i&(blockSize-1)] }
+func (p pool) at(i id) *attempt { return &p[i>>blockBits][i&(blockSize-1)] }
+
+// at returns the attempt named i.
+func (e *engine) at(i id) *attempt { return e.pool.at(i) }
 
 // release drops one reference to attempt i; the last one recycles it.
 func (e *engine) release(i id) {

@@ -77,23 +77,23 @@ func (q *queue) push(i id, order bool) {
 }
 
 // seq is attempt i's arrival order in the queue.
-func seq(pool [][]attempt, i id) uint64 { return pool[i>>blockBits][i&(blockSize-1)].seq }
+func seq(p pool, i id) uint64 { return p.at(i).seq }
 
 // previewsFirst reports whether the oldest waiting request is a preview.
-func (q *queue) previewsFirst(pool [][]attempt) bool {
+func (q *queue) previewsFirst(pool pool) bool {
 	return q.orders.n == 0 || (q.previews.n > 0 && seq(pool, q.previews.front()) < seq(pool, q.orders.front()))
 }
 
 // popOldest removes and returns the request that arrived first. With one
 // line, it is that line's front.
-func (q *queue) popOldest(pool [][]attempt) id {
+func (q *queue) popOldest(pool pool) id {
 	if !q.split {
 		return q.previews.popFront()
 	}
 	return q.popOldestOfTwo(pool)
 }
 
-func (q *queue) popOldestOfTwo(pool [][]attempt) id {
+func (q *queue) popOldestOfTwo(pool pool) id {
 	if q.previewsFirst(pool) {
 		return q.previews.popFront()
 	}
@@ -101,7 +101,7 @@ func (q *queue) popOldestOfTwo(pool [][]attempt) id {
 }
 
 // popNewest removes and returns the request that arrived last.
-func (q *queue) popNewest(pool [][]attempt) id {
+func (q *queue) popNewest(pool pool) id {
 	if q.orders.n == 0 || (q.previews.n > 0 && seq(pool, q.previews.back()) > seq(pool, q.orders.back())) {
 		return q.previews.popBack()
 	}
@@ -109,7 +109,7 @@ func (q *queue) popNewest(pool [][]attempt) id {
 }
 
 // oldest returns the request that arrived first without removing it.
-func (q *queue) oldest(pool [][]attempt) id {
+func (q *queue) oldest(pool pool) id {
 	if q.previewsFirst(pool) {
 		return q.previews.front()
 	}
