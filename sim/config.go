@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math"
 	"strconv"
+
+	"github.com/shedsim/shedsim/sim/internal/limits"
 )
 
 // Config is one run of the simulation: the service, its traffic, its clients
@@ -139,7 +141,7 @@ const (
 	// MaxAttempts is the budget of a run: the most attempts it may be
 	// expected to send (people arriving times 1 + retries). A default run
 	// expects 25,800; the lab's largest, 115,200; an hour at 1,000 a second,
-	// 3,600,000. A run's memory follows the attempts in flight, 60 to 80
+	// 3,600,000. A run's memory follows the attempts in flight, 52 to 76
 	// bytes each (the attempt, its place in the queue and, if a retry may
 	// follow, its timeout), so an unbounded queue that holds the whole
 	// budget at the end needs at most about 0.8 GB: the most any valid input
@@ -152,10 +154,10 @@ const (
 	maxWorkers  = 100_000
 	maxRetries  = 100
 	maxQueue    = 10_000_000
-	maxRPS      = 1_000_000
-	maxDuration = 86_400         // seconds: one day
-	maxMS       = 3_600_000      // milliseconds: one hour
-	minService  = 0.001          // milliseconds: one microsecond
+	maxRPS      = limits.MaxRPS
+	maxDuration = 86_400 // seconds: one day
+	maxMS       = limits.MaxMS
+	minService  = limits.MinServiceMS
 	windowNS    = 10_000_000_000 // 10 s windows (rule 17)
 )
 
@@ -191,15 +193,6 @@ func FieldErrors(err error) []*FieldError {
 	return out
 }
 
-// num formats x for a message: plain digits for the sizes people type,
-// exponent form for the rest (1e+308, not 309 digits).
-func num(x float64) string {
-	if ax := math.Abs(x); ax != 0 && (ax < 1e-4 || ax >= 1e15) {
-		return strconv.FormatFloat(x, 'g', -1, 64)
-	}
-	return strconv.FormatFloat(x, 'f', -1, 64)
-}
-
 // thousands writes n, a count (n >= 0), with commas between groups of
 // three digits, as the reports write counts: 10,000,000.
 func thousands(n int64) string {
@@ -221,15 +214,15 @@ func (c Config) Validate() error {
 	real := func(field string, x, lo, hi float64, unit string, loOpen bool) bool {
 		switch {
 		case math.IsNaN(x):
-			bad(field, num(x)+" is not a number: use a number from "+num(lo)+" to "+num(hi)+unit)
+			bad(field, limits.Num(x)+" is not a number: use a number from "+limits.Num(lo)+" to "+limits.Num(hi)+unit)
 		case math.IsInf(x, 0):
-			bad(field, num(x)+" is not a finite number: use a number from "+num(lo)+" to "+num(hi)+unit)
+			bad(field, limits.Num(x)+" is not a finite number: use a number from "+limits.Num(lo)+" to "+limits.Num(hi)+unit)
 		case loOpen && x <= lo:
-			bad(field, num(x)+" is too small: use a number above "+num(lo)+", up to "+num(hi)+unit)
+			bad(field, limits.Num(x)+" is too small: use a number above "+limits.Num(lo)+", up to "+limits.Num(hi)+unit)
 		case x < lo:
-			bad(field, num(x)+" is too small: use a number from "+num(lo)+" to "+num(hi)+unit)
+			bad(field, limits.Num(x)+" is too small: use a number from "+limits.Num(lo)+" to "+limits.Num(hi)+unit)
 		case x > hi:
-			bad(field, num(x)+" is too large: use a number from "+num(lo)+" to "+num(hi)+unit)
+			bad(field, limits.Num(x)+" is too large: use a number from "+limits.Num(lo)+" to "+limits.Num(hi)+unit)
 		default:
 			return true
 		}
@@ -251,8 +244,8 @@ func (c Config) Validate() error {
 	startOK := real("sale_start_s", c.SaleStartS, 0, maxDuration, " s", false)
 	lenOK := real("sale_s", c.SaleS, 0, maxDuration, " s", false)
 	if durOK && startOK && lenOK && c.SaleStartS+c.SaleS+10 > c.DurationS {
-		bad("sale_s", "the sale ends at "+num(c.SaleStartS+c.SaleS)+" s, too late for a "+num(c.DurationS)+" s run: end it by "+
-			num(c.DurationS-10)+" s, so that a 10 s window after it can show recovery, or make duration_s longer")
+		bad("sale_s", "the sale ends at "+limits.Num(c.SaleStartS+c.SaleS)+" s, too late for a "+limits.Num(c.DurationS)+" s run: end it by "+
+			limits.Num(c.DurationS-10)+" s, so that a 10 s window after it can show recovery, or make duration_s longer")
 	}
 	real("timeout_ms", c.TimeoutMS, 0, maxMS, " ms", true)
 	whole("retries", c.Retries, 0, maxRetries, "")

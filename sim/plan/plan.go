@@ -2,9 +2,11 @@ package plan
 
 import (
 	"errors"
-	"github.com/shedsim/shedsim/sim"
 	"math"
 	"strconv"
+
+	"github.com/shedsim/shedsim/sim"
+	"github.com/shedsim/shedsim/sim/internal/limits"
 )
 
 const (
@@ -21,9 +23,9 @@ const (
 	// falling.
 	MinTarget = 1e-9
 
-	maxRPS     = 1_000_000 // requests a second
-	minService = 0.001     // milliseconds: one microsecond
-	maxMS      = 3_600_000 // milliseconds: one hour
+	maxRPS     = limits.MaxRPS
+	minService = limits.MinServiceMS
+	maxMS      = limits.MaxMS
 
 	// nearbySpan is how many server counts Nearby shows either side of the
 	// answer.
@@ -70,15 +72,6 @@ func (in Input) OfferedLoad() float64 {
 // instead. It is the engine's type, so that sim.FieldErrors lists both.
 type FieldError = sim.FieldError
 
-// num formats x for a message: plain digits for ordinary sizes
-// (3600000, 0.001), exponent form for the very large and very small.
-func num(x float64) string {
-	if ax := math.Abs(x); ax == 0 || ax >= 1e-4 && ax < 1e15 {
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	}
-	return strconv.FormatFloat(x, 'g', -1, 64)
-}
-
 // Validate checks every field and returns the problems joined, each a
 // *FieldError naming the field, the value and the allowed range; nil when
 // Compute can answer.
@@ -92,30 +85,30 @@ func (in Input) Validate() error {
 	check := func(field string, x float64, ok, tooSmall bool, want string) bool {
 		switch {
 		case math.IsNaN(x):
-			bad(field, num(x)+" is not a number: use "+want)
+			bad(field, limits.Num(x)+" is not a number: use "+want)
 		case math.IsInf(x, 0):
-			bad(field, num(x)+" is not a finite number: use "+want)
+			bad(field, limits.Num(x)+" is not a finite number: use "+want)
 		case ok:
 			return true
 		case tooSmall:
-			bad(field, num(x)+" is too small: use "+want)
+			bad(field, limits.Num(x)+" is too small: use "+want)
 		default:
-			bad(field, num(x)+" is too large: use "+want)
+			bad(field, limits.Num(x)+" is too large: use "+want)
 		}
 		return false
 	}
 	r, s, t, l := in.RateRPS, in.ServiceMS, in.Target, in.LimitMS
 	rateOK := check("rate_rps", r, r > 0 && r <= maxRPS, r <= 0,
-		"a number of requests per second above 0, up to "+num(maxRPS))
+		"a number of requests per second above 0, up to "+limits.Num(maxRPS))
 	serviceOK := check("service_ms", s, s >= minService && s <= maxMS, s < minService,
-		"a number of milliseconds from "+num(minService)+" to "+num(maxMS))
+		"a number of milliseconds from "+limits.Num(minService)+" to "+limits.Num(maxMS))
 	check("target", t, t >= MinTarget && t < 1, t < MinTarget,
 		"a fraction below 1 (and at least a billionth), such as 0.05 for 5%")
 	check("limit_ms", l, l >= 0 && l <= maxMS, l < 0,
-		"0 for any wait at all, or a number of milliseconds up to "+num(maxMS))
+		"0 for any wait at all, or a number of milliseconds up to "+limits.Num(maxMS))
 	if rateOK && serviceOK {
 		if a := in.OfferedLoad(); a > MaxOfferedLoad {
-			bad("rate_rps", num(in.RateRPS)+" per second at "+num(in.ServiceMS)+" ms each is an offered load of "+num(a)+
+			bad("rate_rps", limits.Num(in.RateRPS)+" per second at "+limits.Num(in.ServiceMS)+" ms each is an offered load of "+limits.Num(a)+
 				" Erlangs, more than the planner sizes: keep rate_rps × service_ms / 1000 at most "+strconv.Itoa(MaxOfferedLoad))
 		}
 	}
@@ -187,8 +180,8 @@ func Compute(in Input) (Plan, error) {
 	b := 1.0
 	for c := 1; ; c++ {
 		if c > MaxServers {
-			return Plan{}, &FieldError{Field: "target", Msg: num(in.Target) + " would need more than " + strconv.Itoa(MaxServers) +
-				" servers at an offered load of " + num(a) + " Erlangs: use a larger target or a smaller load"}
+			return Plan{}, &FieldError{Field: "target", Msg: limits.Num(in.Target) + " would need more than " + strconv.Itoa(MaxServers) +
+				" servers at an offered load of " + limits.Num(a) + " Erlangs: use a larger target or a smaller load"}
 		}
 		b = erlangBStep(b, c, a)
 		if r := row(in, c, a, b); r.MeetsTarget {
