@@ -147,7 +147,7 @@ func TestTimelineSummaryCountsEmptySaleWindows(t *testing.T) {
 	for _, tt := range tests {
 		ch := report.Timeline(run(t, tt.config))
 		if tt.want == "" {
-			assert.NotContains(t, ch.Summary, "nobody in", "%s: %s", tt.name, tt.reason)
+			assert.NotContains(t, ch.Summary, "nobody was answered in", "%s: %s", tt.name, tt.reason)
 		} else {
 			assert.Contains(t, ch.Summary, tt.want, "%s: %s", tt.name, tt.reason)
 		}

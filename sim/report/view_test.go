@@ -14,7 +14,7 @@ import (
 )
 
 // The golden tests' names start with Golden so that the Makefile's arm64
-// step (-run 'Golden|Portable' ./sim/...) runs them under qemu, where a
+// step (ARM64_RUN, -run 'Golden|^Test(Exp|Log)' ./sim/...) runs them under qemu, where a
 // fused multiply-add would change the chart's geometry; make test-node runs
 // them under Node. The same files must match on every platform.
 
