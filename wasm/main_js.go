@@ -66,7 +66,7 @@ func arg(args []js.Value, i int) string {
 	case js.TypeObject:
 		return js.Global().Get("JSON").Call("stringify", a).String()
 	case js.TypeNumber:
-		return a.String()
+		return js.Global().Get("String").Invoke(a).String()
 	}
 	return "{}"
 }
