@@ -3,7 +3,6 @@ package main
 import (
 	"encoding"
 	"errors"
-	"maps"
 	"math"
 	"reflect"
 	"slices"
@@ -256,12 +255,6 @@ func fieldByKey(key string) (configField, bool) {
 	return configField{}, false
 }
 
-// defaultStrings is ConfigStrings(sim.DefaultConfig()): what a form
-// starts from, and what a URL leaves out.
-//
-//go:noinline
-func defaultStrings() map[string]string { return maps.Clone(defaults) }
-
 // defaults is sim.DefaultConfig as strings, made once; read it, or take a
 // copy to change with defaultStrings.
 var defaults = ConfigStrings(sim.DefaultConfig())
@@ -457,7 +450,7 @@ func configFrom(base sim.Config, vals map[string]scalar, runs int, ignore ...str
 // that a missing key keeps its default. Numbers may be given as JSON
 // numbers or as strings.
 func decodeConfig(data string, runs int) (sim.Config, []FieldMsg, error) {
-	_, vals, errs, err := readObject(data)
+	vals, errs, err := readObject(data)
 	if err != nil {
 		return sim.Config{}, nil, err
 	}
@@ -756,31 +749,8 @@ func planFrom(vals map[string]scalar) (plan.Input, []FieldMsg) {
 	for _, k := range sortedUnknown(vals, func(k string) bool { _, ok := d[k]; return ok }) {
 		errs = append(errs, FieldMsg{k, "is not a setting of the planner: use one of rate_rps, service_ms, target, limit_ms"})
 	}
-	for _, fe := range planFieldErrors(in.Validate()) {
-		if !hasField(errs, fe.Field) {
-			errs = append(errs, fe)
-		}
-	}
+	errs = append(errs, simErrors(in.Validate(), errs)...)
 	return in, errs
-}
-
-// planFieldErrors lists the *plan.FieldErrors inside err, in order.
-func planFieldErrors(err error) []FieldMsg {
-	if err == nil {
-		return nil
-	}
-	var out []FieldMsg
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		for _, e := range j.Unwrap() {
-			out = append(out, planFieldErrors(e)...)
-		}
-		return out
-	}
-	var fe *plan.FieldError
-	if errors.As(err, &fe) {
-		return []FieldMsg{{fe.Field, fe.Msg}}
-	}
-	return []FieldMsg{{"", err.Error()}}
 }
 
 // PlanAnswer is the planner page's answer: the plan and its chart.
@@ -793,7 +763,7 @@ type PlanAnswer struct {
 func ComputePlan(in plan.Input) (PlanAnswer, []FieldMsg) {
 	p, err := plan.Compute(in) // it validates in, with the same field errors
 	if err != nil {
-		return PlanAnswer{}, planFieldErrors(err)
+		return PlanAnswer{}, simErrors(err, nil)
 	}
 	return PlanAnswer{p, LayoutPlan(p)}, nil
 }
@@ -804,7 +774,7 @@ func ComputePlan(in plan.Input) (PlanAnswer, []FieldMsg) {
 // {"error": "..."}.
 func planJSON(inputJSON string) (out string) {
 	defer guard(&out)
-	_, vals, errs, err := readObject(inputJSON)
+	vals, errs, err := readObject(inputJSON)
 	if err != nil {
 		return fail(err.Error())
 	}

@@ -212,6 +212,7 @@ func (w *widget) open(page bool, attrs map[string]string) map[string]string {
 	clear(w.host)
 	w.host.Class().Add("shedsim")
 	if page {
+		w.committed = locationSearch()
 		return currentQuery()
 	}
 	w.host.Class().Add("shedsim-widget")

@@ -370,7 +370,7 @@ func isZero(v reflect.Value) bool {
 // key given twice keeps its last value, as json.Unmarshal does. null means
 // "keep the default" and is left out; any other value (true, an array, an
 // object) is a field error. JSON that is not one object is an error.
-func readObject(data string) (keys []string, vals map[string]scalar, errs []FieldMsg, err error) {
+func readObject(data string) (vals map[string]scalar, errs []FieldMsg, err error) {
 	p := objectReader{s: data}
 	defer func() {
 		if r := recover(); r != nil {
@@ -378,7 +378,7 @@ func readObject(data string) (keys []string, vals map[string]scalar, errs []Fiel
 			if !ok {
 				panic(r)
 			}
-			keys, vals, errs, err = nil, nil, nil, errors.New(string(e))
+			vals, errs, err = nil, nil, errors.New(string(e))
 		}
 	}()
 	p.space()
@@ -402,15 +402,12 @@ func readObject(data string) (keys []string, vals map[string]scalar, errs []Fiel
 			start := p.i
 			// A key given twice keeps its last value, as json.Unmarshal
 			// into a map does.
-			keys = slices.DeleteFunc(keys, func(x string) bool { return x == k })
 			errs = slices.DeleteFunc(errs, func(e FieldMsg) bool { return e.Field == k })
 			delete(vals, k)
 			switch c := p.peek(); {
 			case c == '"':
-				keys = append(keys, k)
 				vals[k] = scalar{p.str(), true}
 			case c == '-' || '0' <= c && c <= '9':
-				keys = append(keys, k)
 				vals[k] = scalar{p.number(), false}
 			case c == 'n' && strings.HasPrefix(p.s[p.i:], "null"):
 				p.i += 4
@@ -431,9 +428,9 @@ func readObject(data string) (keys []string, vals map[string]scalar, errs []Fiel
 	}
 	p.space()
 	if p.i < len(p.s) {
-		return nil, nil, nil, errors.New("the input is not one JSON object: something follows it")
+		return nil, nil, errors.New("the input is not one JSON object: something follows it")
 	}
-	return keys, vals, errs, nil
+	return vals, errs, nil
 }
 
 // objectReader reads JSON text; its methods panic with a readError.

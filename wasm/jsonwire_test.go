@@ -161,7 +161,7 @@ func TestReadObject(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.reason, func(t *testing.T) {
-			_, vals, errs, err := readObject(tt.in)
+			vals, errs, err := readObject(tt.in)
 			if tt.err != "" {
 				require.Error(t, err, tt.reason)
 				assert.Contains(t, err.Error(), tt.err, tt.reason)

@@ -64,9 +64,6 @@ type labWidget struct {
 func mountLab(host el, prefix string, page bool, attrs map[string]string) *labWidget {
 	w := &labWidget{widget: widget{host: host, prefix: prefix}, page: page, dims: labDims(), radios: map[string][]el{}, lastIndex: -1}
 	given := w.open(page, attrs)
-	if page {
-		w.committed = locationSearch()
-	}
 	form := h("form", "class", "lab-controls", "id", w.id("lab-form"), "novalidate", "")
 	var bad []string
 	for _, d := range w.dims {

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"maps"
 	"strconv"
 	"strings"
 	"syscall/js"
@@ -31,23 +32,7 @@ type planWidget struct {
 func mountPlanner(host el, prefix string, page bool, attrs map[string]string) *planWidget {
 	w := &planWidget{widget: widget{host: host, prefix: prefix}, page: page, byKey: map[string]*field{}}
 	w.debounce = w.task(func() { w.update(false) })
-	given := w.open(page, attrs)
-	if page {
-		w.committed = locationSearch()
-	}
-	vals := map[string]string{}
-	for k, v := range planDefaults {
-		vals[k] = v
-	}
-	for _, k := range planKeys {
-		if v, ok := given[k]; ok {
-			vals[k] = v
-		}
-	}
-	over := vals["limit_ms"] != "0" && vals["limit_ms"] != ""
-	if !over {
-		vals["limit_ms"] = "100"
-	}
+	vals, over := planStart(w.open(page, attrs))
 
 	form := h("form", "class", "controls planner-controls", "id", w.id("plan-form"), "novalidate", "")
 	fs := build(h("fieldset", "class", "group"), h("legend", "The load"))
@@ -128,19 +113,28 @@ func (w *planWidget) values() map[string]string {
 
 func (w *planWidget) schedule() { w.debounce.after(debounceMS) }
 
-func (w *planWidget) restore() {
-	q := currentQuery()
-	for _, f := range w.fields {
-		v, ok := q[f.spec.Key]
-		if !ok {
-			v = planDefaults[f.spec.Key]
-			if f.spec.Key == "limit_ms" {
-				v = "100"
-			}
+// planStart is the form's values for given (a URL query or a widget's
+// attributes), and whether the limit is in force: the limit field shows
+// 100 ms when it is not, ready for the "longer than" choice.
+func planStart(given map[string]string) (map[string]string, bool) {
+	vals := maps.Clone(planDefaults)
+	for _, k := range planKeys {
+		if v, ok := given[k]; ok {
+			vals[k] = v
 		}
-		setValue(f.input, v)
 	}
-	over := q["limit_ms"] != "" && q["limit_ms"] != "0"
+	over := vals["limit_ms"] != "0" && vals["limit_ms"] != ""
+	if !over {
+		vals["limit_ms"] = "100"
+	}
+	return vals, over
+}
+
+func (w *planWidget) restore() {
+	vals, over := planStart(currentQuery())
+	for _, f := range w.fields {
+		setValue(f.input, vals[f.spec.Key])
+	}
 	setChecked(w.modeOver, over)
 	setChecked(w.modeAny, !over)
 	w.committed = locationSearch()

@@ -137,23 +137,13 @@ func mountSimulator(host el, prefix string, page bool, kind string, attrs map[st
 	w.rest = w.task(w.continueLater)
 	w.dim = w.task(w.dimBusy)
 	w.base = attrs["base"]
-	clear(host)
-	host.Class().Add("shedsim")
+	given := w.open(page, attrs)
 
 	w.start = sim.DefaultConfig()
 	vals := ConfigStrings(w.start)
 	var startErrs []FieldMsg
 	if page {
-		q := currentQuery()
-		if s, ok := sim.SampleByKey(q["sample"]); ok {
-			vals = ConfigStrings(s.Config)
-		}
-		for _, k := range ConfigKeys() {
-			if v, ok := q[k]; ok {
-				vals[k] = v
-			}
-		}
-		w.committed = locationSearch()
+		vals = queryValues(given)
 	} else {
 		if s, ok := sim.SampleByKey(attrs["sample"]); ok {
 			w.start = s.Config
@@ -162,7 +152,7 @@ func mountSimulator(host el, prefix string, page bool, kind string, attrs map[st
 		}
 		// Keep the attributes that are fine; name the others, settings
 		// or not (the loader's own are not settings, and not errors).
-		given := maps.Clone(attrs)
+		given := maps.Clone(given)
 		c, errs := ConfigFromStrings(w.start, given, 1, loaderAttrs...)
 		if len(errs) > 0 {
 			startErrs = append(startErrs, errs...)
@@ -201,7 +191,6 @@ func mountSimulator(host el, prefix string, page bool, kind string, attrs map[st
 	if page {
 		add(host, build(h("div", "class", "sim-layout"), form, w.results))
 	} else {
-		host.Class().Add("shedsim-widget")
 		if form != nil {
 			add(host, form)
 		}
@@ -413,11 +402,7 @@ func (w *simWidget) schedule() { w.debounce.after(debounceMS) }
 // select, a sample, leaving a field, Enter, Run, Try it).
 func (w *simWidget) update(commit bool) {
 	w.debounce.stop()
-	vals := w.values()
-	if k := valuesKey(vals); k != w.lastKey {
-		w.lastKey = k
-		w.compute(vals)
-	}
+	vals := w.computeIfChanged()
 	q := encodeQuery(ConfigKeys(), vals, defaults)
 	if w.page {
 		w.syncURL(q, commit)
@@ -428,23 +413,36 @@ func (w *simWidget) update(commit bool) {
 
 // restore reads the URL after Back or Forward.
 func (w *simWidget) restore() {
-	q := currentQuery()
-	vals := defaultStrings()
-	if s, ok := sim.SampleByKey(q["sample"]); ok {
-		vals = ConfigStrings(s.Config)
+	w.setValues(queryValues(currentQuery()))
+	w.committed = locationSearch()
+	w.computeIfChanged() // not, say, Back from a #fragment
+}
+
+// computeIfChanged reads the form and recomputes if it changed; it returns
+// the values it read.
+func (w *simWidget) computeIfChanged() map[string]string {
+	vals := w.values()
+	if k := valuesKey(vals); k != w.lastKey {
+		w.lastKey = k
+		w.compute(vals)
 	}
+	return vals
+}
+
+// queryValues is the page's values for a URL query: its sample's Config,
+// or the default, with each Config key the query gives.
+func queryValues(q map[string]string) map[string]string {
+	c := sim.DefaultConfig()
+	if s, ok := sim.SampleByKey(q["sample"]); ok {
+		c = s.Config
+	}
+	vals := ConfigStrings(c)
 	for k, v := range q {
 		if _, ok := fieldByKey(k); ok {
 			vals[k] = v
 		}
 	}
-	w.setValues(vals)
-	w.committed = locationSearch()
-	vals = w.values()
-	if k := valuesKey(vals); k != w.lastKey { // not, say, Back from a #fragment
-		w.lastKey = k
-		w.compute(vals)
-	}
+	return vals
 }
 
 // applySample sets the form to a sample's Config and commits it.
