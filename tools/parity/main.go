@@ -207,6 +207,14 @@ func (g generator) spread(lo, hi float64) float64 {
 	return float64(mantissa * d)
 }
 
+// zeroOr is 0 with probability p, else spread(lo, hi).
+func (g generator) zeroOr(p, lo, hi float64) float64 {
+	if g.chance(p) {
+		return 0
+	}
+	return g.spread(lo, hi)
+}
+
 // shrink scales the traffic down by about f (f < 1), and the workers with
 // it, so that the load on the workers stays much the same.
 func (g generator) shrink(c *sim.Config, f float64) {
@@ -300,16 +308,8 @@ func (g generator) config() sim.Config {
 	default:
 		c.Retries = g.between(4, 100)
 	}
-	if g.chance(0.1) {
-		c.RetryDelayMS = 0
-	} else {
-		c.RetryDelayMS = g.spread(0.1, 100_000)
-	}
-	if g.chance(0.5) {
-		c.RetryJitterMS = 0
-	} else {
-		c.RetryJitterMS = g.spread(0.1, 100_000)
-	}
+	c.RetryDelayMS = g.zeroOr(0.1, 0.1, 100_000)
+	c.RetryJitterMS = g.zeroOr(0.5, 0.1, 100_000)
 
 	// Policy knobs.
 	switch {
@@ -320,11 +320,7 @@ func (g generator) config() sim.Config {
 	default:
 		c.Queue = g.between(2000, 10_000_000)
 	}
-	if g.chance(0.5) {
-		c.RefusalCostMS = 0
-	} else {
-		c.RefusalCostMS = g.spread(0.001, 1000)
-	}
+	c.RefusalCostMS = g.zeroOr(0.5, 0.001, 1000)
 	switch {
 	case g.chance(0.1):
 		c.OrderShare = 0
@@ -333,25 +329,13 @@ func (g generator) config() sim.Config {
 	default:
 		c.OrderShare = float64(g.between(0, 1000)) / 1000
 	}
-	if g.chance(0.1) {
-		c.CoDelTargetMS = 0
-	} else {
-		c.CoDelTargetMS = g.spread(0.1, 1000)
-	}
+	c.CoDelTargetMS = g.zeroOr(0.1, 0.1, 1000)
 	c.CoDelIntervalMS = g.spread(1, 10_000)
 
 	// Client strategies and their knobs, each across its valid range.
 	c.Client = sim.Clients[g.r.IntN(len(sim.Clients))]
-	if g.chance(0.05) {
-		c.BackoffBaseMS = 0
-	} else {
-		c.BackoffBaseMS = g.spread(0.1, 100_000)
-	}
-	if g.chance(0.05) {
-		c.BackoffCapMS = 0
-	} else {
-		c.BackoffCapMS = min(g.spread(1, 1e6), 3_600_000)
-	}
+	c.BackoffBaseMS = g.zeroOr(0.05, 0.1, 100_000)
+	c.BackoffCapMS = min(g.zeroOr(0.05, 1, 1e6), 3_600_000)
 	switch {
 	case g.chance(0.1):
 		c.BudgetTokens = 0
