@@ -43,7 +43,8 @@ func TestThrottleProbability(t *testing.T) {
 }
 
 // TestBackoffCeiling checks the full-jitter bound min(cap, base x 2^(n-1))
-// and, by drawing, that every backoff delay stays in [0, cap].
+// and, by drawing, that every backoff delay stays in [0, cap] and spreads
+// over it: full jitter, not a fixed wait.
 func TestBackoffCeiling(t *testing.T) {
 	base, cap := 1e9, 20e9
 	for n, want := range map[int32]float64{1: 1e9, 2: 2e9, 3: 4e9, 5: 16e9, 6: 20e9, 100: 20e9} {
@@ -54,22 +55,28 @@ func TestBackoffCeiling(t *testing.T) {
 	c.BackoffBaseMS, c.BackoffCapMS = 300, 900
 	e := newEngine(c, nil)
 	for try := int32(1); try <= 8; try++ {
+		ceiling := backoffCeiling(300e6, 900e6, try)
+		shortest, longest := math.Inf(1), 0.0
 		for k := 0; k < 200; k++ {
 			i := e.alloc()
 			a := e.at(i)
 			a.try, a.refs = try, 1
 			e.retryOrSettle(i, refused)
 			delay := nextScheduled(e) - e.now
-			assert.True(t, delay >= 0 && float64(delay) < backoffCeiling(300e6, 900e6, try),
+			assert.True(t, delay >= 0 && float64(delay) < ceiling,
 				"retry %d waited %d ns: outside [0, min(cap, base x 2^(n-1)))", try, delay)
+			shortest, longest = min(shortest, float64(delay)), max(longest, float64(delay))
 			e.release(i)
 		}
+		assert.Less(t, shortest, 0.1*ceiling, "retry %d: 200 full-jitter draws reach the bottom tenth", try)
+		assert.Greater(t, longest, 0.9*ceiling, "retry %d: and the top tenth", try)
 	}
 }
 
 // TestRetryAfterIsHonoured checks the hint: the time to drain the queue at
 // full capacity in whole seconds, at least 1, and that a refused client
-// waits at least that long, and less than a second more.
+// waits at least that long, and less than a second more, spread over that
+// second (jitter, so that the refused do not come back together).
 func TestRetryAfterIsHonoured(t *testing.T) {
 	c := DefaultConfig()
 	c.Policy, c.Client, c.Retries, c.Queue = Bounded, RetryAfter, 3, 1000
@@ -83,6 +90,7 @@ func TestRetryAfterIsHonoured(t *testing.T) {
 		// 100/s of capacity: 250 waiting take 2.5 s, so the hint is 3 s.
 		want := int64(max(1, math.Ceil(float64(waiting)/100))) * 1e9
 		assert.Equal(t, want, e.retryAfter(), "%d waiting", waiting)
+		shortest, longest := int64(math.MaxInt64), int64(0)
 		for k := 0; k < 50; k++ {
 			i := e.alloc()
 			a := e.at(i)
@@ -90,8 +98,10 @@ func TestRetryAfterIsHonoured(t *testing.T) {
 			e.retryOrSettle(i, refused)
 			d := nextScheduled(e) - e.now
 			assert.True(t, d >= want && d < want+1e9, "%d waiting: a refused client waited %d ns, want [%d, %d)", waiting, d, want, want+1e9)
+			shortest, longest = min(shortest, d), max(longest, d)
 			e.release(i)
 		}
+		assert.Greater(t, longest-shortest, int64(0.5e9), "%d waiting: 50 refused clients spread over the second after the hint", waiting)
 	}
 	// A queue that would take longer than a day to drain says a day: the
 	// hint never runs the clock past what int64 nanoseconds hold.
@@ -135,12 +145,45 @@ func TestRatioNeverExceedsItsShare(t *testing.T) {
 	made = e.retriesMade
 	assert.Equal(t, 10, made, "100 requests in the window allow 10 retries at 10%%")
 	assert.Equal(t, 20, e.retriesDeclined, "the other 20 are declined")
-	i := e.alloc()
-	a := e.at(i)
-	a.try, a.refs = 3, 1
-	e.history.advance(500e9) // a fresh window: only the attempt limit applies
-	e.retryOrSettle(i, timedOut)
-	assert.Equal(t, made, e.retriesMade, "no fourth attempt under the ratio client")
+	// A fresh window with room for retries: the attempt limit alone
+	// decides. A second attempt may retry; a third may not.
+	e.history.advance(500e9)
+	for k := 0; k < 100; k++ {
+		e.history.add(sentRequests)
+	}
+	for _, tc := range []struct {
+		try   int32
+		retry bool
+	}{{2, true}, {3, false}} {
+		before := e.retriesMade
+		i := e.alloc()
+		a := e.at(i)
+		a.try, a.refs = tc.try, 1
+		e.retryOrSettle(i, timedOut)
+		e.release(i)
+		assert.Equal(t, tc.retry, e.retriesMade > before, "attempt %d, with the window's ratio to spare: a retry %v", tc.try, tc.retry)
+	}
+}
+
+// TestBudgetPrices checks what a retry costs the budget client: a refusal,
+// cheap to hear, BudgetRefusalCost tokens; a timeout BudgetTimeoutCost.
+func TestBudgetPrices(t *testing.T) {
+	c := DefaultConfig()
+	c.Policy, c.Client, c.Retries = Bounded, Budget, 3
+	e := newEngine(c, nil)
+	for _, tc := range []struct {
+		o    outcome
+		cost int
+	}{{refused, c.BudgetRefusalCost}, {timedOut, c.BudgetTimeoutCost}} {
+		before := e.tokens
+		i := e.alloc()
+		a := e.at(i)
+		a.try, a.refs = 1, 1
+		e.retryOrSettle(i, tc.o)
+		e.release(i)
+		assert.Equal(t, int64(tc.cost), before-e.tokens, "outcome %d", tc.o)
+	}
+	assert.NotEqual(t, c.BudgetRefusalCost, c.BudgetTimeoutCost, "the defaults tell the two prices apart")
 }
 
 // TestBudgetNeverExceedsItsAllowance checks the token bucket over whole
