@@ -103,12 +103,11 @@ test-staticcheck:
 	GOBIN="$(CURDIR)/$(STATICCHECK_BIN)" $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 	printf 'host:\njs: GOOS=js GOARCH=wasm\n' | $(STATICCHECK) -matrix ./...
 
-# Everything natively but the browser tests, which have a step of their
-# own; the parity test is included, so it needs Node and qemu-aarch64.
+# Everything natively but the parity and browser tests, which have steps
+# of their own.
 test-native:
-	@$(NEED_NODE)
-	@$(NEED_QEMU)
-	$(GO) test $$($(GO) list ./... | grep -v '/tools/browser$$')
+	@$(NEED_GO)
+	$(GO) test $$($(GO) list ./... | grep -v -e '/tools/browser$$' -e '/tools/parity$$')
 
 # The engine's tests compiled to js/wasm and run under Node. env -i keeps
 # the environment small: wasm_exec.js copies it, with the arguments, into
@@ -119,9 +118,7 @@ test-node:
 	GOOS=js GOARCH=wasm $(GO) test -exec='env -i PATH=$(PATH) $(WASM_EXEC_DIR)/go_js_wasm_exec' ./sim/...
 
 # The same program natively, under Node and on arm64 must print the same
-# bytes, and the engine must use only portable math (tools/parity). The
-# native step ran it already with the same flags, so this reports its
-# cached result unless something changed since.
+# bytes, and the engine must use only portable math (tools/parity).
 test-parity:
 	@$(NEED_GO)
 	@$(NEED_NODE)

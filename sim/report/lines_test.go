@@ -194,20 +194,23 @@ func TestOutlook(t *testing.T) {
 // CanHoldTimeout false only for a policy without a refusal cost), and
 // otherwise use the fluid "Once everyone times out" line.
 func TestOutlookMatchesWhatItMeasured(t *testing.T) {
+	const times, longest = "Once everyone times out", "Longest wait in the queue"
 	tests := []struct {
 		name   string
 		config sim.Config
+		label  string
 		reason string
 	}{
-		{"bounded, refusals 80 ms", shop(policy(sim.Bounded), refusalCost(80)), "the refusal line starves the queue"},
-		{"bounded, refusals 40 ms", shop(policy(sim.Bounded), refusalCost(40)), "the refusal line starves the queue"},
-		{"bounded, refusals 20 ms", shop(policy(sim.Bounded), refusalCost(20)), "a cheap refusal leaves the bound in charge"},
-		{"codel, refusals 20 ms", shop(policy(sim.CoDel), refusalCost(20)), "the queue timeout with a refusal cost"},
-		{"bounded", shop(policy(sim.Bounded)), "free refusals: the bound holds"},
+		{"bounded, refusals 80 ms", shop(policy(sim.Bounded), refusalCost(80)), times, "the refusal line starves the queue: people wait past their timeout"},
+		{"bounded, refusals 40 ms", shop(policy(sim.Bounded), refusalCost(40)), times, "the refusal line starves the queue: people wait past their timeout"},
+		{"bounded, refusals 20 ms", shop(policy(sim.Bounded), refusalCost(20)), longest, "a cheap refusal leaves the bound in charge"},
+		{"codel, refusals 20 ms", shop(policy(sim.CoDel), refusalCost(20)), longest, "the queue timeout with a refusal cost"},
+		{"bounded", shop(policy(sim.Bounded)), longest, "free refusals: the bound holds"},
 	}
 	for _, tt := range tests {
 		r := run(t, tt.config)
 		got := report.Outlook(r)
+		assert.Equal(t, tt.label, got.Label, "%s: %s", tt.name, tt.reason)
 		if strings.Contains(got.Text, "no request can wait for nothing") {
 			assert.Less(t, r.LongestQueueWaitMS, r.Config.TimeoutMS,
 				"%s: %q, but the run's longest wait in the queue was %s and %s of the sale timed out (%s)",
