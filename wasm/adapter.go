@@ -238,13 +238,17 @@ func (f configField) set(c *sim.Config, s scalar, example string) string {
 }
 
 // ConfigKeys returns every Config key, in order.
-func ConfigKeys() []string {
+func ConfigKeys() []string { return slices.Clone(configKeys) }
+
+// configKeys are the Config's keys, made once: the form reads them at
+// every keystroke.
+var configKeys = func() []string {
 	out := make([]string, len(configFields))
 	for i, f := range configFields {
 		out[i] = f.Key
 	}
 	return out
-}
+}()
 
 func fieldByKey(key string) (configField, bool) {
 	for _, f := range configFields {
@@ -369,7 +373,7 @@ func applyConfig(c *sim.Config, vals map[string]scalar, ignore ...string) []Fiel
 		}
 	}
 	for _, k := range sortedUnknown(vals, func(k string) bool { _, ok := fieldByKey(k); return ok }, ignore...) {
-		errs = append(errs, FieldMsg{k, "is not a setting of the simulator: use one of " + strings.Join(ConfigKeys(), ", ")})
+		errs = append(errs, FieldMsg{k, "is not a setting of the simulator: use one of " + strings.Join(configKeys, ", ")})
 	}
 	return errs
 }
@@ -690,7 +694,15 @@ func labJSON(index int) (out string) {
 	return mustJSON(l)
 }
 
-// planFields are the planner's keys, in order.
+// waits is what the planner counts, after "requests that": "wait", or
+// "wait longer than 100 ms" with a limit.
+func waits(in plan.Input) string {
+	if in.LimitMS > 0 {
+		return "wait longer than " + report.Duration(in.LimitMS)
+	}
+	return "wait"
+}
+
 // planDefaults are plan.DefaultInput as the planner's form writes it, the
 // target as a percentage (its own example: 120/s, 45 ms, 5%).
 var planDefaults = func() map[string]string {
@@ -836,10 +848,7 @@ func LayoutPlan(p plan.Plan) PlanChart {
 	ch := PlanChart{Width: w, Height: h, Plot: report.Rect{X: ml, Y: mt, W: pw, H: ph}}
 	ch.Target = mt + ph - float64(p.Input.Target*ph)
 	n := len(p.Curve)
-	what := "wait"
-	if p.Input.LimitMS > 0 {
-		what = "wait longer than " + report.Duration(p.Input.LimitMS)
-	}
+	what := waits(p.Input)
 	if n == 0 {
 		ch.Summary = "No stable server count to chart."
 		return ch

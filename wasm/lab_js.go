@@ -205,14 +205,7 @@ func (w *labWidget) update(commit bool) {
 
 func (w *labWidget) render(l LabRun) {
 	c, r := l.Config, l.Result
-	retries := "no retries"
-	switch c.Retries {
-	case 0:
-	case 1:
-		retries = "1 retry"
-	default:
-		retries = strconv.Itoa(c.Retries) + " retries"
-	}
+	retries := report.Retries(c.Retries)
 	sale := "a sale of " + report.Number(c.SaleRPS, 0) + "/s"
 	noSale := report.NoSale(c)
 	if noSale {

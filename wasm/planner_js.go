@@ -193,10 +193,7 @@ func (w *planWidget) compute(vals map[string]string) {
 func (w *planWidget) render(a PlanAnswer) {
 	p := a.Plan
 	in := p.Input
-	what := "wait"
-	if in.LimitMS > 0 {
-		what = "wait longer than " + report.Duration(in.LimitMS)
-	}
+	what := waits(in)
 	noun := "servers"
 	if p.Servers == 1 {
 		noun = "server"

@@ -375,7 +375,7 @@ func (w *simWidget) values() map[string]string {
 
 func valuesKey(vals map[string]string) string {
 	var b strings.Builder
-	for _, k := range ConfigKeys() {
+	for _, k := range configKeys {
 		b.WriteString(k + "=" + vals[k] + "\x00")
 	}
 	return b.String()
@@ -403,7 +403,7 @@ func (w *simWidget) schedule() { w.debounce.after(debounceMS) }
 func (w *simWidget) update(commit bool) {
 	w.debounce.stop()
 	vals := w.computeIfChanged()
-	q := encodeQuery(ConfigKeys(), vals, defaults)
+	q := encodeQuery(configKeys, vals, defaults)
 	if w.page {
 		w.syncURL(q, commit)
 	} else {
@@ -849,15 +849,7 @@ func (w *simWidget) buildClients() el {
 // renderClients shows every client strategy for the chosen policy.
 func (w *simWidget) renderClients(v report.ClientView) {
 	c := v.Config
-	retries := "no retries"
-	switch c.Retries {
-	case 0:
-	case 1:
-		retries = "up to 1 retry"
-	default:
-		retries = "up to " + strconv.Itoa(c.Retries) + " retries"
-	}
-	lead := "Every client strategy with " + report.PolicyNoun(c.Policy) + " and " + retries +
+	lead := "Every client strategy with " + report.PolicyNoun(c.Policy) + " and " + report.UpToRetries(c.Retries) +
 		", everything else as above. The bars are the attempts each person sent, out of the most a client may send: " + strconv.Itoa(1+c.Retries) + "."
 	if c.Retries == 0 {
 		lead += " With no retries the strategies differ only where a client refuses its own requests: adaptive throttling."

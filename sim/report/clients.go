@@ -117,11 +117,7 @@ func BuildClients(c sim.Config) (ClientView, error) {
 // client's fluid view.
 func WriteClients(w io.Writer, v ClientView) error {
 	c := v.Config
-	retries := "no retries"
-	if c.Retries > 0 {
-		retries = fill("up to %s %s", strconv.Itoa(c.Retries), plural(c.Retries, "retry", "retries"))
-	}
-	if _, err := io.WriteString(w, fill("Every client strategy, with %s and %s (%s, seed %s):\n\n", PolicyNoun(c.Policy), retries, service(c), strconv.FormatUint(c.Seed, 10))); err != nil {
+	if _, err := io.WriteString(w, fill("Every client strategy, with %s and %s (%s, seed %s):\n\n", PolicyNoun(c.Policy), UpToRetries(c.Retries), service(c), strconv.FormatUint(c.Seed, 10))); err != nil {
 		return err
 	}
 	if _, err := ClientTable(v.Rows).WriteTo(w); err != nil {

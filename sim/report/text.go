@@ -62,16 +62,34 @@ func ComparisonTable(rows []Row) Table {
 
 // Describe says in one line what c simulates.
 func Describe(c sim.Config) string {
-	retries := "no retries"
+	retries := Retries(c.Retries)
 	switch {
 	case c.Retries > 0 && c.Client == sim.Fixed:
-		retries = fill("%s %s %s apart", strconv.Itoa(c.Retries), plural(c.Retries, "retry", "retries"), Duration(c.RetryDelayMS))
+		retries += " " + Duration(c.RetryDelayMS) + " apart"
 	case c.Retries > 0:
-		retries = fill("up to %s %s, %s", strconv.Itoa(c.Retries), plural(c.Retries, "retry", "retries"), InSentence(c.Client.Title()))
+		retries = UpToRetries(c.Retries) + ", " + InSentence(c.Client.Title())
 	case c.Client == sim.Throttle:
-		retries = "no retries, adaptive throttling"
+		retries += ", adaptive throttling"
 	}
 	return service(c) + ", " + retries + ", seed " + strconv.FormatUint(c.Seed, 10)
+}
+
+// Retries is a count of retries in words: "no retries", "1 retry", "3
+// retries".
+func Retries(n int) string {
+	if n == 0 {
+		return "no retries"
+	}
+	return strconv.Itoa(n) + " " + plural(n, "retry", "retries")
+}
+
+// UpToRetries is the most retries a client strategy may make: "no
+// retries", "up to 1 retry", "up to 3 retries".
+func UpToRetries(n int) string {
+	if n == 0 {
+		return "no retries"
+	}
+	return "up to " + Retries(n)
 }
 
 // service is Describe without the clients: the workers, the traffic and

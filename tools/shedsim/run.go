@@ -119,16 +119,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return writeSeeds(stdout, c, *seeds, oneRun)
 	case *timeline:
 		return report.WriteTimelines(stdout, c)
-	case *clients && *asJSON:
-		v, err := report.BuildClients(c)
-		if err != nil {
-			return err
-		}
-		return writeJSON(stdout, v)
 	case *clients:
 		v, err := report.BuildClients(c)
-		if err != nil {
+		switch {
+		case err != nil:
 			return err
+		case *asJSON:
+			return writeJSON(stdout, v)
 		}
 		return report.WriteClients(stdout, v)
 	case oneRun && *asJSON:
