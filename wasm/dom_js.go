@@ -238,6 +238,16 @@ func (w *widget) on(target js.Value, typ string, fn func(ev js.Value)) {
 	w.listeners = append(w.listeners, listener{target, typ, f})
 }
 
+// valuesKey is a form's values for keys as one string, to tell whether
+// they changed since the last compute.
+func valuesKey(keys []string, vals map[string]string) string {
+	var b strings.Builder
+	for _, k := range keys {
+		b.WriteString(k + "=" + vals[k] + "\x00")
+	}
+	return b.String()
+}
+
 // task is a function a widget runs later, once: after a delay, or after
 // the browser has painted what the page just drew. Its js.Funcs live as
 // long as the widget and are released with it, so rescheduling it, as

@@ -150,11 +150,7 @@ func (w *planWidget) update(commit bool) {
 		lim.input.SetAttribute("disabled", "")
 	}
 	vals := w.values()
-	key := ""
-	for _, k := range planKeys {
-		key += k + "=" + vals[k] + "\x00"
-	}
-	if key != w.lastKey {
+	if key := valuesKey(planKeys, vals); key != w.lastKey {
 		w.lastKey = key
 		w.compute(vals)
 	}

@@ -373,14 +373,6 @@ func (w *simWidget) values() map[string]string {
 	return vals
 }
 
-func valuesKey(vals map[string]string) string {
-	var b strings.Builder
-	for _, k := range configKeys {
-		b.WriteString(k + "=" + vals[k] + "\x00")
-	}
-	return b.String()
-}
-
 // setValues writes vals into the fields (all of them: a value missing
 // from vals is the default's).
 func (w *simWidget) setValues(vals map[string]string) {
@@ -422,7 +414,7 @@ func (w *simWidget) restore() {
 // the values it read.
 func (w *simWidget) computeIfChanged() map[string]string {
 	vals := w.values()
-	if k := valuesKey(vals); k != w.lastKey {
+	if k := valuesKey(configKeys, vals); k != w.lastKey {
 		w.lastKey = k
 		w.compute(vals)
 	}
