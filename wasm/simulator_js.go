@@ -140,7 +140,7 @@ func mountSimulator(host el, prefix string, page bool, kind string, attrs map[st
 	given := w.open(page, attrs)
 
 	w.start = sim.DefaultConfig()
-	vals := ConfigStrings(w.start)
+	var vals map[string]string
 	var startErrs []FieldMsg
 	if page {
 		vals = queryValues(given)
