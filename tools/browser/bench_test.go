@@ -11,13 +11,14 @@ import (
 	"testing"
 )
 
-// The page's size targets (issue 3): sim.wasm at most 4 MB as served raw
-// and 1 MB gzipped. Sizes are not timings: the same build gives the same
+// The page's size targets (issue 10, up from issue 3's 4 MB and 1 MB so that
+// encoding/json and net/url can replace hand-written codecs): sim.wasm at
+// most 4.5 MB as served raw and 1.5 MB gzipped. Sizes are not timings: the same build gives the same
 // bytes on any machine, so TestWasmSize holds the page to them and the
 // benchmark reports the figures.
 const (
-	maxWasmBytes     = 4_000_000
-	maxWasmGzipBytes = 1_000_000
+	maxWasmBytes     = 4_500_000
+	maxWasmGzipBytes = 1_500_000
 )
 
 // wasmSizes is site/sim.wasm's size, raw and gzipped at level 9.
