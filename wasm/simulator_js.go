@@ -12,33 +12,16 @@ import (
 	"github.com/shedsim/shedsim/sim/report"
 )
 
+// This file is the simulator widget: it reads the form, recomputes, and
+// hands each part its share of the results. The parts draw themselves:
+// the form (sim_form_js.go), every policy side by side
+// (sim_compare_js.go), the chosen policy over time (sim_timeline_js.go),
+// what to change (sim_advice_js.go) and the client strategies
+// (sim_clients_js.go).
+
 // debounceMS is how long the simulator waits after the last keystroke
 // before it recomputes.
 const debounceMS = 150
-
-// simGroup is one fieldset of the simulator's form.
-type simGroup struct {
-	legend   string
-	advanced bool // inside the "Advanced" <details>
-	fields   []fieldSpec
-}
-
-// simGroups is the simulator page's form. Config keys not listed here
-// (fields the engine grows later) are added to the advanced group.
-var simGroups = []simGroup{
-	{"Service", false, []fieldSpec{{"policy", "Policy", "", ""}, {"workers", "Workers", "", "numeric"}, {"service_ms", "Service time", "ms, mean", "decimal"}}},
-	{"Traffic", false, []fieldSpec{{"normal_rps", "Normal traffic", "people per s", "decimal"}, {"sale_rps", "Sale traffic", "people per s", "decimal"},
-		{"sale_start_s", "Sale starts at", "s", "decimal"}, {"sale_s", "Sale lasts", "s", "decimal"}, {"duration_s", "Run length", "s", "decimal"}}},
-	{"Clients", false, []fieldSpec{{"timeout_ms", "Client timeout", "ms", "decimal"}, {"retries", "Retries", "per person", "numeric"}, {"retry_delay_ms", "Retry delay", "ms", "decimal"},
-		{"client", "Retry strategy", "", ""}}},
-	{"Queue and refusals", false, []fieldSpec{{"queue", "Queue size", "0 = automatic", "numeric"}, {"refusal_cost_ms", "Refusal cost", "ms", "decimal"}, {"order_share", "Order share", "0 to 1", "decimal"}}},
-	{"Run", false, []fieldSpec{{"seed", "Seed", "", "numeric"}}},
-	{"Advanced", true, []fieldSpec{{"codel_target_ms", "Queue timeout target (M)", "ms", "decimal"}, {"codel_interval_ms", "Queue timeout interval (N)", "ms", "decimal"},
-		{"retry_jitter_ms", "Retry jitter", "ms", "decimal"}}},
-}
-
-// compactFields are the controls of the <shed-sim> simulator widget.
-var compactFields = []fieldSpec{{"policy", "Policy", "", ""}, {"sale_rps", "Sale traffic", "per s", "decimal"}, {"retries", "Retries", "", "numeric"}}
 
 // simWidget is the simulator: the full page, the compact widget, or
 // (kind "chart") just the chart of one run.
@@ -48,27 +31,21 @@ type simWidget struct {
 	kind  string
 	base  string // the site's address, for links from a widget
 	start sim.Config
-	// startVals is start as strings: the values of the keys the form has
-	// no field for, and of any a new set of values leaves out.
-	startVals           map[string]string
-	fields              []*field
-	byKey               map[string]*field
-	sample, sampleAbout el // the samples menu and the line under it (the page)
 
-	resultsTitle, barsTitle el // barsTitle: the page only
-	openFull                el // a widget's link to the full simulator
+	form     *simForm
+	compare  *comparePart
+	timeline *timelinePart
+	advice   *advicePart  // the page only
+	clients  *clientsPart // the page only
+	timing   timingLine   // the page only
 
-	results, summary, stale, body                el
-	bars, table, about, chartTitle, chart, lines el
-	advice, fluid, timing, downloads, empty      el
-	// The client comparison (the page only).
-	clients, clientsLead, clientsBars, clientsTable, clientsFluid el
+	// The results' frame: the heading, the status line and the notes
+	// that say the results are stale or missing.
+	results, resultsTitle, summary, stale, empty, body el
+	openFull                                           el // a widget's link to the full simulator
 
 	view    *report.View
 	lastKey string
-	// shownAdvice is the advice on screen, whose "Try it" buttons work
-	// while the next input's is being measured.
-	shownAdvice []report.Advice
 
 	// A recompute runs and draws the chosen policy, its chart and its
 	// lines first; after the browser has painted them, rest runs the other
@@ -95,44 +72,13 @@ type laterWork struct {
 	rowsDone int
 }
 
-// timings are the last recompute's, in milliseconds, for #timing: first,
-// the chosen policy run and drawn; build and draw, every policy's; step,
-// the longest of the tasks that run the other policies and draw them.
-type timings struct {
-	first, build, draw, step, advice, clients float64
-}
-
-func clientOptions() [][2]string {
-	var out [][2]string
-	for _, c := range sim.Clients {
-		out = append(out, [2]string{c.String(), c.Title()})
-	}
-	return out
-}
-
-func policyOptions() [][2]string {
-	var out [][2]string
-	for _, p := range sim.Policies {
-		out = append(out, [2]string{p.String(), p.Title()})
-	}
-	return out
-}
-
-// humanize turns a key such as "backoff_base_ms" into a label, "Backoff
-// base", and its unit, "ms".
-func humanize(key string) (label, unit string) {
-	words := strings.Split(key, "_")
-	if last := words[len(words)-1]; len(words) > 1 && (last == "ms" || last == "s") {
-		unit, words = last, words[:len(words)-1]
-	}
-	label = strings.Join(words, " ")
-	return strings.ToUpper(label[:1]) + label[1:], unit
-}
+// clientsDone reports whether every client strategy has run.
+func (l *laterWork) clientsDone() bool { return l.clients != nil && l.rowsDone == len(l.clients) }
 
 // mountSimulator builds the simulator into host. For the page, the values
 // come from the URL; for a widget, from its attributes (attrs).
 func mountSimulator(host el, prefix string, page bool, kind string, attrs map[string]string) *simWidget {
-	w := &simWidget{widget: widget{host: host, prefix: prefix}, page: page, kind: kind, byKey: map[string]*field{}}
+	w := &simWidget{widget: widget{host: host, prefix: prefix}, page: page, kind: kind}
 	w.debounce = w.task(func() { w.update(false) })
 	w.rest = w.task(w.continueLater)
 	w.dim = w.task(w.dimBusy)
@@ -173,21 +119,17 @@ func mountSimulator(host el, prefix string, page bool, kind string, attrs map[st
 			}
 		}
 	}
-	w.startVals = ConfigStrings(w.start)
 
-	var form el
+	w.form = newSimForm(&w.widget, w.start)
 	switch {
 	case page:
-		form = w.buildPageForm(vals)
+		w.form.buildPage(vals)
+		w.onEl(w.form.reset, "click", func(js.Value) { w.applySample("sale") })
 	case kind == "simulator":
-		form = h("form", "class", "widget-controls", "novalidate", "")
-		row := h("div", "class", "field-row")
-		for _, s := range compactFields {
-			add(row, w.addField(s, vals[s.Key]).box)
-		}
-		add(form, row)
+		w.form.buildCompact(vals)
 	}
 	w.buildResults()
+	form := w.form.el
 	if page {
 		add(host, build(h("div", "class", "sim-layout"), form, w.results))
 	} else {
@@ -200,8 +142,8 @@ func mountSimulator(host el, prefix string, page bool, kind string, attrs map[st
 	if form != nil {
 		w.onEl(form, "input", func(js.Value) { w.schedule() })
 		w.onEl(form, "change", func(ev js.Value) {
-			if w.sample != nil && ev.Get("target").Equal(w.sample.Underlying()) {
-				w.applySample(value(w.sample))
+			if w.form.isSample(wrap(ev.Get("target"))) {
+				w.applySample(value(w.form.sample))
 				return
 			}
 			w.update(true)
@@ -227,93 +169,11 @@ func mountSimulator(host el, prefix string, page bool, kind string, attrs map[st
 	return w
 }
 
-// addField renders one field of the form and records it.
-func (w *simWidget) addField(s fieldSpec, val string) *field {
-	var f *field
-	switch s.Key {
-	case "policy":
-		f = w.selectField(s, policyOptions(), canonicalChoice(s.Key, val))
-	case "client":
-		f = w.selectField(s, clientOptions(), canonicalChoice(s.Key, val))
-	default:
-		f = w.textField(s, val, s.Key == "queue")
-	}
-	w.fields = append(w.fields, f)
-	w.byKey[s.Key] = f
-	return f
-}
-
-// buildPageForm builds the simulator page's whole form.
-func (w *simWidget) buildPageForm(vals map[string]string) el {
-	form := build(h("form", "id", w.id("sim-form"), "class", "controls", "novalidate", "", "aria-labelledby", w.id("form-title")),
-		h("h2", "id", w.id("form-title"), "Your numbers"))
-
-	// The samples.
-	sel := h("select", "id", w.id("in-sample"), "name", "sample")
-	add(sel, h("option", "value", "custom", "Your own numbers"))
-	for _, s := range sim.Samples() {
-		add(sel, h("option", "value", s.Key, s.Name))
-	}
-	w.sample = sel
-	w.sampleAbout = h("p", "class", "field-hint", "id", w.id("sample-about"))
-	add(form, build(h("div", "class", "field sample-field"), h("label", "for", w.id("in-sample"), "Start from a sample"), sel, w.sampleAbout))
-	sel.SetAttribute("aria-describedby", w.id("sample-about"))
-
-	listed := map[string]bool{}
-	for _, g := range simGroups {
-		for _, s := range g.fields {
-			listed[s.Key] = true
-		}
-	}
-	for _, g := range simGroups {
-		specs := g.fields
-		if g.advanced {
-			for _, f := range configFields {
-				if !listed[f.Key] {
-					label, unit := humanize(f.Key)
-					mode := "decimal"
-					switch f.kind {
-					case kindText:
-						mode = "text"
-					case kindInt, kindSeed:
-						mode = "numeric"
-					}
-					specs = append(specs, fieldSpec{f.Key, label, unit, mode})
-				}
-			}
-		}
-		fs := build(h("fieldset", "class", "group"), h("legend", g.legend))
-		if g.advanced {
-			// The <summary> says it already; the legend stays for screen readers.
-			fs = build(h("fieldset", "class", "group"), h("legend", "class", "visually-hidden", g.legend))
-		}
-		for _, s := range specs {
-			if _, ok := fieldByKey(s.Key); !ok {
-				continue // a key the engine no longer has
-			}
-			add(fs, w.addField(s, vals[s.Key]).box)
-		}
-		if g.advanced {
-			add(form, build(h("details", "class", "advanced", "id", w.id("advanced")), h("summary", "Advanced: the queue timeout, jitter and the rest"), fs))
-		} else {
-			add(form, fs)
-		}
-	}
-	reset := h("button", "type", "button", "id", w.id("reset"), "class", "secondary", "Back to the shop's numbers")
-	add(form, build(h("div", "class", "form-actions"), h("button", "type", "submit", "id", w.id("run"), "Run"), reset))
-	w.onEl(reset, "click", func(js.Value) { w.applySample("sale") })
-	return form
-}
-
-// buildResults builds the (empty) results area.
+// buildResults builds the (empty) results area and its parts.
 func (w *simWidget) buildResults() {
 	w.summary = h("p", "class", "summary", "id", w.id("summary"), "role", "status", "aria-live", "polite", "Computing…")
 	w.stale = h("p", "class", "stale-note", "id", w.id("stale-note"), "hidden", "", "These results are for the last valid input.")
 	w.empty = h("p", "class", "empty-note", "id", w.id("empty-note"), "hidden", "", "No results yet: fix the marked fields.")
-	w.bars = h("div", "id", w.id("bars"), "class", "bars")
-	w.chartTitle = h("h3", "id", w.id("chart-title"))
-	w.chart = h("div", "id", w.id("chart-box"), "class", "chart-box")
-	w.lines = h("div", "class", "lines", "id", w.id("lines"))
 	w.body = h("div", "class", "results-body", "id", w.id("results-body"))
 	w.results = h("section", "class", "results", "id", w.id("results"), "aria-labelledby", w.id("results-title"))
 	title := "Results"
@@ -327,62 +187,35 @@ func (w *simWidget) buildResults() {
 	w.resultsTitle = h(headTag, "id", w.id("results-title"), "tabindex", "-1", title)
 	build(w.results, w.resultsTitle, w.summary, w.stale, w.empty, w.body)
 
+	w.compare = newComparePart(&w.widget, w.page, w.kind != "chart")
+	w.timeline = newTimelinePart(&w.widget, w.page)
 	switch {
 	case w.page:
-		w.barsTitle = h("h3", "id", w.id("bars-title"), "Every policy, for the people who arrived during the sale")
-		w.table = h("div", "id", w.id("table-box"))
-		w.about = h("p", "class", "note", "id", w.id("about-numbers"))
-		w.advice = h("ol", "class", "advice", "id", w.id("advice"))
-		w.fluid = h("ul", "class", "fluid", "id", w.id("fluid"))
-		w.timing = h("span", "class", "timing", "id", w.id("timing"))
+		w.advice = newAdvicePart(&w.widget)
+		w.clients = newClientsPart(&w.widget)
+		w.timing = timingLine{h("span", "class", "timing", "id", w.id("timing"))}
 		csv := h("button", "type", "button", "id", w.id("download-csv"), "class", "secondary", "Download CSV")
 		jsn := h("button", "type", "button", "id", w.id("download-json"), "class", "secondary", "Download JSON")
 		w.onEl(csv, "click", func(js.Value) { w.download("csv") })
 		w.onEl(jsn, "click", func(js.Value) { w.download("json") })
-		w.downloads = build(h("p", "class", "downloads"), csv, " ", jsn, " ", w.timing)
-		w.onEl(w.advice, "click", w.tryAdvice)
+		w.onEl(w.advice.list, "click", w.tryAdvice)
 		build(w.body,
-			build(h("section", "class", "block", "aria-labelledby", w.id("bars-title")),
-				w.barsTitle,
-				legend("answered", "refused", "timed_out"), w.bars, w.table, w.about),
-			w.buildClients(),
-			build(h("section", "class", "block", "aria-labelledby", w.id("chart-title")), w.chartTitle, w.chart, w.lines),
-			build(h("section", "class", "block", "aria-labelledby", w.id("advice-title")), h("h3", "id", w.id("advice-title"), "What to change"), w.advice),
-			build(h("details", "class", "fluid-details"), h("summary", "The fluid view: does a full unbounded queue drain after the sale?"), w.fluid),
-			w.downloads)
+			w.compare.section(&w.widget),
+			w.clients.section,
+			w.timeline.section(&w.widget),
+			w.advice.section(),
+			w.timeline.fluidDetails(),
+			build(h("p", "class", "downloads"), csv, " ", jsn, " ", w.timing.el))
 	case w.kind == "chart":
 		// The section's heading is the chart's title.
-		w.chartTitle = firstChild(w.results)
-		build(w.body, w.chart, w.lines)
+		w.timeline.title = firstChild(w.results)
+		build(w.body, w.timeline.chart, w.timeline.lines)
 	default:
-		build(w.body, legend("answered", "refused", "timed_out"), w.bars, w.chartTitle, w.chart, w.lines)
+		build(w.body, legend("answered", "refused", "timed_out"), w.compare.bars, w.timeline.title, w.timeline.chart, w.timeline.lines)
 	}
 	if !w.page {
 		w.openFull = h("a", "class", "open-full", "id", w.id("open-full"), "href", w.base+"index.html", "Open in the full simulator")
 		add(w.body, build(h("p", "class", "open-full-p"), w.openFull))
-	}
-}
-
-// values reads the form: every Config key, from the start Config and the
-// fields.
-func (w *simWidget) values() map[string]string {
-	vals := maps.Clone(w.startVals)
-	for _, f := range w.fields {
-		vals[f.spec.Key] = value(f.input)
-	}
-	return vals
-}
-
-// setValues writes vals into the fields (all of them: a value missing
-// from vals is the default's).
-func (w *simWidget) setValues(vals map[string]string) {
-	d := w.startVals
-	for _, f := range w.fields {
-		v, ok := vals[f.spec.Key]
-		if !ok {
-			v = d[f.spec.Key]
-		}
-		keepChoice(f.input, canonicalChoice(f.spec.Key, v))
 	}
 }
 
@@ -405,7 +238,7 @@ func (w *simWidget) update(commit bool) {
 
 // restore reads the URL after Back or Forward.
 func (w *simWidget) restore() {
-	w.setValues(queryValues(currentQuery()))
+	w.form.setValues(queryValues(currentQuery()))
 	w.committed = locationSearch()
 	w.computeIfChanged() // not, say, Back from a #fragment
 }
@@ -413,26 +246,10 @@ func (w *simWidget) restore() {
 // computeIfChanged reads the form and recomputes if it changed; it returns
 // the values it read.
 func (w *simWidget) computeIfChanged() map[string]string {
-	vals := w.values()
+	vals := w.form.values()
 	if k := valuesKey(configKeys, vals); k != w.lastKey {
 		w.lastKey = k
 		w.compute(vals)
-	}
-	return vals
-}
-
-// queryValues is the page's values for a URL query: its sample's Config,
-// or the default, with each Config key the query gives.
-func queryValues(q map[string]string) map[string]string {
-	c := sim.DefaultConfig()
-	if s, ok := sim.SampleByKey(q["sample"]); ok {
-		c = s.Config
-	}
-	vals := ConfigStrings(c)
-	for k, v := range q {
-		if _, ok := fieldByKey(k); ok {
-			vals[k] = v
-		}
 	}
 	return vals
 }
@@ -443,7 +260,7 @@ func (w *simWidget) applySample(key string) {
 	if !ok {
 		return
 	}
-	w.setValues(ConfigStrings(s.Config))
+	w.form.setValues(ConfigStrings(s.Config))
 	w.update(true)
 }
 
@@ -464,11 +281,12 @@ func (w *simWidget) compute(vals map[string]string) {
 			errs = simErrors(err, nil)
 		}
 	}
-	rest := markAll(w.fields, errs)
+	fields := w.form.fields
+	rest := markAll(fields, errs)
 	if len(errs) > 0 {
 		// What is still to come belongs to the last valid input, whose
 		// results stay on show: it finishes.
-		problem := firstProblem(w.fields, errs)
+		problem := firstProblem(fields, errs)
 		if len(rest) > 0 && !w.page {
 			w.showError("This widget's settings have a problem: " + strings.Join(rest, "; "))
 		}
@@ -496,6 +314,14 @@ func (w *simWidget) compute(vals map[string]string) {
 	}
 	w.showTimings()
 	w.rest.afterPaint()
+}
+
+// render shows a view's chosen policy: the headline, what the form says
+// about its inputs, and the chart over time.
+func (w *simWidget) render(v report.View) {
+	w.summary.SetTextContent(report.Headline(v.Chosen))
+	w.form.show(v)
+	w.timeline.render(v)
 }
 
 // next is the next policy of the comparison still to run; false when all
@@ -527,14 +353,9 @@ func samePolicies(last laterWork, c sim.Config) []sim.Result {
 // alone, so that nothing moves when the numbers come.
 func (w *simWidget) rowsPending(first bool) {
 	w.results.SetAttribute("data-rows", "pending")
-	if !first {
-		return
+	if first {
+		w.compare.placeholders(w.later.config)
 	}
-	rows := make([]report.Row, len(sim.Policies))
-	for i, p := range sim.Policies {
-		rows[i] = report.Row{Policy: p, Title: p.Title()}
-	}
-	w.drawRows(w.later.config, rows, true)
 }
 
 // runNextPolicy runs the next policy of the comparison; once all have run,
@@ -561,11 +382,12 @@ func (w *simWidget) runNextPolicy() bool {
 	}
 	t := now()
 	w.view.Rows = report.Rows(l.compared)
-	w.drawRows(w.view.Config, w.view.Rows, false)
+	w.compare.draw(w.view.Config, w.view.Rows, false)
 	l.drawn = true
 	w.results.RemoveAttribute("data-rows")
-	measured(w.bars)
-	measured(w.table)
+	for _, e := range w.compare.measuredLater() {
+		measured(e)
+	}
 	w.timings.draw += now() - t
 	return true
 }
@@ -590,7 +412,9 @@ func (w *simWidget) continueLater() {
 			panic(err) // the config was valid, and ran under every policy
 		}
 		w.view.Advice = adv
-		w.renderAdvice(adv)
+		if w.advice != nil {
+			w.advice.render(adv, w.view.Config)
+		}
 		l.advised = true
 		w.timings.advice = now() - t
 		w.showTimings()
@@ -621,44 +445,16 @@ func (w *simWidget) continueLater() {
 	}
 	t = now()
 	cv := report.ClientView{Config: l.config, Rows: l.clients}
-	w.renderClients(cv)
+	w.clients.render(cv)
 	w.timings.clients += now() - t
-	measured(w.clients)
+	measured(w.clients.section)
 	w.showTimings()
 	w.dispatch("shedsim:clients", `{"view":`+mustJSON(cv)+`,"clients_ms":`+fnum(w.timings.clients)+`}`)
 }
 
 // showTimings writes the last recompute's timings into #timing.
 func (w *simWidget) showTimings() {
-	if w.timing == nil {
-		return
-	}
-	t := w.timings
-	text := "Your policy in " + f1(t.first) + " ms, run and drawn"
-	w.timing.SetAttribute("data-first-ms", fnum(t.first))
-	if w.later.drawn {
-		text += "; every policy in " + f1(t.build) + " ms, drawn in " + f1(t.draw) + " ms, " + f1(t.step) + " ms at most at a time"
-		w.timing.SetAttribute("data-build-ms", fnum(t.build))
-		w.timing.SetAttribute("data-draw-ms", fnum(t.draw))
-		w.timing.SetAttribute("data-step-ms", fnum(t.step))
-	} else {
-		w.timing.RemoveAttribute("data-build-ms")
-		w.timing.RemoveAttribute("data-draw-ms")
-		w.timing.RemoveAttribute("data-step-ms")
-	}
-	if w.later.advised {
-		text += "; the advice in " + f1(t.advice) + " ms"
-		w.timing.SetAttribute("data-advice-ms", fnum(t.advice))
-	} else {
-		w.timing.RemoveAttribute("data-advice-ms")
-	}
-	if w.later.clients != nil && w.later.rowsDone == len(w.later.clients) {
-		text += "; the clients in " + f1(t.clients) + " ms"
-		w.timing.SetAttribute("data-clients-ms", fnum(t.clients))
-	} else {
-		w.timing.RemoveAttribute("data-clients-ms")
-	}
-	w.timing.SetTextContent(text + ".")
+	w.timing.show(w.timings, w.later.drawn, w.later.advised, w.later.clientsDone())
 }
 
 // setStale marks the results as stale (or not), with a status message.
@@ -677,88 +473,14 @@ func (w *simWidget) setStale(stale bool, msg string) {
 	}
 }
 
-// render shows a view's chosen policy: everything but the comparison of
-// every policy (drawRows) and the advice.
-func (w *simWidget) render(v report.View) {
-	c := v.Config
-	r := v.Chosen
-	w.summary.SetTextContent(c.Policy.Title() + ": " + report.SaleShares(r) + "; " + report.Recovered(r) + ".")
-	if f := w.byKey["queue"]; f != nil && f.hint != nil {
-		f.hint.SetTextContent(QueueHint(v))
-	}
-	if w.sample != nil {
-		key := "custom"
-		about := "Your own numbers: pick a sample to start from one of the post's situations."
-		for _, s := range sim.Samples() {
-			if s.Config == c {
-				key, about = s.Key, s.About
-				break
-			}
-		}
-		setValue(w.sample, key)
-		w.sampleAbout.SetTextContent(about)
-	}
-	w.chartTitle.SetTextContent(c.Policy.Title() + " over time")
-	fill(w.chart, renderChart(w.id("chart"), v.Chart, r,
-		"Answered, refused and timed out per 10 s of arrivals with "+report.PolicyNoun(c.Policy)+"; "+report.SaleBand(c)+"."))
-	fill(w.lines, renderLine(w.id("outlook"), v.Outlook), renderLine(w.id("this-run"), v.ThisRun))
-	if w.fluid != nil {
-		clear(w.fluid)
-		for _, l := range v.Fluid {
-			add(w.fluid, h("li", l))
-		}
-	}
-}
-
-// drawRows shows the comparison of every policy under c: the bars, and on
-// the page the table, its heading and the note under it; placeholder rows
-// show the policies' names alone.
-func (w *simWidget) drawRows(c sim.Config, rows []report.Row, placeholder bool) {
-	if w.barsTitle != nil {
-		w.barsTitle.SetTextContent("Every policy, for the people who arrived " + report.SaleArrivals(c))
-	}
-	if w.kind != "chart" || w.page {
-		fill(w.bars, renderBars(rows, c.Policy, placeholder))
-	}
-	if w.table != nil {
-		fill(w.table, renderPolicyTable(w.id("compare"), rows, c, placeholder))
-	}
-	if w.about != nil {
-		w.about.SetTextContent(report.AboutTheNumbers(c))
-	}
-}
-
-// renderAdvice shows what to change; each item's "Try it" button carries
-// its index (one listener on the list serves them all).
-func (w *simWidget) renderAdvice(advice []report.Advice) {
-	if w.advice == nil {
-		return
-	}
-	clear(w.advice)
-	w.shownAdvice = advice
-	for i, a := range advice {
-		textID := w.id("advice-" + strconv.Itoa(i))
-		li := build(h("li"), h("p", "id", textID, a.Text))
-		if a.Config != w.view.Config { // "nothing to change" has nothing to try
-			add(li, h("button", "type", "button", "class", "try", "aria-describedby", textID, "data-advice", strconv.Itoa(i), "Try it"))
-		}
-		add(w.advice, li)
-	}
-	measured(w.advice)
-}
-
 // tryAdvice is the advice list's click listener: "Try it" sets the form to
 // the advice's Config.
 func (w *simWidget) tryAdvice(ev js.Value) {
-	btn := ev.Get("target").Call("closest", "button[data-advice]")
-	if btn.IsNull() || w.view == nil {
+	a, ok := w.advice.tried(ev)
+	if !ok || w.view == nil {
 		return
 	}
-	i, err := strconv.Atoi(btn.Call("getAttribute", "data-advice").String())
-	if err != nil || i < 0 || i >= len(w.shownAdvice) {
-		return
-	}
-	w.setValues(ConfigStrings(w.shownAdvice[i].Config))
+	w.form.setValues(ConfigStrings(a.Config))
 	w.update(true)
 	w.resultsTitle.Focus()
 }
@@ -791,8 +513,15 @@ func (w *simWidget) dimBusy() {
 // measuredLater are the widget's parts that a recompute measures after its
 // first paint.
 func (w *simWidget) measuredLater() []el {
+	all := w.compare.measuredLater()
+	if w.advice != nil {
+		all = append(all, w.advice.list)
+	}
+	if w.clients != nil {
+		all = append(all, w.clients.section)
+	}
 	var out []el
-	for _, e := range []el{w.bars, w.table, w.advice, w.clients} {
+	for _, e := range all {
 		if e != nil {
 			out = append(out, e)
 		}
@@ -808,90 +537,6 @@ func measured(e el) {
 	}
 	e.RemoveAttribute("aria-busy")
 	e.Class().Remove("pending")
-}
-
-// clientsNote says who keeps a budget, a ratio or a throttle.
-const clientsNote = "Budgets, ratios and throttling are kept by the sending side as a whole: one upstream service, such as the app's backend, " +
-	"sending every person's requests, as in the SRE book and the AWS SDKs; not by each person's phone. " +
-	"Every strategy still sends at most 1 + retries attempts per person."
-
-// buildClients builds the client comparison's section, with a row per
-// client strategy ready (the numbers come later), so that it keeps its
-// height when they arrive.
-func (w *simWidget) buildClients() el {
-	w.clientsLead = h("p", "id", w.id("clients-lead"))
-	w.clientsBars = h("ul", "class", "policy-bars client-bars", "id", w.id("clients-bars"))
-	w.clientsTable = h("div", "id", w.id("clients-table-box"))
-	w.clientsFluid = h("ul", "class", "fluid", "id", w.id("clients-fluid"))
-	rows := make([]report.ClientRow, len(sim.Clients))
-	for i, c := range sim.Clients {
-		rows[i] = report.ClientRow{Client: c, Title: c.Title()}
-		add(w.clientsBars, shareRow("data-client", c.String(), c.Title(), false, loadBar(0, 1), "…"))
-		add(w.clientsFluid, h("li", "data-client", c.String(), "…"))
-	}
-	fill(w.clientsTable, renderClientTable(w.id("clients-table"), rows, -1, true, "during the sale"))
-	w.clients = build(h("section", "class", "block clients", "id", w.id("clients"), "aria-labelledby", w.id("clients-title")),
-		h("h3", "id", w.id("clients-title"), "Clients: how they retry"), w.clientsLead,
-		h("p", "class", "note", "id", w.id("clients-note"), clientsNote),
-		legend("first_try", "retry"), w.clientsBars, w.clientsTable,
-		h("p", "class", "fluid-lead", "Once everyone times out, each strategy's fluid view: does a queue full of abandoned work drain?"), w.clientsFluid)
-	return w.clients
-}
-
-// renderClients shows every client strategy for the chosen policy.
-func (w *simWidget) renderClients(v report.ClientView) {
-	c := v.Config
-	lead := "Every client strategy with " + report.PolicyNoun(c.Policy) + " and " + report.UpToRetries(c.Retries) +
-		", everything else as above. The bars are the attempts each person sent, out of the most a client may send: " + strconv.Itoa(1+c.Retries) + "."
-	if c.Retries == 0 {
-		lead += " With no retries the strategies differ only where a client refuses its own requests: adaptive throttling."
-	}
-	w.clientsLead.SetTextContent(lead)
-	most := float64(1 + c.Retries)
-	clear(w.clientsBars)
-	clear(w.clientsFluid)
-	for _, r := range v.Rows {
-		key := r.Client.String()
-		per, load := report.Nobody(c), "no attempts at all"
-		if r.People > 0 {
-			per = report.AttemptsPerPerson(r.AttemptsPerPerson)
-		}
-		if r.Attempts > 0 {
-			load = "retries are " + report.Percent(r.ExtraLoad) + " of the load"
-		}
-		add(w.clientsBars, shareRow("data-client", key, r.Title, r.Client == c.Client, loadBar(r.AttemptsPerPerson, most),
-			per+"; "+load+"; "+backWords(c, r)))
-		li := h("li", "data-client", key, r.Fluid)
-		if r.Client == c.Client {
-			li.Class().Add("chosen")
-		}
-		add(w.clientsFluid, li)
-	}
-	fill(w.clientsTable, renderClientTable(w.id("clients-table"), v.Rows, c.Client, false, report.SaleArrivals(c)))
-}
-
-// backWords is a client row's return to normal under c, in words: as
-// report.Recovered says it when the run is back or unmeasured, and
-// shorter when it is not back.
-func backWords(c sim.Config, r report.ClientRow) string {
-	switch {
-	case r.BackToNormalS != nil || r.Recovery == sim.Unmeasured:
-		return report.Recovered(sim.Result{Config: c, BackToNormalS: r.BackToNormalS, Recovery: r.Recovery})
-	case r.Recovery == sim.Throttled:
-		return "clients still throttling"
-	}
-	return string(r.Recovery) // stuck, backlog, overloaded
-}
-
-// renderClientTable renders the client comparison; placeholder rows show
-// only the names.
-func renderClientTable(tableID string, rows []report.ClientRow, chosen sim.Client, placeholder bool, arrivals string) el {
-	keys := make([]string, len(rows))
-	for i, r := range rows {
-		keys[i] = r.Client.String()
-	}
-	return renderTable(tableID, "compare clients-table", "Every client strategy, for the people who first arrived "+arrivals+" (retries in load over the whole run)",
-		"Comparison of every client strategy", "client", report.ClientTable(rows), keys, chosen.String(), placeholder)
 }
 
 // download saves the current results as CSV or JSON.

@@ -1,0 +1,108 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"github.com/shedsim/shedsim/sim"
+	"github.com/shedsim/shedsim/sim/report"
+)
+
+// This file holds the charts over time: report.Chart geometry drawn as SVG,
+// with its table, and the lines under it.
+
+// renderChart renders a timeline chart from report.Chart geometry, with a
+// table of its windows as the text alternative. The SVG and the table,
+// hundreds of elements, are written as markup (see markup).
+func renderChart(chartID string, ch report.Chart, r sim.Result, caption string) el {
+	var m markup
+	m.open("svg", "id", chartID, "class", "timeline", "viewBox", "0 0 "+svgNum(ch.Width)+" "+svgNum(ch.Height),
+		"role", "img", "aria-label", ch.Summary, "preserveAspectRatio", "xMidYMid meet")
+	p := ch.Plot
+	m.elem("rect", "class", "plot-bg", "x", svgNum(p.X), "y", svgNum(p.Y), "width", svgNum(p.W), "height", svgNum(p.H))
+	if ch.Sale.W > 0 {
+		// The band runs from the top of the chart, above the bars (which
+		// may fill the plot), to the axis, and the sale is named under
+		// the axis, between the ticks.
+		m.elem("rect", "class", "sale", "x", svgNum(ch.Sale.X), "y", "0", "width", svgNum(ch.Sale.W), "height", svgNum(ch.Sale.Y+ch.Sale.H))
+	}
+	for _, t := range ch.YTicks {
+		m.elem("line", "class", "grid", "x1", svgNum(p.X), "x2", svgNum(p.X+p.W), "y1", svgNum(t.At), "y2", svgNum(t.At))
+		m.elem("text", "class", "tick y", "x", svgNum(p.X-6), "y", svgNum(t.At+4), "text-anchor", "end", t.Label)
+	}
+	for _, b := range ch.Bars {
+		m.open("g", "class", "bar")
+		m.elem("title", b.Label)
+		for _, part := range b.Parts {
+			m.elem("rect", "class", part.Kind, "x", svgNum(part.X), "y", svgNum(part.Y), "width", svgNum(part.W), "height", svgNum(part.H))
+		}
+		m.close("g")
+	}
+	for i, t := range ch.XTicks {
+		// The first and last labels start and end at their ticks, so that
+		// they stay clear of the share axis's labels and inside the chart.
+		anchor := "middle"
+		switch i {
+		case 0:
+			anchor = "start"
+		case len(ch.XTicks) - 1:
+			anchor = "end"
+		}
+		m.elem("text", "class", "tick x", "x", svgNum(t.At), "y", svgNum(p.Y+p.H+18), "text-anchor", anchor, t.Label)
+	}
+	m.elem("line", "class", "axis", "x1", svgNum(p.X), "x2", svgNum(p.X+p.W), "y1", svgNum(p.Y+p.H), "y2", svgNum(p.Y+p.H))
+	if ch.Sale.W > 0 {
+		y := p.Y + p.H + 3
+		m.elem("rect", "class", "sale-mark", "x", svgNum(ch.Sale.X), "y", svgNum(y), "width", svgNum(ch.Sale.W), "height", "4")
+		if ch.Sale.W >= 30 {
+			m.elem("text", "class", "sale-label", "x", svgNum(ch.Sale.X+ch.Sale.W/2), "y", svgNum(p.Y+p.H+18), "text-anchor", "middle", "sale")
+		}
+	}
+	m.close("svg")
+	chart := fromMarkup(&m)
+
+	// The text alternative: every window as a table.
+	tab, inSale := report.WindowTable(r)
+	var t markup
+	t.open("table", "id", chartID+"-table", "class", "windows")
+	t.elem("caption", report.WindowsCaption)
+	t.open("thead")
+	t.open("tr")
+	for _, col := range tab.Header {
+		t.elem("th", "scope", "col", col)
+	}
+	t.close("tr")
+	t.close("thead")
+	t.open("tbody")
+	for i, row := range tab.Rows {
+		if inSale[i] {
+			t.open("tr", "class", "in-sale")
+		} else {
+			t.open("tr")
+		}
+		t.elem("th", "scope", "row", row[0])
+		for _, cell := range row[1:] {
+			t.elem("td", cell)
+		}
+		t.close("tr")
+	}
+	t.close("tbody")
+	t.close("table")
+	return build(h("figure", "class", "chart"), chart,
+		h("figcaption", caption), legend("answered", "refused", "timed_out", "unfinished"),
+		build(h("details", "class", "chart-table"), h("summary", "The chart as a table"), tableWrap("The chart's windows", fromMarkup(&t))))
+}
+
+// fromMarkup parses m, which holds one element (and what is inside it),
+// into an element not yet in the document: with one call into JavaScript,
+// through a <template>, whose parser makes an <svg> and what it holds SVG
+// elements, as the page's own parser would.
+func fromMarkup(m *markup) el {
+	t := docJS.Call("createElement", "template")
+	t.Set("innerHTML", m.String())
+	return wrap(t.Get("content").Get("firstElementChild"))
+}
+
+// renderLine renders a labelled line under the chart.
+func renderLine(id string, l report.Line) el {
+	return build(h("p", "class", "line", "id", id), h("strong", l.Label+":"), " "+l.Text)
+}

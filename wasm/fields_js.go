@@ -1,0 +1,195 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"strconv"
+	"strings"
+)
+
+// This file holds the forms' fields: a labelled input or menu with its
+// message, and the marking of what is wrong.
+
+// fieldSpec describes one input of a form.
+type fieldSpec struct {
+	Key   string
+	Label string
+	Unit  string // shown after the label, such as "ms"
+	Mode  string // inputmode: "numeric" or "decimal"; "" for a select
+}
+
+// field is a rendered input: its element and its message.
+type field struct {
+	spec  fieldSpec
+	input el
+	msg   el
+	hint  el // nil unless the field has one
+	box   el
+}
+
+// textField renders a labelled text input with a message element.
+func (w *widget) textField(s fieldSpec, val string, withHint bool) *field {
+	f := &field{spec: s}
+	inID := w.id("in-" + s.Key)
+	label := h("label", "for", inID, s.Label)
+	if s.Unit != "" {
+		build(label, " ", h("span", "class", "unit", s.Unit))
+	}
+	mode := s.Mode
+	if mode == "" {
+		mode = "decimal"
+	}
+	f.input = h("input", "id", inID, "name", s.Key, "type", "text", "inputmode", mode, "autocomplete", "off", "spellcheck", "false", "class", "num")
+	setValue(f.input, val)
+	f.msg = h("p", "class", "field-msg", "id", w.id("err-"+s.Key), "hidden", "")
+	f.box = build(h("div", "class", "field", "data-key", s.Key), label, f.input)
+	if withHint {
+		f.hint = h("p", "class", "field-hint", "id", w.id("hint-"+s.Key))
+		add(f.box, f.hint)
+	}
+	add(f.box, f.msg)
+	f.describe(false)
+	return f
+}
+
+// selectField renders a labelled select.
+func (w *widget) selectField(s fieldSpec, options [][2]string, val string) *field {
+	f := &field{spec: s}
+	inID := w.id("in-" + s.Key)
+	sel := h("select", "id", inID, "name", s.Key)
+	for _, o := range options {
+		add(sel, h("option", "value", o[0], o[1]))
+	}
+	keepChoice(sel, val)
+	f.input = sel
+	f.msg = h("p", "class", "field-msg", "id", w.id("err-"+s.Key), "hidden", "")
+	f.box = build(h("div", "class", "field", "data-key", s.Key), h("label", "for", inID, s.Label), sel, f.msg)
+	return f
+}
+
+// keepChoice sets a field to v. A menu (a <select>) cannot show a value
+// that is none of its options, such as a link's policy=nope: it gets an
+// option of its own, marked, so that the menu shows what the link said
+// beside the field's error instead of a blank; the next setValues takes it
+// away again.
+func keepChoice(input el, v string) {
+	u := input.Underlying()
+	if u.Get("tagName").String() != "SELECT" {
+		setValue(input, v)
+		return
+	}
+	if old := u.Call("querySelector", "option[data-not-a-choice]"); !old.IsNull() {
+		old.Call("remove")
+	}
+	setValue(input, v)
+	if u.Get("value").String() != v {
+		add(input, h("option", "value", v, "data-not-a-choice", "", v+" (not a choice)"))
+		setValue(input, v)
+	}
+}
+
+// describe sets aria-describedby to the hint and, when invalid, the
+// message.
+func (f *field) describe(invalid bool) {
+	var ids []string
+	if f.hint != nil {
+		ids = append(ids, f.hint.ID())
+	}
+	if invalid {
+		ids = append(ids, f.msg.ID())
+	}
+	if len(ids) == 0 {
+		f.input.RemoveAttribute("aria-describedby")
+	} else {
+		f.input.SetAttribute("aria-describedby", strings.Join(ids, " "))
+	}
+}
+
+// mark shows msg as the field's problem, or clears it when msg is "". It
+// never touches the value the person typed.
+func (f *field) mark(msg string) {
+	if msg == "" {
+		f.input.RemoveAttribute("aria-invalid")
+		f.box.Class().Remove("invalid")
+		f.msg.SetTextContent("")
+		setHidden(f.msg, true)
+		f.describe(false)
+		return
+	}
+	f.input.SetAttribute("aria-invalid", "true")
+	f.box.Class().Add("invalid")
+	f.msg.SetTextContent(msg)
+	setHidden(f.msg, false)
+	f.describe(true)
+	// A field inside a closed <details> would hide its own error.
+	if d := closest(f.box, "details"); d != nil {
+		d.Underlying().Set("open", true)
+	}
+}
+
+// markAll marks each field with its message in errs and clears the rest;
+// it returns the messages that belong to no field here, as "field: msg".
+func markAll(fields []*field, errs []FieldMsg) []string {
+	var rest []string
+	for _, f := range fields {
+		msg := ""
+		for _, e := range errs {
+			if e.Field == f.spec.Key {
+				msg = e.Msg
+				break
+			}
+		}
+		f.mark(msg)
+	}
+	for _, e := range errs {
+		found := false
+		for _, f := range fields {
+			if f.spec.Key == e.Field {
+				found = true
+			}
+		}
+		if !found {
+			if e.Field == "" {
+				rest = append(rest, e.Msg)
+			} else {
+				rest = append(rest, e.Field+": "+e.Msg)
+			}
+		}
+	}
+	return rest
+}
+
+// firstProblem is the first field's error, by its label, and how many more
+// fields are marked, for the status line.
+func firstProblem(fields []*field, errs []FieldMsg) string {
+	if len(errs) == 0 {
+		return ""
+	}
+	e := errs[0]
+	first := e.Field + ": " + e.Msg
+	if e.Field == "" {
+		first = e.Msg
+	}
+	for _, f := range fields {
+		if f.spec.Key == e.Field {
+			first = f.spec.Label + ": " + e.Msg
+		}
+	}
+	n := 0 // other fields of this form that are marked
+	for _, other := range errs[1:] {
+		for _, f := range fields {
+			if f.spec.Key == other.Field && other.Field != e.Field {
+				n++
+				break
+			}
+		}
+	}
+	switch n {
+	case 0:
+		return first
+	case 1:
+		return first + " (and 1 more field is marked)"
+	default:
+		return first + " (and " + strconv.Itoa(n) + " more fields are marked)"
+	}
+}

@@ -1,0 +1,59 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"strconv"
+	"syscall/js"
+
+	"github.com/shedsim/shedsim/sim"
+	"github.com/shedsim/shedsim/sim/report"
+)
+
+// advicePart is what to change, each item with a "Try it" button that
+// sets the form to the advice's Config.
+type advicePart struct {
+	list   el
+	prefix func(string) string
+	// shown is the advice on screen, whose "Try it" buttons work while
+	// the next input's is being measured.
+	shown []report.Advice
+}
+
+func newAdvicePart(w *widget) *advicePart {
+	return &advicePart{list: h("ol", "class", "advice", "id", w.id("advice")), prefix: w.id}
+}
+
+// section is the page's block of the advice.
+func (p *advicePart) section() el {
+	return build(h("section", "class", "block", "aria-labelledby", p.prefix("advice-title")), h("h3", "id", p.prefix("advice-title"), "What to change"), p.list)
+}
+
+// render shows advice for the inputs cur; each item's "Try it" button
+// carries its index (one listener on the list serves them all).
+func (p *advicePart) render(advice []report.Advice, cur sim.Config) {
+	clear(p.list)
+	p.shown = advice
+	for i, a := range advice {
+		textID := p.prefix("advice-" + strconv.Itoa(i))
+		li := build(h("li"), h("p", "id", textID, a.Text))
+		if a.Config != cur { // "nothing to change" has nothing to try
+			add(li, h("button", "type", "button", "class", "try", "aria-describedby", textID, "data-advice", strconv.Itoa(i), "Try it"))
+		}
+		add(p.list, li)
+	}
+	measured(p.list)
+}
+
+// tried is the advice whose "Try it" button a click on the list pressed.
+func (p *advicePart) tried(ev js.Value) (report.Advice, bool) {
+	btn := ev.Get("target").Call("closest", "button[data-advice]")
+	if btn.IsNull() {
+		return report.Advice{}, false
+	}
+	i, err := strconv.Atoi(btn.Call("getAttribute", "data-advice").String())
+	if err != nil || i < 0 || i >= len(p.shown) {
+		return report.Advice{}, false
+	}
+	return p.shown[i], true
+}

@@ -1,0 +1,53 @@
+//go:build js && wasm
+
+package main
+
+import "github.com/shedsim/shedsim/sim/report"
+
+// timelinePart is the chosen policy over time: its chart, the two lines
+// under it and, on the page, the fluid view.
+type timelinePart struct {
+	title, chart, lines el
+	fluid               el // the page only
+	chartID, outlookID  string
+	thisRunID           string
+}
+
+func newTimelinePart(w *widget, page bool) *timelinePart {
+	p := &timelinePart{
+		title:     h("h3", "id", w.id("chart-title")),
+		chart:     h("div", "id", w.id("chart-box"), "class", "chart-box"),
+		lines:     h("div", "class", "lines", "id", w.id("lines")),
+		chartID:   w.id("chart"),
+		outlookID: w.id("outlook"),
+		thisRunID: w.id("this-run"),
+	}
+	if page {
+		p.fluid = h("ul", "class", "fluid", "id", w.id("fluid"))
+	}
+	return p
+}
+
+// section is the page's block of the chart.
+func (p *timelinePart) section(w *widget) el {
+	return build(h("section", "class", "block", "aria-labelledby", w.id("chart-title")), p.title, p.chart, p.lines)
+}
+
+// fluidDetails is the page's fold-out of the fluid view.
+func (p *timelinePart) fluidDetails() el {
+	return build(h("details", "class", "fluid-details"), h("summary", "The fluid view: does a full unbounded queue drain after the sale?"), p.fluid)
+}
+
+// render shows v's chosen policy over time.
+func (p *timelinePart) render(v report.View) {
+	c := v.Config
+	p.title.SetTextContent(report.TimelineTitle(c))
+	fill(p.chart, renderChart(p.chartID, v.Chart, v.Chosen, report.TimelineCaption(c)))
+	fill(p.lines, renderLine(p.outlookID, v.Outlook), renderLine(p.thisRunID, v.ThisRun))
+	if p.fluid != nil {
+		clear(p.fluid)
+		for _, l := range v.Fluid {
+			add(p.fluid, h("li", l))
+		}
+	}
+}
