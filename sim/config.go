@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/shedsim/shedsim/sim/internal/limits"
 )
@@ -165,10 +166,66 @@ const (
 // and a message that gives the value and what to use instead.
 type FieldError struct {
 	Field string // JSON key, such as "workers"
-	Msg   string // what is wrong and how to fix it
+	Msg   string // what is wrong and how to fix it, naming settings by their JSON keys
+	// says is Msg with each setting it names marked {key}, or {key=value}
+	// for a setting with a value, for Say; "" when Msg names none.
+	says string
 }
 
 func (e *FieldError) Error() string { return e.Field + ": " + e.Msg }
+
+// Spelling writes a setting as the input that gave it spells it: a key
+// alone ("duration_s"), or a key with the value that makes another setting
+// count ("client", "budget"). The command line writes "--duration-s" and
+// "--client budget"; JSONSpelling is the form's, the URL's and the JS API's.
+type Spelling func(key, value string) string
+
+// JSONSpelling writes a setting by its JSON key: "duration_s", and
+// "client budget" for a key with a value.
+func JSONSpelling(key, value string) string {
+	if value == "" {
+		return key
+	}
+	return key + " " + value
+}
+
+// Say is Msg with the settings it names written by spell, so that a
+// message on the command line says "--duration-s" where the page says
+// "duration_s".
+func (e *FieldError) Say(spell Spelling) string {
+	if e.says == "" {
+		return e.Msg
+	}
+	return spellOut(e.says, spell)
+}
+
+// spellOut writes the {key} and {key=value} marks in says with spell.
+func spellOut(says string, spell Spelling) string {
+	var b strings.Builder
+	for {
+		before, rest, ok := strings.Cut(says, "{")
+		b.WriteString(before)
+		if !ok {
+			return b.String()
+		}
+		mark, after, ok := strings.Cut(rest, "}")
+		if !ok {
+			b.WriteString("{" + rest)
+			return b.String()
+		}
+		key, value, _ := strings.Cut(mark, "=")
+		b.WriteString(spell(key, value))
+		says = after
+	}
+}
+
+// NewFieldError is a FieldError whose message names other settings, each
+// marked {key}, or {key=value} for a key with the value that would make a
+// setting count: Msg writes them by their JSON keys, Say as the caller
+// spells them.
+func NewFieldError(field, says string) *FieldError {
+	return &FieldError{Field: field, Msg: spellOut(says, JSONSpelling), says: says}
+}
 
 // FieldErrors returns the FieldErrors inside err (as Validate joins them,
 // and through any wrapping), in order.
@@ -193,16 +250,6 @@ func FieldErrors(err error) []*FieldError {
 	return out
 }
 
-// thousands writes n, a count (n >= 0), with commas between groups of
-// three digits, as the reports write counts: 10,000,000.
-func thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
-
 // Validate checks every field and returns the problems joined, each a
 // *FieldError naming the field, the value and the allowed range; nil when the
 // Config can run.
@@ -212,17 +259,19 @@ func (c Config) Validate() error {
 		errs = append(errs, &FieldError{Field: field, Msg: msg})
 	}
 	real := func(field string, x, lo, hi float64, unit string, loOpen bool) bool {
+		use := "use a number from " + limits.Num(lo) + " to " + limits.Num(hi) + unit
+		if loOpen { // lo itself is refused: say so whatever the value
+			use = "use a number above " + limits.Num(lo) + ", up to " + limits.Num(hi) + unit
+		}
 		switch {
 		case math.IsNaN(x):
-			bad(field, limits.Num(x)+" is not a number: use a number from "+limits.Num(lo)+" to "+limits.Num(hi)+unit)
+			bad(field, limits.Num(x)+" is not a number: "+use)
 		case math.IsInf(x, 0):
-			bad(field, limits.Num(x)+" is not a finite number: use a number from "+limits.Num(lo)+" to "+limits.Num(hi)+unit)
-		case loOpen && x <= lo:
-			bad(field, limits.Num(x)+" is too small: use a number above "+limits.Num(lo)+", up to "+limits.Num(hi)+unit)
-		case x < lo:
-			bad(field, limits.Num(x)+" is too small: use a number from "+limits.Num(lo)+" to "+limits.Num(hi)+unit)
+			bad(field, limits.Num(x)+" is not a finite number: "+use)
+		case x < lo || loOpen && x == lo:
+			bad(field, limits.Num(x)+" is too small: "+use)
 		case x > hi:
-			bad(field, limits.Num(x)+" is too large: use a number from "+limits.Num(lo)+" to "+limits.Num(hi)+unit)
+			bad(field, limits.Num(x)+" is too large: "+use)
 		default:
 			return true
 		}
@@ -230,7 +279,7 @@ func (c Config) Validate() error {
 	}
 	whole := func(field string, x, lo, hi int, unit string) {
 		if x < lo || x > hi {
-			bad(field, strconv.Itoa(x)+" is out of range: use a whole number from "+strconv.Itoa(lo)+" to "+strconv.Itoa(hi)+unit)
+			bad(field, limits.Count(int64(x))+" is out of range: use a whole number from "+limits.Count(int64(lo))+" to "+limits.Count(int64(hi))+unit)
 		}
 	}
 	if !policyKeys.valid(int(c.Policy)) {
@@ -244,8 +293,8 @@ func (c Config) Validate() error {
 	startOK := real("sale_start_s", c.SaleStartS, 0, maxDuration, " s", false)
 	lenOK := real("sale_s", c.SaleS, 0, maxDuration, " s", false)
 	if durOK && startOK && lenOK && c.SaleStartS+c.SaleS+10 > c.DurationS {
-		bad("sale_s", "the sale ends at "+limits.Num(c.SaleStartS+c.SaleS)+" s, too late for a "+limits.Num(c.DurationS)+" s run: end it by "+
-			limits.Num(c.DurationS-10)+" s, so that a 10 s window after it can show recovery, or make duration_s longer")
+		errs = append(errs, NewFieldError("sale_s", "the sale ends at "+limits.Num(c.SaleStartS+c.SaleS)+" s, too late for a "+limits.Num(c.DurationS)+" s run: end it by "+
+			limits.Num(c.DurationS-10)+" s, so that a 10 s window after it can show recovery, or make {duration_s} longer"))
 	}
 	real("timeout_ms", c.TimeoutMS, 0, maxMS, " ms", true)
 	whole("retries", c.Retries, 0, maxRetries, "")
@@ -269,7 +318,7 @@ func (c Config) Validate() error {
 	real("throttle_k", c.ThrottleK, 1, 100, "", false)
 	real("client_window_s", c.ClientWindowS, 1, 3600, " s", false)
 	if c.Seed > MaxSeed {
-		bad("seed", strconv.FormatUint(c.Seed, 10)+" is too large: use a whole number from 0 to "+strconv.FormatUint(MaxSeed, 10))
+		bad("seed", limits.CountU(c.Seed)+" is too large: use a whole number from 0 to "+limits.CountU(MaxSeed))
 	}
 	if len(errs) == 0 {
 		if n := c.ExpectedAttempts(); n > MaxAttempts {
@@ -277,8 +326,8 @@ func (c Config) Validate() error {
 			if c.NormalRPS*(c.DurationS-c.SaleS) > c.SaleRPS*c.SaleS {
 				field = "normal_rps"
 			}
-			bad(field, "this run would send about "+thousands(int64(n))+" attempts, over the budget of "+
-				thousands(MaxAttempts)+" a run: lower the traffic, the duration or the retries")
+			bad(field, "this run would send about "+limits.Count(int64(n))+" attempts, over the budget of "+
+				limits.Count(MaxAttempts)+" a run: lower the traffic, the duration or the retries")
 		}
 	}
 	return errors.Join(errs...)

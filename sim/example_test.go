@@ -63,8 +63,8 @@ func ExampleConfig_Validate() {
 		fmt.Println("field:", fe.Field)
 	}
 	// Output:
-	// workers: 0 is out of range: use a whole number from 1 to 100000
-	// timeout_ms: -1 is too small: use a number above 0, up to 3600000 ms
+	// workers: 0 is out of range: use a whole number from 1 to 100,000
+	// timeout_ms: -1 is too small: use a number above 0, up to 3,600,000 ms
 	// field: workers
 	// field: timeout_ms
 }

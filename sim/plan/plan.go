@@ -3,7 +3,6 @@ package plan
 import (
 	"errors"
 	"math"
-	"strconv"
 
 	"github.com/shedsim/shedsim/sim"
 	"github.com/shedsim/shedsim/sim/internal/limits"
@@ -108,8 +107,8 @@ func (in Input) Validate() error {
 		"0 for any wait at all, or a number of milliseconds up to "+limits.Num(maxMS))
 	if rateOK && serviceOK {
 		if a := in.OfferedLoad(); a > MaxOfferedLoad {
-			bad("rate_rps", limits.Num(in.RateRPS)+" per second at "+limits.Num(in.ServiceMS)+" ms each is an offered load of "+limits.Num(a)+
-				" Erlangs, more than the planner sizes: keep rate_rps × service_ms / 1000 at most "+strconv.Itoa(MaxOfferedLoad))
+			errs = append(errs, sim.NewFieldError("rate_rps", limits.Num(in.RateRPS)+" per second at "+limits.Num(in.ServiceMS)+" ms each is an offered load of "+limits.Num(a)+
+				" Erlangs, more than the planner sizes: keep {rate_rps} × {service_ms} / 1000 at most "+limits.Count(MaxOfferedLoad)))
 		}
 	}
 	return errors.Join(errs...)
@@ -180,7 +179,7 @@ func Compute(in Input) (Plan, error) {
 	b := 1.0
 	for c := 1; ; c++ {
 		if c > MaxServers {
-			return Plan{}, &FieldError{Field: "target", Msg: limits.Num(in.Target) + " would need more than " + strconv.Itoa(MaxServers) +
+			return Plan{}, &FieldError{Field: "target", Msg: limits.Num(in.Target) + " would need more than " + limits.Count(MaxServers) +
 				" servers at an offered load of " + limits.Num(a) + " Erlangs: use a larger target or a smaller load"}
 		}
 		b = erlangBStep(b, c, a)

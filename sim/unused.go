@@ -1,0 +1,108 @@
+package sim
+
+import (
+	"errors"
+	"slices"
+)
+
+// Scope is what a command or a page runs of a Config: its own policy and
+// client alone (one run), or every policy side by side (the post's tables,
+// the page's comparison), or every client strategy (the client
+// comparison). A setting counts if any run in scope reads it.
+type Scope struct {
+	EveryPolicy bool // every policy is run with the Config's other settings
+	EveryClient bool // every client strategy is run with them
+}
+
+// Unused returns a *FieldError for each key in given (JSON keys, as the
+// caller was given them: a flag, a URL key, an attribute, a JS API key)
+// whose setting changes nothing that the runs in scope do, naming the
+// setting that would make it count; nil when every one counts. It is for
+// settings given explicitly, not for defaults, which are there whether
+// they count or not. Keys of settings that every run reads, and keys it
+// does not know, are not its business. Read its messages with
+// FieldError.Say, so that the setting it names is spelled as the caller
+// spells it ("needs --client budget").
+//
+// A client's own settings count only with that client (budget_tokens with
+// budget), and only when there are retries (but throttling, which refuses
+// first attempts too); the retry delay and its jitter only with retries
+// and a client that waits them (backoff draws its own); a client other
+// than fixed and throttle only with retries; the queue bound only for the
+// bounded and priority policies, and the queue timeout's M and N only for
+// the queue timeout and adaptive LIFO, unless every policy runs.
+func (c Config) Unused(given []string, s Scope) error {
+	var errs []error
+	for _, key := range given {
+		if says := c.unused(key, s); says != "" {
+			errs = append(errs, NewFieldError(key, says))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// clientSettings are the settings each client strategy reads of its own.
+var clientSettings = map[string][]Client{
+	"backoff_base_ms":     {Backoff},
+	"backoff_cap_ms":      {Backoff},
+	"budget_tokens":       {Budget},
+	"budget_refusal_cost": {Budget},
+	"budget_timeout_cost": {Budget},
+	"budget_refill":       {Budget},
+	"ratio_max":           {Ratio},
+	"throttle_k":          {Throttle},
+	"client_window_s":     {Ratio, Throttle},
+}
+
+// policySettings are the settings each policy reads of its own.
+var policySettings = map[string][]Policy{
+	"queue":             {Bounded, Priority},
+	"codel_target_ms":   {CoDel, LIFO},
+	"codel_interval_ms": {CoDel, LIFO},
+}
+
+// unused is why key's setting counts for nothing in c under s, marked as
+// NewFieldError reads it, or "" if it counts.
+func (c Config) unused(key string, s Scope) string {
+	noRetries := "needs {retries} above 0 (with none, no client retries): give {retries}, or leave out {" + key + "}"
+	if owners, ok := policySettings[key]; ok && !s.EveryPolicy && !slices.Contains(owners, c.Policy) {
+		return "needs " + either("policy", owners) + " (the policy is " + c.Policy.String() + "): choose one, or leave out {" + key + "}"
+	}
+	if owners, ok := clientSettings[key]; ok {
+		if !s.EveryClient && !slices.Contains(owners, c.Client) {
+			return "needs " + either("client", owners) + " (the client is " + c.Client.String() + "): add it, or leave out {" + key + "}"
+		}
+		throttles := c.Client == Throttle || s.EveryClient && slices.Contains(owners, Throttle)
+		if c.Retries == 0 && !throttles {
+			return noRetries
+		}
+		return ""
+	}
+	switch key {
+	case "retry_delay_ms", "retry_jitter_ms":
+		if c.Retries == 0 {
+			return noRetries
+		}
+		if c.Client == Backoff && !s.EveryClient {
+			return "counts for nothing with {client=backoff}, which draws its own delays from {backoff_base_ms} and {backoff_cap_ms}: " +
+				"leave out {" + key + "}, or choose another client"
+		}
+	case "client":
+		if c.Retries == 0 && c.Client != Fixed && c.Client != Throttle && !s.EveryClient {
+			return "needs {retries} above 0: the " + c.Client.String() + " client only decides retries, and there are none: give {retries}, or leave out {client}"
+		}
+	}
+	return ""
+}
+
+// either writes "{key=a}" or "{key=a} or {key=b}" for the values of key.
+func either[V interface{ String() string }](key string, values []V) string {
+	s := ""
+	for i, v := range values {
+		if i > 0 {
+			s += " or "
+		}
+		s += "{" + key + "=" + v.String() + "}"
+	}
+	return s
+}
