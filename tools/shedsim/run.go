@@ -8,72 +8,84 @@ import (
 	"io"
 	"iter"
 	"math"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/shedsim/shedsim/sim"
 	"github.com/shedsim/shedsim/sim/plan"
 	"github.com/shedsim/shedsim/sim/report"
 )
 
-// run is the whole command: it parses args, runs, and writes to stdout.
-// Errors a user can cause are usageErrors.
+// options are the command's own flags: what to print, and the policy,
+// client and sample, which it reads as words. configFlags defines the rest,
+// one per Config field; commandFlags and configFlags are the one place that
+// lists the flags.
+type options struct {
+	policy, client, sample       string
+	timeline, clients, json, lab bool
+	seeds                        int
+}
+
+// commandFlags defines the command's own flags on fs.
+func commandFlags(fs *flag.FlagSet, o *options) {
+	fs.StringVar(&o.policy, "policy", "", "one run of this policy: fifo, skip, bounded, codel, lifo or priority")
+	fs.StringVar(&o.client, "client", "", "how clients retry: fixed (the post's), backoff, budget, ratio, retry-after or throttle")
+	fs.BoolVar(&o.timeline, "timeline", false, "answered per 10 s, every policy")
+	fs.BoolVar(&o.clients, "clients", false, "every client strategy side by side, for --policy (default fifo)")
+	fs.BoolVar(&o.json, "json", false, "print the Result (or every policy's Results) as JSON")
+	fs.BoolVar(&o.lab, "lab", false, "print the lab's 162 runs as JSON")
+	fs.IntVar(&o.seeds, "seeds", 0, "run this many seeds from --seed and summarise mean and spread")
+	fs.StringVar(&o.sample, "sample", "", "start from one of the post's situations (--sample list)")
+}
+
+// run is the whole command: it parses args, runs, and writes to stdout
+// (and, for a long command, its progress to stderr). Errors a user can
+// cause are usageErrors.
 func run(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "plan" {
 		return runPlan(args[1:], stdout, stderr)
 	}
 	c := sim.DefaultConfig()
+	var o options
 	fs := flag.NewFlagSet("shedsim", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // errors are one line, from run; usage only for --help
 	fs.Usage = func() {}
-	var policy string
-	fs.StringVar(&policy, "policy", "", "one run of this policy: fifo, skip, bounded, codel, lifo or priority")
-	var client string
-	fs.StringVar(&client, "client", "", "how clients retry: fixed (the post's), backoff, budget, ratio, retry-after or throttle")
+	commandFlags(fs, &o)
 	configFlags(fs, &c)
-	timeline := fs.Bool("timeline", false, "answered per 10 s, every policy")
-	clients := fs.Bool("clients", false, "every client strategy side by side, for --policy (default fifo)")
-	asJSON := fs.Bool("json", false, "print the Result (or every policy's Results) as JSON")
-	lab := fs.Bool("lab", false, "print the lab's 162 runs as JSON")
-	seeds := fs.Int("seeds", 0, "run this many seeds from --seed and summarise mean and spread")
-	sample := fs.String("sample", "", "start from one of the post's situations (--sample list)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			usage(fs, stdout)
-			return nil
+			return usage(fs, stdout)
 		}
-		return parseError(err, fs, func() error { return validateWith(c, *seeds) })
+		return parseError(err, fs, func() error { return validateWith(c, o.seeds) })
 	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Sprintf("unexpected argument %q: flags start with --, see --help", fs.Arg(0))}
 	}
-	// The flags given, but a switch given as false (--timeline=false) is
-	// the same as not given.
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) {
-		if g, ok := f.Value.(flag.Getter); ok {
-			if on, isSwitch := g.Get().(bool); isSwitch && !on {
-				return
-			}
-		}
-		set[f.Name] = true
-	})
+	set := givenFlags(fs)
 	if set["spike"] && set["sale-rps"] {
 		return usageError{"--spike and --sale-rps are the same setting: give one"}
 	}
-	if err := checkOutputs(set, *sample == "list"); err != nil {
+	for _, name := range []string{"policy", "client", "sample"} {
+		if set[name] && strings.TrimSpace(fs.Lookup(name).Value.String()) == "" {
+			return usageError{"--" + name + ": the value is empty: " + emptyHelp[name]}
+		}
+	}
+	if err := checkOutputs(set, o.sample == "list"); err != nil {
 		return err
 	}
+	spell := flagSpelling(set)
 
-	oneRun := policy != "" || *sample != ""
-	if *sample != "" {
-		s, ok := sim.SampleByKey(*sample)
+	oneRun := set["policy"] || set["sample"]
+	if set["sample"] {
+		s, ok := sim.SampleByKey(o.sample)
 		if !ok {
-			if *sample == "list" {
+			if o.sample == "list" {
 				return listSamples(stdout)
 			}
-			return usageError{fmt.Sprintf("--sample: no sample %q: use one of %s", *sample, strings.Join(sim.SampleKeys(), ", "))}
+			return usageError{fmt.Sprintf("--sample: no sample %q: use one of %s", o.sample, strings.Join(sim.SampleKeys(), ", "))}
 		}
 		// The sample is the base; flags given explicitly override it: they
 		// are read again onto the sample's Config (their values first, as
@@ -91,44 +103,60 @@ func run(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 	}
-	if policy != "" {
-		p, err := sim.ParsePolicy(policy)
+	if set["policy"] {
+		p, err := sim.ParsePolicy(o.policy)
 		if err != nil {
 			return usageError{"--policy: " + err.Error()}
 		}
 		c.Policy = p
 	}
-	if client != "" {
-		cl, err := sim.ParseClient(client)
+	if set["client"] {
+		cl, err := sim.ParseClient(o.client)
 		if err != nil {
 			return usageError{"--client: " + err.Error()}
 		}
 		c.Client = cl
 	}
 	if err := c.Validate(); err != nil {
-		return usageError{flagErrors(err)}
+		return usageError{flagErrors(err, spell)}
+	}
+	// What each output runs: a setting given for a run it does not make
+	// is refused, naming the setting that would make it count.
+	var scope sim.Scope
+	switch {
+	case o.clients:
+		scope = sim.Scope{EveryClient: true}
+	case o.json && oneRun:
+		scope = sim.Scope{} // sim.Run: the one run alone
+	case set["seeds"]:
+		scope = sim.Scope{EveryPolicy: !oneRun}
+	default: // the tables, the timeline and a run's view show every policy
+		scope = sim.Scope{EveryPolicy: true}
+	}
+	if err := c.Unused(configKeysGiven(set), scope); err != nil {
+		return usageError{flagErrors(err, spell)}
 	}
 
 	switch {
-	case *lab:
+	case o.lab:
 		return writeLab(stdout)
 	case set["seeds"]:
-		if err := validateWith(c, *seeds); err != nil {
-			return usageError{flagErrors(err)}
+		if err := validateWith(c, o.seeds); err != nil {
+			return usageError{flagErrors(err, spell)}
 		}
-		return writeSeeds(stdout, c, *seeds, oneRun)
-	case *timeline:
+		return writeSeeds(stdout, stderr, c, o.seeds, oneRun)
+	case o.timeline:
 		return report.WriteTimelines(stdout, c)
-	case *clients:
+	case o.clients:
 		v, err := report.BuildClients(c)
 		switch {
 		case err != nil:
 			return err
-		case *asJSON:
+		case o.json:
 			return writeJSON(stdout, v)
 		}
 		return report.WriteClients(stdout, v)
-	case oneRun && *asJSON:
+	case oneRun && o.json:
 		r, err := sim.Run(c)
 		if err != nil {
 			return err
@@ -140,7 +168,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		return report.WriteView(stdout, v)
-	case *asJSON:
+	case o.json:
 		rs, err := report.Compare(c)
 		if err != nil {
 			return err
@@ -148,6 +176,83 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return writeJSON(stdout, rs)
 	default:
 		return report.WritePostTables(stdout, c)
+	}
+}
+
+// emptyHelp is what to give instead of an empty --policy, --client or
+// --sample, which would otherwise read as not given.
+var emptyHelp = map[string]string{
+	"policy": "give one of " + strings.Join(policyKeys(), ", ") + ", or leave out --policy for every policy",
+	"client": "give one of " + strings.Join(clientKeys(), ", ") + ", or leave out --client for the post's fixed delay",
+	"sample": "give one of " + strings.Join(sim.SampleKeys(), ", ") + ", or list",
+}
+
+func policyKeys() []string {
+	var out []string
+	for _, p := range sim.Policies {
+		out = append(out, p.String())
+	}
+	return out
+}
+
+func clientKeys() []string {
+	var out []string
+	for _, c := range sim.Clients {
+		out = append(out, c.String())
+	}
+	return out
+}
+
+// givenFlags are the names of the flags given, but a switch given as false
+// (--timeline=false), which is the same as not given.
+func givenFlags(fs *flag.FlagSet) map[string]bool {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) {
+		if g, ok := f.Value.(flag.Getter); ok {
+			if on, isSwitch := g.Get().(bool); isSwitch && !on {
+				return
+			}
+		}
+		set[f.Name] = true
+	})
+	return set
+}
+
+// configKeysGiven are the Config keys of the flags given, sorted: a field's
+// flag is its key with dashes, --spike is sale_rps, and --policy and
+// --client are the policy and the client.
+func configKeysGiven(set map[string]bool) []string {
+	fields := flag.NewFlagSet("fields", flag.ContinueOnError)
+	var c sim.Config
+	configFlags(fields, &c)
+	var keys []string
+	for name := range set {
+		if fields.Lookup(name) == nil && name != "policy" && name != "client" {
+			continue
+		}
+		key := strings.ReplaceAll(name, "-", "_")
+		if name == "spike" {
+			key = "sale_rps"
+		}
+		keys = append(keys, key)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// flagSpelling writes a Config key as the command line spells it: its
+// flag, --spike for sale_rps if that is how it was given, and with a
+// value, "--client budget".
+func flagSpelling(set map[string]bool) sim.Spelling {
+	return func(key, value string) string {
+		name := "--" + strings.ReplaceAll(key, "_", "-")
+		if key == "sale_rps" && set["spike"] {
+			name = "--spike"
+		}
+		if value != "" {
+			name += " " + value
+		}
+		return name
 	}
 }
 
@@ -160,7 +265,7 @@ func validateWith(c sim.Config, seeds int) error {
 	err := c.Validate()
 	if seeds < 1 || seeds > maxSeeds {
 		err = errors.Join(err, &sim.FieldError{Field: "seeds",
-			Msg: strconv.Itoa(seeds) + " is out of range: use a whole number from 1 to " + strconv.Itoa(maxSeeds)})
+			Msg: report.Count(seeds) + " is out of range: use a whole number from 1 to " + report.Count(maxSeeds)})
 	}
 	return err
 }
@@ -237,8 +342,16 @@ func parseError(err error, fs *flag.FlagSet, validate func() error) usageError {
 			}
 		}
 	}
-	return usageError{strings.ReplaceAll(msg, " -", " --") + " (see --help)"}
+	if arg, ok := strings.CutPrefix(msg, "bad flag syntax: "); ok {
+		return usageError{"bad flag syntax: " + arg + ": a flag is --name or --name=value (see --help)"}
+	}
+	// The flag package names a flag with one dash; --help and the README
+	// write two.
+	return usageError{oneDash.ReplaceAllString(msg, "$1--$2") + " (see --help)"}
 }
+
+// oneDash is a flag as the flag package's messages write it: " -name".
+var oneDash = regexp.MustCompile(`(^|\s)-([A-Za-z])`)
 
 // allowed is what validate says to use for flag f's field ("use a whole
 // number from 1 to 100000"), found by setting the flag to a value no field
@@ -283,8 +396,12 @@ func allowed(f *flag.Flag, validate func() error) string {
 	return ""
 }
 
-func usage(fs *flag.FlagSet, w io.Writer) {
-	fmt.Fprint(w, `Usage:
+// usage is --help: the command's forms, then every flag with two dashes,
+// as the README and the error messages write them.
+func usage(fs *flag.FlagSet, w io.Writer) error {
+	in := plan.DefaultInput()
+	var b strings.Builder
+	b.WriteString(`Usage:
   shedsim                                        the post's tables
   shedsim --timeline                             answered per 10 s, every policy
   shedsim --policy fifo --retries 1 --spike 150  one run, your numbers
@@ -292,13 +409,37 @@ func usage(fs *flag.FlagSet, w io.Writer) {
   shedsim --seeds 20                             every policy over 20 seeds, mean and spread
   shedsim --clients --retries 3                  every client strategy side by side
   shedsim --lab                                  the lab's 162 runs as JSON
-  shedsim plan [--rate-rps 150 --service-ms 80 --target 0.05 --limit-ms 0]
+  shedsim plan ` + planForm(in) + `
 
 Flags:
 `)
-	fs.SetOutput(w)
-	fs.PrintDefaults()
-	fs.SetOutput(io.Discard)
+	writeFlags(&b, fs)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// planForm is the planner's flags with their defaults, for a usage line.
+func planForm(in plan.Input) string {
+	g := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+	return "[--rate-rps " + g(in.RateRPS) + " --service-ms " + g(in.ServiceMS) + " --target " + g(in.Target) + " --limit-ms " + g(in.LimitMS) + "] [--json]"
+}
+
+// writeFlags lists fs's flags as flag.PrintDefaults does, but with two
+// dashes: "  --workers int" and, indented below, the usage and the default.
+func writeFlags(b *strings.Builder, fs *flag.FlagSet) {
+	fs.VisitAll(func(f *flag.Flag) {
+		typ, text := flag.UnquoteUsage(f)
+		b.WriteString("  --" + f.Name)
+		if typ != "" {
+			b.WriteString(" " + typ)
+		}
+		b.WriteString("\n    \t" + strings.ReplaceAll(text, "\n", "\n    \t"))
+		if d := f.DefValue; d != "" && d != "false" && d != "0" { // as PrintDefaults, no zero defaults
+
+			b.WriteString(" (default " + d + ")")
+		}
+		b.WriteString("\n")
+	})
 }
 
 // configFlags defines a flag for each field of c but the policy and the
@@ -335,11 +476,11 @@ func configFlags(fs *flag.FlagSet, c *sim.Config) {
 }
 
 // flagErrors turns a Config's field errors into one line that names each
-// flag.
-func flagErrors(err error) string {
+// flag, and the settings its messages name, as spell writes them.
+func flagErrors(err error, spell sim.Spelling) string {
 	var parts []string
 	for _, fe := range sim.FieldErrors(err) {
-		parts = append(parts, "--"+strings.ReplaceAll(fe.Field, "_", "-")+": "+fe.Msg)
+		parts = append(parts, spell(fe.Field, "")+": "+fe.Say(spell))
 	}
 	if len(parts) == 0 {
 		return err.Error()
@@ -432,15 +573,25 @@ func seedRuns(c sim.Config, p sim.Policy, n int) iter.Seq2[sim.Result, error] {
 }
 
 // writeSeeds runs n seeds from c.Seed for every policy (or c's alone) and
-// prints each measure's mean and standard deviation between seeds.
-func writeSeeds(w io.Writer, c sim.Config, n int, onePolicy bool) error {
+// prints each measure's mean and standard deviation between seeds, with
+// its progress on stderr if it is long (see commandBudget).
+func writeSeeds(w, stderr io.Writer, c sim.Config, n int, onePolicy bool) error {
 	if c.Seed+uint64(n)-1 > sim.MaxSeed {
-		return usageError{fmt.Sprintf("--seed: %d seeds from %d pass the largest seed, %d", n, c.Seed, uint64(sim.MaxSeed))}
+		return usageError{fmt.Sprintf("--seed: %s seeds from %s pass the largest seed, %s", report.Count(n), report.Count(int(c.Seed)), report.Count(sim.MaxSeed))}
 	}
 	policies := sim.Policies
 	if onePolicy {
 		policies = []sim.Policy{c.Policy}
 	}
+	what := report.Count(n) + " seeds of every policy"
+	if onePolicy {
+		what = report.Count(n) + " seeds"
+	}
+	runs := n * len(policies)
+	if err := commandBudget(c, runs, what, "--seeds", "fewer seeds, --policy NAME for one policy,"); err != nil {
+		return err
+	}
+	progress := newProgress(stderr, c, runs)
 	describe := strings.TrimSuffix(report.Describe(c), ", seed "+strconv.FormatUint(c.Seed, 10))
 	fmt.Fprintf(w, "%s, seeds %d to %d: mean ± standard deviation between seeds.\n\n", describe, c.Seed, c.Seed+uint64(n)-1)
 	t := report.Table{Header: []string{"Policy", "Answered", "Refused", "Timed out", "Median wait", "Wasted", "Back to normal", "Not back"}}
@@ -458,6 +609,7 @@ func writeSeeds(w io.Writer, c sim.Config, n int, onePolicy bool) error {
 			if err != nil {
 				return err
 			}
+			progress.done(1)
 			if r.Sale.People > 0 { // a share of nobody is no share
 				ans.add(r.Sale.AnsweredShare)
 				ref.add(r.Sale.RefusedShare)
@@ -477,7 +629,10 @@ func writeSeeds(w io.Writer, c sim.Config, n int, onePolicy bool) error {
 		if med.n > 0 {
 			medCell = report.Number(med.mean(), 0) + " ± " + report.Number(med.sd(), 0) + " ms"
 		}
-		if back.n > 0 {
+		switch {
+		case back.n > 0 && back.sum == 0: // back in every seed's first window, as the other tables say it
+			backCell = "at once"
+		case back.n > 0:
 			backCell = report.Number(back.mean(), 1) + " ± " + report.Number(back.sd(), 1) + " s"
 		}
 		var nb []string
@@ -502,6 +657,66 @@ func writeSeeds(w io.Writer, c sim.Config, n int, onePolicy bool) error {
 	return nil
 }
 
+// MaxCommandAttempts is the budget of one command, over all its runs, as
+// sim.MaxAttempts is the budget of one run: the most attempts it may be
+// expected to send (sim.Config.ExpectedAttempts summed over its runs). At
+// the engine's 14 million attempts a second on one core (README, "Speed
+// and size") it is about 20 s of work, 10 s on two cores. --seeds holds
+// to it, and so must any command that makes many runs (a sweep): call
+// commandBudget before running anything.
+const MaxCommandAttempts = 300_000_000
+
+// progressAttempts is the work above which a command shows its progress
+// on stderr: about a second on one core. A variable, so that a test can
+// see the progress of a short command.
+var progressAttempts = 15_000_000.0
+
+// commandBudget refuses runs runs of c (what, in words, "1,000 seeds of
+// every policy") if they would send more than MaxCommandAttempts, naming
+// flag and what to lower ("fewer seeds,"): a usageError, so exit status 2.
+func commandBudget(c sim.Config, runs int, what, flag, lower string) error {
+	total := c.ExpectedAttempts() * float64(runs)
+	if total <= MaxCommandAttempts {
+		return nil
+	}
+	return usageError{flag + ": " + what + " would simulate about " + report.Count(int(min(total, 1e18))) +
+		" attempts, over the budget of " + report.Count(MaxCommandAttempts) + " a command (about 20 s of work): ask for " +
+		lower + " or lower the traffic, --duration-s or --retries"}
+}
+
+// progress writes how far a long command has got to stderr, a line at most
+// every second: "shedsim: 1,200 of 6,000 runs (20%), 4 s so far".
+type progress struct {
+	w           io.Writer
+	runs, count int
+	start, last time.Time
+	on          bool
+}
+
+// newProgress is the progress of runs runs of c, shown only if they are
+// expected to send more than progressAttempts.
+func newProgress(w io.Writer, c sim.Config, runs int) *progress {
+	now := time.Now()
+	return &progress{w: w, runs: runs, start: now, last: now,
+		on: c.ExpectedAttempts()*float64(runs) > progressAttempts}
+}
+
+// done counts n more runs done, and writes a line if a second has passed
+// since the last (or this is the first and last run).
+func (p *progress) done(n int) {
+	p.count += n
+	if !p.on {
+		return
+	}
+	now := time.Now()
+	if now.Sub(p.last) < time.Second && p.count < p.runs && p.count > n {
+		return
+	}
+	p.last = now
+	fmt.Fprintf(p.w, "shedsim: %s of %s runs (%d%%), %s so far\n", report.Count(p.count), report.Count(p.runs),
+		p.count*100/p.runs, report.Seconds(now.Sub(p.start).Seconds()))
+}
+
 func sortedKeys(m map[sim.Recovery]int) []sim.Recovery {
 	keys := make([]sim.Recovery, 0, len(m))
 	for k := range m {
@@ -524,10 +739,11 @@ func runPlan(args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print the plan as JSON")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			io.WriteString(stdout, "Usage: shedsim plan [--rate-rps 150 --service-ms 80 --target 0.05 --limit-ms 0] [--json]\n\nFlags:\n")
-			fs.SetOutput(stdout)
-			fs.PrintDefaults()
-			return nil
+			var b strings.Builder
+			b.WriteString("Usage: shedsim plan " + planForm(plan.DefaultInput()) + "\n\nFlags:\n")
+			writeFlags(&b, fs)
+			_, err := io.WriteString(stdout, b.String())
+			return err
 		}
 		ue := parseError(err, fs, func() error { _, err := plan.Compute(in); return err })
 		return usageError{"plan: " + ue.msg}
@@ -537,7 +753,7 @@ func runPlan(args []string, stdout, stderr io.Writer) error {
 	}
 	p, err := plan.Compute(in)
 	if err != nil {
-		return usageError{"plan: " + flagErrors(err)}
+		return usageError{"plan: " + flagErrors(err, flagSpelling(nil))}
 	}
 	if *asJSON {
 		return writeJSON(stdout, p)

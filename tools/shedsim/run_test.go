@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/shedsim/shedsim/sim"
+	"github.com/shedsim/shedsim/sim/plan"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -92,16 +93,16 @@ func TestBadInput(t *testing.T) {
 		{"absurd traffic is over the budget", []string{"--sale-rps", "900000"}, []string{"--sale-rps:", "budget"}},
 		{"unknown policy", []string{"--policy", "random"}, []string{"--policy: unknown policy \"random\"", "fifo"}},
 		{"unknown sample", []string{"--sample", "nope"}, []string{"--sample: no sample \"nope\"", "sale"}},
-		{"not a number", []string{"--workers", "eight"}, []string{`--workers: "eight" is not a whole number: use a whole number from 1 to 100000`}},
+		{"not a number", []string{"--workers", "eight"}, []string{`--workers: "eight" is not a whole number: use a whole number from 1 to 100,000`}},
 		{"more than an int holds", []string{"--workers", "99999999999999999999"}, []string{`--workers: "99999999999999999999" is out of range: use a whole number from 1 to`}},
-		{"a negative seed", []string{"--seed", "-1"}, []string{`--seed: "-1" is too small: use a whole number from 0 to 9007199254740991`}},
+		{"a negative seed", []string{"--seed", "-1"}, []string{`--seed: "-1" is too small: use a whole number from 0 to 9,007,199,254,740,991`}},
 		{"text for a rate", []string{"--spike", "lots"}, []string{`--spike: "lots" is not a number: use a number from 0 to`}},
-		{"text for the seeds", []string{"--seeds", "many"}, []string{`--seeds: "many" is not a whole number: use a whole number from 1 to 1000`}},
+		{"text for the seeds", []string{"--seeds", "many"}, []string{`--seeds: "many" is not a whole number: use a whole number from 1 to 1,000`}},
 		{"text for the plan", []string{"plan", "--target", "most"}, []string{`plan: --target: "most" is not a number: use a fraction`}},
 		{"unknown flag", []string{"--speed", "3"}, []string{"flag provided but not defined: --speed"}},
 		{"stray argument", []string{"fifo"}, []string{"unexpected argument \"fifo\""}},
 		{"spike and sale-rps together", []string{"--spike", "150", "--sale-rps", "200"}, []string{"same setting"}},
-		{"no seeds", []string{"--seeds", "0"}, []string{"--seeds: 0 is out of range: use a whole number from 1 to 1000"}},
+		{"no seeds", []string{"--seeds", "0"}, []string{"--seeds: 0 is out of range: use a whole number from 1 to 1,000"}},
 		{"two outputs", []string{"--seeds", "3", "--timeline"}, []string{"--seeds and --timeline print different things"}},
 		{"json with a table", []string{"--timeline", "--json"}, []string{"--json: --timeline prints a table"}},
 		{"json with the seeds", []string{"--seeds", "3", "--json"}, []string{"--json: --seeds prints a table"}},
@@ -112,8 +113,43 @@ func TestBadInput(t *testing.T) {
 		{"a client the comparison ignores", []string{"--clients", "--client", "budget"}, []string{"--client: --clients compares every client strategy"}},
 		{"a float out of range", []string{"--service-ms", "1e400"}, []string{`--service-ms: "1e400" is out of range: use a number from`}},
 		{"seeds past the largest", []string{"--seed", "9007199254740991", "--seeds", "2"}, []string{"pass the largest seed"}},
-		{"too many seeds", []string{"--seeds", "5000"}, []string{"--seeds: 5000 is out of range"}},
+		{"too many seeds", []string{"--seeds", "5000"}, []string{"--seeds: 5,000 is out of range"}},
 		{"bad plan", []string{"plan", "--target", "1.5"}, []string{"plan: --target:"}},
+		// Issue 14, item 1: a client setting that counts for nothing is
+		// refused, naming the setting that would make it count.
+		{"a budget setting without the budget client", []string{"--retries", "3", "--budget-tokens", "1"}, []string{"--budget-tokens: needs --client budget (the client is fixed)"}},
+		{"the budget's refill", []string{"--retries", "3", "--budget-refill", "2"}, []string{"--budget-refill: needs --client budget"}},
+		{"the budget's refusal cost", []string{"--retries", "3", "--budget-refusal-cost", "2"}, []string{"--budget-refusal-cost: needs --client budget"}},
+		{"the budget's timeout cost", []string{"--retries", "3", "--budget-timeout-cost", "2"}, []string{"--budget-timeout-cost: needs --client budget"}},
+		{"the ratio without the ratio client", []string{"--retries", "3", "--ratio-max", "0.2"}, []string{"--ratio-max: needs --client ratio"}},
+		{"throttling's K without throttling", []string{"--retries", "3", "--throttle-k", "3"}, []string{"--throttle-k: needs --client throttle"}},
+		{"a client window for neither client that keeps one", []string{"--retries", "3", "--client", "budget", "--client-window-s", "60"}, []string{"--client-window-s: needs --client ratio or --client throttle (the client is budget)"}},
+		{"backoff's base without backoff", []string{"--retries", "3", "--backoff-base-ms", "50"}, []string{"--backoff-base-ms: needs --client backoff"}},
+		{"backoff's cap without backoff", []string{"--retries", "3", "--backoff-cap-ms", "50"}, []string{"--backoff-cap-ms: needs --client backoff"}},
+		{"jitter with no retries", []string{"--retry-jitter-ms", "50"}, []string{"--retry-jitter-ms: needs --retries above 0"}},
+		{"a retry delay with no retries", []string{"--retry-delay-ms", "50"}, []string{"--retry-delay-ms: needs --retries above 0"}},
+		{"a retry delay that backoff replaces", []string{"--retries", "1", "--client", "backoff", "--retry-delay-ms", "50"}, []string{"--retry-delay-ms: counts for nothing with --client backoff"}},
+		{"the budget client with no retries", []string{"--client", "budget"}, []string{"--client: needs --retries above 0"}},
+		{"the budget's settings with no retries", []string{"--client", "budget", "--budget-tokens", "3"}, []string{"--budget-tokens: needs --retries above 0"}},
+		{"the comparison of clients with no retries", []string{"--clients", "--budget-tokens", "3"}, []string{"--budget-tokens: needs --retries above 0"}},
+		{"a queue bound for one run that has none", []string{"--policy", "fifo", "--queue", "10", "--json"}, []string{"--queue: needs --policy bounded or --policy priority (the policy is fifo)"}},
+		{"the queue timeout's M for the bounded queue's run", []string{"--policy", "bounded", "--codel-target-ms", "10", "--json"}, []string{"--codel-target-ms: needs --policy codel or --policy lifo"}},
+		{"a client setting with a sample that does not use it", []string{"--sample", "retries", "--ratio-max", "0.2"}, []string{"--ratio-max: needs --client ratio"}},
+		// Item 2: an empty value is not "not given".
+		{"an empty policy", []string{"--policy", ""}, []string{"--policy: the value is empty: give one of fifo,"}},
+		{"an empty policy with --json", []string{"--policy", "", "--json"}, []string{"--policy: the value is empty"}},
+		{"an empty client", []string{"--client", ""}, []string{"--client: the value is empty: give one of fixed,"}},
+		{"an empty sample", []string{"--sample", " "}, []string{"--sample: the value is empty: give one of sale,", "or list"}},
+		// Item 9: the whole command has a budget.
+		{"an hour of seeds", []string{"--seeds", "1000", "--duration-s", "86400"}, []string{"--seeds: 1,000 seeds of every policy would simulate about 36,316,800,000 attempts, over the budget of 300,000,000 a command"}},
+		{"a day of one policy's seeds", []string{"--seeds", "100", "--policy", "fifo", "--duration-s", "86400"}, []string{"--seeds: 100 seeds would simulate about", "fewer seeds"}},
+		// Item 11: messages name what the user typed.
+		{"the spike is named as given", []string{"--spike", "NaN"}, []string{"--spike: NaN is not a number: use a number from 0 to 1,000,000 per second"}},
+		{"a timeout of NaN is not told 0 will do", []string{"--timeout-ms", "NaN"}, []string{"--timeout-ms: NaN is not a number: use a number above 0, up to 3,600,000 ms"}},
+		{"a sale too long names the flag", []string{"--sale-s", "300"}, []string{"or make --duration-s longer"}},
+		{"three dashes are echoed as typed", []string{"---workers", "3"}, []string{"bad flag syntax: ---workers: a flag is --name"}},
+		{"the planner's load names its flags", []string{"plan", "--rate-rps", "1000000", "--service-ms", "3600000"}, []string{"keep --rate-rps × --service-ms / 1000 at most 50,000"}},
+		{"the budget's counts are grouped", []string{"--seed", "9007199254740991", "--seeds", "2"}, []string{"2 seeds from 9,007,199,254,740,991 pass the largest seed, 9,007,199,254,740,991"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.reason, func(t *testing.T) {
@@ -129,6 +165,61 @@ func TestBadInput(t *testing.T) {
 			assert.Empty(t, out, "nothing on stdout for bad input")
 		})
 	}
+}
+
+// TestSettingsThatCount: a setting is refused only where it counts for
+// nothing; where it counts it is taken, and it changes the answer.
+func TestSettingsThatCount(t *testing.T) {
+	cases := []struct {
+		reason     string
+		with, base []string
+	}{
+		{"the budget client's quota", []string{"--policy", "fifo", "--retries", "3", "--client", "budget", "--budget-tokens", "1", "--json"}, []string{"--policy", "fifo", "--retries", "3", "--client", "budget", "--json"}},
+		{"the quota in the comparison of clients", []string{"--clients", "--retries", "3", "--budget-tokens", "1"}, []string{"--clients", "--retries", "3"}},
+		{"throttling needs no retries", []string{"--policy", "fifo", "--client", "throttle", "--throttle-k", "1", "--json"}, []string{"--policy", "fifo", "--client", "throttle", "--json"}},
+		{"the queue bound in the tables of every policy", []string{"--queue", "10"}, nil},
+		{"the queue bound in one run's view, which compares every policy", []string{"--policy", "fifo", "--queue", "10"}, []string{"--policy", "fifo"}},
+	}
+	for _, tc := range cases {
+		with, _, err := runArgs(t, tc.with...)
+		require.NoError(t, err, tc.reason)
+		base, _, err := runArgs(t, tc.base...)
+		require.NoError(t, err, tc.reason)
+		assert.NotEqual(t, base, with, "%s changes the answer", tc.reason)
+	}
+}
+
+// TestHelp: --help spells flags as the README and the errors do, with two
+// dashes, and the planner's usage line shows its real defaults.
+func TestHelp(t *testing.T) {
+	out, _, err := runArgs(t, "--help")
+	require.NoError(t, err)
+	assert.Contains(t, out, "\n  --workers int\n")
+	assert.Contains(t, out, "\n  --spike float\n")
+	assert.NotRegexp(t, `(?m)^  -[a-z]`, out, "no flag with one dash")
+	in := plan.DefaultInput()
+	want := fmt.Sprintf("shedsim plan [--rate-rps %g --service-ms %g --target %g", in.RateRPS, in.ServiceMS, in.Target)
+	assert.Contains(t, out, want)
+	out, _, err = runArgs(t, "plan", "--help")
+	require.NoError(t, err)
+	assert.Contains(t, out, want)
+	assert.Contains(t, out, "\n  --rate-rps float\n")
+}
+
+// TestProgress: a long command says how far it has got on stderr, and a
+// short one says nothing there.
+func TestProgress(t *testing.T) {
+	_, errOut, err := runArgs(t, "--seeds", "2", "--policy", "fifo")
+	require.NoError(t, err)
+	assert.Empty(t, errOut, "a short command is quiet")
+	old := progressAttempts
+	progressAttempts = 0 // any command is long
+	defer func() { progressAttempts = old }()
+	out, errOut, err := runArgs(t, "--seeds", "2", "--policy", "fifo")
+	require.NoError(t, err)
+	assert.Contains(t, errOut, "shedsim: 1 of 2 runs (50%)", "the first run is reported")
+	assert.Contains(t, errOut, "shedsim: 2 of 2 runs (100%)", "and the last")
+	assert.NotContains(t, out, "runs (", "progress stays off stdout")
 }
 
 func TestJSONIsTheEngine(t *testing.T) {
@@ -223,15 +314,75 @@ func TestEveryFieldIsAFlag(t *testing.T) {
 		}
 	}
 
-	args := []string{"--sample", "retries", "--policy", "lifo", "--client", "ratio", "--json"}
+	// One run per flag, with the policy and client it counts for (a
+	// setting that would count for nothing is refused), since no one run
+	// reads them all.
+	countsFor := map[string][2]string{"queue": {"bounded", "ratio"}, "backoff-base-ms": {"lifo", "backoff"}, "backoff-cap-ms": {"lifo", "backoff"},
+		"budget-tokens": {"lifo", "budget"}, "budget-refusal-cost": {"lifo", "budget"}, "budget-timeout-cost": {"lifo", "budget"},
+		"budget-refill": {"lifo", "budget"}, "throttle-k": {"lifo", "throttle"}}
 	fs.VisitAll(func(f *flag.Flag) {
-		if f.Name != "spike" { // the same field as --sale-rps
-			args = append(args, "--"+f.Name, f.Value.String())
+		if f.Name == "spike" { // the same field as --sale-rps
+			return
+		}
+		pc, ok := countsFor[f.Name]
+		if !ok {
+			pc = [2]string{"lifo", "ratio"}
+		}
+		out, _, err := runArgs(t, "--sample", "retries", "--policy", pc[0], "--client", pc[1], "--json", "--"+f.Name, f.Value.String())
+		require.NoError(t, err, "--%s", f.Name)
+		var r sim.Result
+		require.NoError(t, json.Unmarshal([]byte(out), &r))
+		key := strings.ReplaceAll(f.Name, "-", "_")
+		for i := range typ.NumField() {
+			if k, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ","); k == key {
+				assert.Equal(t, reflect.ValueOf(want).Field(i).Interface(), reflect.ValueOf(r.Config).Field(i).Interface(),
+					"--%s given with --sample overrides the sample", f.Name)
+			}
 		}
 	})
-	out, _, err := runArgs(t, args...)
+}
+
+// TestREADME runs what the README's command-line section tells people to
+// type: every go run line works, and every "$ shedsim" example prints the
+// lines below it.
+func TestREADME(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
 	require.NoError(t, err)
-	var r sim.Result
-	require.NoError(t, json.Unmarshal([]byte(out), &r))
-	assert.Equal(t, want, r.Config, "every flag given with --sample overrides the sample")
+	_, section, ok := strings.Cut(string(b), "## The command line\n")
+	require.True(t, ok, "the README has a command-line section")
+	section, _, _ = strings.Cut(section, "\n## ")
+	lines := strings.Split(section, "\n")
+	var ran, examples int
+	for i, line := range lines {
+		if rest, ok := strings.CutPrefix(line, "go run ./tools/shedsim"); ok {
+			rest, _, _ = strings.Cut(rest, "#")
+			rest, _, _ = strings.Cut(rest, ">")
+			_, _, err := runArgs(t, strings.Fields(rest)...)
+			assert.NoError(t, err, line)
+			ran++
+		}
+		if rest, ok := strings.CutPrefix(line, "$ shedsim "); ok {
+			_, _, err := runArgs(t, shellWords(t, rest)...)
+			require.Error(t, err, line)
+			require.Less(t, i+1, len(lines))
+			assert.Equal(t, lines[i+1], "shedsim: "+err.Error(), line)
+			examples++
+		}
+	}
+	assert.GreaterOrEqual(t, ran, 8, "the README's commands")
+	assert.GreaterOrEqual(t, examples, 2, "the README's error examples")
+}
+
+// shellWords splits a command line as a shell would, for the README's
+// examples: words, and "" for an empty word.
+func shellWords(t *testing.T, s string) []string {
+	var out []string
+	for _, w := range strings.Fields(s) {
+		if w == `""` {
+			w = ""
+		}
+		require.NotContains(t, w, `"`, "shellWords reads no quoting but \"\"")
+		out = append(out, w)
+	}
+	return out
 }
