@@ -4,18 +4,31 @@
  * modules, so that the page also works opened from disk (file://), where
  * Chromium refuses fetch and ES modules.
  *
- *   <script src="https://example.org/shedsim/loader.js"></script>
- *   <shed-sim sale_rps="200" policy="bounded"></shed-sim>
+ *   <script src="https://example.org/shedsim/loader.js" async></script>
+ *   <shed-sim kind="compare" sale_rps="200" controls="retries"></shed-sim>
  *
- * Over http(s) it streams sim.wasm (WebAssembly.instantiateStreaming,
- * falling back to an ArrayBuffer); under file://, or when that fails, it
- * loads sim.wasm.js with a <script> tag, which holds the same module as
- * base64, and decodes it. wasm_exec.js (Go's glue) is loaded the same way
- * when Go is not defined yet. Every file is looked up beside this script.
+ * Each <shed-sim> draws into its own shadow root, styled by widget.css
+ * (linked there, beside this script), so that the page's stylesheets and
+ * the widget's leave each other alone. Its theme attribute is auto (the
+ * default: light or dark after the page's background where the element
+ * sits), light or dark.
+ *
+ * Over http(s) it streams sim.wasm (WebAssembly.instantiateStreaming);
+ * under file://, or when that fails, it loads sim.wasm.js with a <script>
+ * tag, which holds the same module as base64, and decodes it, and says
+ * why in the console (such as the CORS header a server must send).
+ * wasm_exec.js (Go's glue) is loaded the same way when Go is not defined
+ * yet. Every file is looked up beside this script.
+ *
+ * In an iframe, <shed-sim data-shedsim-query> takes its attributes from
+ * the page's address and posts the page's height to the parent
+ * ({shedsim: "height", height}); a page that runs this loader resizes its
+ * iframes of frame.html from the loader's origin on those messages.
  *
  * window.shedsimLoader.ready() is a promise of the global shedsim object
  * (see wasm/main_js.go for its functions). <html data-shedsim> is
- * "loading", "ready" or "error". Widgets dispatch bubbling events:
+ * "loading", "ready" or "error". Widgets dispatch bubbling, composed
+ * events, which reach the page as events of the <shed-sim> element:
  * shedsim:result, shedsim:clients (the simulator page), shedsim:lab,
  * shedsim:plan, shedsim:invalid and shedsim:error.
  */
@@ -26,38 +39,23 @@
     return; // loaded twice: the first copy does everything
   }
 
-  // A printout shows what <details> hide on screen (the chart as a table,
-  // the fluid view): shedsim's own are opened for the print and closed
-  // again after it; a host page's are left alone.
-  var SHEDSIM_DETAILS = 'shed-sim details:not([open]), [data-shedsim-page] details:not([open])';
-  window.addEventListener('beforeprint', function () {
-    var closed = document.querySelectorAll(SHEDSIM_DETAILS);
-    for (var i = 0; i < closed.length; i++) {
-      closed[i].setAttribute('data-shedsim-print', '');
-      closed[i].open = true;
-    }
-  });
-  window.addEventListener('afterprint', function () {
-    var opened = document.querySelectorAll('details[data-shedsim-print]');
-    for (var i = 0; i < opened.length; i++) {
-      opened[i].removeAttribute('data-shedsim-print');
-      opened[i].open = false;
-    }
-  });
-
   var script = document.currentScript;
-  var base = script && script.src ? script.src.replace(/[^\/]*$/, '') : '';
+  var base = script && script.src ? script.src.replace(/[^\/?#]*([?#].*)?$/, '') : '';
   var protocol = base ? base.slice(0, base.indexOf(':') + 1) : location.protocol;
+  var baseOrigin = base && /^https?:$/.test(protocol) ? new URL(base).origin : '';
 
-  // Config keys (the element's attributes), plus sample and kind.
+  // Config keys (the element's attributes), plus sample, kind, controls
+  // and theme.
   var KEYS = ['policy', 'workers', 'service_ms', 'normal_rps', 'sale_rps', 'sale_start_s', 'sale_s',
     'duration_s', 'timeout_ms', 'retries', 'retry_delay_ms', 'retry_jitter_ms', 'queue', 'refusal_cost_ms',
     'order_share', 'codel_target_ms', 'codel_interval_ms', 'client', 'backoff_base_ms', 'backoff_cap_ms',
     'budget_tokens', 'budget_refusal_cost', 'budget_timeout_cost', 'budget_refill', 'ratio_max',
-    'throttle_k', 'client_window_s', 'seed', 'sample', 'kind',
+    'throttle_k', 'client_window_s', 'seed', 'sample', 'kind', 'controls', 'theme',
     'rate_rps', 'target', 'limit_ms'];
-  // Attributes every element may carry, which are not settings.
-  var GLOBAL_ATTRS = /^(class|id|style|hidden|title|lang|dir|tabindex|role|slot|part|nonce|aria-.*|data-.*)$/;
+  // Attributes every element may carry, which are not settings; theme is
+  // the loader's own.
+  var GLOBAL_ATTRS = /^(class|id|style|hidden|title|lang|dir|tabindex|role|slot|part|nonce|theme|aria-.*|data-.*)$/;
+  var THEMES = ['auto', 'light', 'dark'];
 
   var runtime = null;
   var go = null;
@@ -67,6 +65,45 @@
     state = s;
     document.documentElement.setAttribute('data-shedsim', s);
   }
+
+  // widgets are the <shed-sim> elements on the page.
+  function widgets() {
+    return document.querySelectorAll('shed-sim');
+  }
+
+  // drawnIn is where the simulator draws for el: a widget's box in its
+  // shadow root, or a page's element itself.
+  function drawnIn(el) {
+    return el.box || el;
+  }
+
+  // A printout shows what <details> hide on screen (the chart as a table,
+  // the fluid view): shedsim's own are opened for the print and closed
+  // again after it; a host page's are left alone.
+  function shedsimDetails(sel) {
+    var out = [].slice.call(document.querySelectorAll('[data-shedsim-page] details' + sel));
+    var list = widgets();
+    for (var i = 0; i < list.length; i++) {
+      if (list[i].box) {
+        out = out.concat([].slice.call(list[i].box.querySelectorAll('details' + sel)));
+      }
+    }
+    return out;
+  }
+  window.addEventListener('beforeprint', function () {
+    var closed = shedsimDetails(':not([open])');
+    for (var i = 0; i < closed.length; i++) {
+      closed[i].setAttribute('data-shedsim-print', '');
+      closed[i].open = true;
+    }
+  });
+  window.addEventListener('afterprint', function () {
+    var opened = shedsimDetails('[data-shedsim-print]');
+    for (var i = 0; i < opened.length; i++) {
+      opened[i].removeAttribute('data-shedsim-print');
+      opened[i].open = false;
+    }
+  });
 
   function loadScript(name) {
     return new Promise(function (resolve, reject) {
@@ -100,23 +137,33 @@
     });
   }
 
-  // The module from sim.wasm: streamed, else as an ArrayBuffer.
+  // The module from sim.wasm: streamed when it is served as
+  // application/wasm, else read whole first. A fetch from another origin
+  // that fails without a status is most often a missing CORS header (the
+  // browser does not say which): the message names the header.
   function fromNetwork(imports) {
     var url = base + 'sim.wasm';
-    function viaBuffer() {
-      return fetch(url).then(function (r) {
-        if (!r.ok) {
-          throw new Error(url + ': HTTP ' + r.status);
-        }
-        return r.arrayBuffer();
-      }).then(function (b) {
+    return fetch(url).then(function (r) {
+      if (!r.ok) {
+        throw new Error(url + ': HTTP ' + r.status);
+      }
+      var type = r.headers.get('Content-Type') || '';
+      if (WebAssembly.instantiateStreaming && /^application\/wasm\b/i.test(type)) {
+        return WebAssembly.instantiateStreaming(r, imports);
+      }
+      console.warn('shedsim: ' + url + ' is served as "' + type + '", not application/wasm, so it cannot compile while it downloads: ' +
+        'serve it with Content-Type: application/wasm');
+      return r.arrayBuffer().then(function (b) {
         return WebAssembly.instantiate(b, imports);
       });
-    }
-    if (!WebAssembly.instantiateStreaming) {
-      return viaBuffer();
-    }
-    return WebAssembly.instantiateStreaming(fetch(url), imports).catch(viaBuffer);
+    }, function (err) {
+      if (baseOrigin && baseOrigin !== location.origin) {
+        throw new Error(url + ' could not be fetched from ' + location.origin + ' (' + err.message + '). ' +
+          'Its server must send the header "Access-Control-Allow-Origin: *" (or "Access-Control-Allow-Origin: ' + location.origin + '") with sim.wasm, ' +
+          'and a Content-Security-Policy on this page must allow ' + baseOrigin + ' in connect-src');
+      }
+      throw err;
+    });
   }
 
   // start starts the one Go runtime of the page; every widget shares it.
@@ -131,15 +178,16 @@
         throw new Error('this browser has no WebAssembly');
       }
       go = new Go();
-      var module = /^https?:$/.test(protocol)
-        ? fromNetwork(go.importObject).catch(function (err) {
-          console.warn('shedsim: sim.wasm failed (' + err.message + '); trying sim.wasm.js');
-          return fromScript(go.importObject).catch(function (err2) {
-            throw new Error('sim.wasm: ' + err.message + '; ' + err2.message);
-          });
-        })
-        : fromScript(go.importObject);
-      return module;
+      if (!/^https?:$/.test(protocol)) {
+        return fromScript(go.importObject);
+      }
+      return fromNetwork(go.importObject).catch(function (err) {
+        console.error('shedsim: ' + err.message + '. Loading the same engine from sim.wasm.js instead, ' +
+          'which is a third larger and cannot compile while it downloads.');
+        return fromScript(go.importObject).catch(function (err2) {
+          throw new Error('sim.wasm: ' + err.message + '; sim.wasm.js: ' + err2.message);
+        });
+      });
     }).then(function (result) {
       var instance = result.instance || result;
       // run executes main until it blocks, so shedsim exists on return.
@@ -163,21 +211,22 @@
     return runtime;
   }
 
-  // hosts are the elements the simulator draws into.
+  // hosts are the elements the simulator draws for.
   function hosts() {
     return document.querySelectorAll('shed-sim, [data-shedsim-page]');
   }
 
   function showError(el, msg) {
-    var box = el.querySelector(':scope > .shedsim-fatal');
+    var at = drawnIn(el);
+    var box = at.querySelector(':scope > .shedsim-fatal');
     if (!box) {
       box = document.createElement('p');
       box.className = 'shedsim-error shedsim-fatal';
       box.setAttribute('role', 'alert');
-      el.insertBefore(box, el.firstChild);
+      at.insertBefore(box, at.firstChild);
     }
     box.textContent = msg;
-    var loading = el.querySelector(':scope > .shedsim-loading');
+    var loading = at.querySelector(':scope > .shedsim-loading');
     if (loading) {
       loading.remove();
     }
@@ -196,10 +245,17 @@
     }
   }
 
-  // A Content-Security-Policy that forbids what the simulator needs
-  // (scripts beside the loader, 'wasm-unsafe-eval') is worth naming.
+  // A Content-Security-Policy that forbids what the simulator needs is
+  // worth naming, with the directive to add the loader's origin to.
   document.addEventListener('securitypolicyviolation', function (ev) {
-    console.error('shedsim: the Content-Security-Policy blocked ' + ev.blockedURI + ' (' + ev.violatedDirective + ')');
+    var blocked = String(ev.blockedURI || '');
+    var ours = blocked === 'wasm-eval' || blocked === 'eval' || (base && blocked.indexOf(base) === 0) ||
+      (baseOrigin && blocked === baseOrigin);
+    if (!ours) {
+      return; // the page's own business
+    }
+    var what = blocked === 'wasm-eval' ? "'wasm-unsafe-eval' in script-src" : (baseOrigin || "'self'") + ' in ' + ev.effectiveDirective;
+    console.error('shedsim: this page\'s Content-Security-Policy blocked ' + blocked + ' (' + ev.violatedDirective + '): add ' + what);
   });
 
   // A Go panic that escapes ends the runtime; calls after that throw.
@@ -210,12 +266,13 @@
   });
 
   function loadingNote(el, what) {
-    if (!el.querySelector(':scope > .shedsim-loading') && !el.querySelector('.shedsim')) {
+    var at = drawnIn(el);
+    if (!at.querySelector(':scope > .shedsim-loading') && !(at.classList.contains('shedsim') && at.firstElementChild)) {
       var p = document.createElement('p');
       p.className = 'shedsim-loading';
       p.setAttribute('role', 'status');
       p.textContent = 'Loading the ' + what + '…';
-      el.appendChild(p);
+      at.appendChild(p);
     }
   }
 
@@ -232,18 +289,169 @@
     return out;
   }
 
+  // The theme. "auto" is dark when the first background behind the element
+  // that is not transparent is dark, or, when every one is (the page's
+  // canvas shows through), when the page's colour scheme allows dark and
+  // the reader prefers it.
+  var darkQuery = window.matchMedia ? window.matchMedia('(prefers-color-scheme: dark)') : null;
+
+  function rgba(css) {
+    var m = /^rgba?\(\s*([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)(?:\s*[,\/]\s*([\d.]+)(%?))?\s*\)$/.exec(css || '');
+    if (!m) {
+      return null;
+    }
+    var a = m[4] === undefined ? 1 : parseFloat(m[4]) / (m[5] ? 100 : 1);
+    return [parseFloat(m[1]), parseFloat(m[2]), parseFloat(m[3]), a];
+  }
+
+  // luminance is WCAG's relative luminance of an sRGB colour.
+  function luminance(c) {
+    var l = 0;
+    var w = [0.2126, 0.7152, 0.0722];
+    for (var i = 0; i < 3; i++) {
+      var v = c[i] / 255;
+      l += w[i] * (v <= 0.04045 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4));
+    }
+    return l;
+  }
+
+  function pageIsDark(el) {
+    for (var e = el; e && e.nodeType === 1; e = e.parentElement || (e.parentNode && e.parentNode.host) || null) {
+      var c = rgba(getComputedStyle(e).backgroundColor);
+      if (c && c[3] >= 0.5) {
+        // 0.18 is about a mid grey: text of either scheme reads on it.
+        return luminance(c) < 0.18;
+      }
+    }
+    var scheme = getComputedStyle(document.documentElement).colorScheme || '';
+    if (!/dark/.test(scheme)) {
+      return false;
+    }
+    return !/light/.test(scheme) || !!(darkQuery && darkQuery.matches);
+  }
+
+  function themeOf(el) {
+    var t = el.getAttribute('theme') || 'auto';
+    if (THEMES.indexOf(t) < 0) {
+      return { theme: pageIsDark(el) ? 'dark' : 'light', problem: 'theme: "' + t + '" is not a theme: use auto (the default), light or dark.' };
+    }
+    return { theme: t === 'auto' ? (pageIsDark(el) ? 'dark' : 'light') : t, problem: '' };
+  }
+
+  // retheme sets every widget's theme again: when the reader's preference
+  // changes, or the page changes its own (a class or an attribute on
+  // <html> or <body>, as a theme switch does).
+  var rethemeFrame = 0;
+  function retheme() {
+    if (rethemeFrame) {
+      return;
+    }
+    rethemeFrame = requestAnimationFrame(function () {
+      rethemeFrame = 0;
+      var list = widgets();
+      for (var i = 0; i < list.length; i++) {
+        if (list[i].applyTheme) {
+          list[i].applyTheme();
+        }
+      }
+    });
+  }
+  if (darkQuery && darkQuery.addEventListener) {
+    darkQuery.addEventListener('change', retheme);
+  }
+  function watchPageTheme() {
+    var watch = new MutationObserver(function (changes) {
+      for (var i = 0; i < changes.length; i++) {
+        if (changes[i].attributeName !== 'data-shedsim') {
+          retheme();
+          return;
+        }
+      }
+    });
+    watch.observe(document.documentElement, { attributes: true });
+    if (document.body) {
+      watch.observe(document.body, { attributes: true });
+    }
+  }
+
   var Base = typeof HTMLElement === 'function' ? HTMLElement : function () {};
 
   class ShedSim extends Base {
     static get observedAttributes() { return KEYS; }
 
-    connectedCallback() { this.schedule(); }
+    connectedCallback() {
+      this.root();
+      if (this.hasAttribute('data-shedsim-query') && !this.fromQuery) {
+        this.fromQuery = true;
+        fromAddress(this);
+      }
+      this.applyTheme();
+      this.schedule();
+    }
 
     disconnectedCallback() { this.unmount(); }
 
-    attributeChangedCallback() {
-      if (this.isConnected) {
-        this.schedule();
+    attributeChangedCallback(name) {
+      if (!this.isConnected || !this.box) {
+        return; // connectedCallback is still to come (an upgrade calls this first)
+      }
+      if (name === 'theme') {
+        this.applyTheme();
+        return;
+      }
+      this.schedule();
+    }
+
+    // root builds the shadow root once: the stylesheet, a box that
+    // carries the theme, a line for the theme's problem, and the box the
+    // simulator draws in. The boxes stay hidden until the stylesheet has
+    // loaded, so that nothing is ever drawn unstyled.
+    root() {
+      if (this.box) {
+        return;
+      }
+      var shadow = this.shadowRoot || this.attachShadow({ mode: 'open' });
+      var link = document.createElement('link');
+      link.rel = 'stylesheet';
+      link.href = base + 'widget.css';
+      var themed = document.createElement('div');
+      themed.className = 'shedsim-root';
+      themed.hidden = true;
+      var note = document.createElement('p');
+      note.className = 'shedsim-error';
+      note.setAttribute('role', 'alert');
+      note.hidden = true;
+      var box = document.createElement('div');
+      box.className = 'shedsim shedsim-widget';
+      themed.appendChild(note);
+      themed.appendChild(box);
+      var el = this;
+      link.onload = function () { themed.hidden = false; };
+      link.onerror = function () {
+        themed.hidden = false;
+        var msg = 'The widget\'s stylesheet, ' + link.href + ', did not load' +
+          (baseOrigin && baseOrigin !== location.origin ? ': a Content-Security-Policy on this page must allow ' + baseOrigin + ' in style-src' : '') + '.';
+        console.error('shedsim: ' + msg);
+        showError(el, msg);
+      };
+      shadow.appendChild(link);
+      shadow.appendChild(themed);
+      this.themed = themed;
+      this.note = note;
+      this.box = box;
+    }
+
+    applyTheme() {
+      if (!this.themed) {
+        return;
+      }
+      var t = themeOf(this);
+      if (this.themed.getAttribute('data-theme') !== t.theme) {
+        this.themed.setAttribute('data-theme', t.theme);
+      }
+      if (this.note.textContent !== t.problem) {
+        this.note.textContent = t.problem;
+        this.note.hidden = !t.problem;
       }
     }
 
@@ -263,7 +471,7 @@
         el.unmount();
         var attrs = attrsOf(el);
         try {
-          el.widgetID = api.mount(el, attrs.kind || 'simulator', attrs);
+          el.widgetID = api.mount(el.box, attrs.kind || 'simulator', attrs);
         } catch (err) {
           showError(el, 'The simulator could not draw here: ' + err.message);
         }
@@ -283,6 +491,56 @@
       this.widgetID = 0;
     }
   }
+
+  // fromAddress gives el the settings in the page's address (frame.html's
+  // ?policy=bounded&kind=compare), as attributes.
+  function fromAddress(el) {
+    var q = new URLSearchParams(location.search);
+    q.forEach(function (v, k) {
+      if (/^[a-z][a-z0-9_]*$/.test(k)) {
+        el.setAttribute(k, v);
+      } else {
+        console.error('shedsim: ' + JSON.stringify(k) + ' in the address is not a setting');
+      }
+    });
+    postHeight();
+  }
+
+  // postHeight tells the page around an iframe how tall this page is,
+  // whenever that changes, so that it can show it whole.
+  var heightPosted = false;
+  function postHeight() {
+    if (heightPosted || window.parent === window || typeof ResizeObserver !== 'function') {
+      return;
+    }
+    heightPosted = true;
+    var last = 0;
+    new ResizeObserver(function () {
+      var h = Math.ceil(document.documentElement.getBoundingClientRect().height);
+      if (h !== last) {
+        last = h;
+        window.parent.postMessage({ shedsim: 'height', height: h }, '*');
+      }
+    }).observe(document.documentElement);
+  }
+
+  // A page that runs the loader resizes its iframes of frame.html, from
+  // the loader's origin, to the height they post.
+  window.addEventListener('message', function (ev) {
+    var d = ev.data;
+    if (!d || d.shedsim !== 'height' || typeof d.height !== 'number' || !(d.height > 0)) {
+      return;
+    }
+    if (baseOrigin ? ev.origin !== baseOrigin : ev.origin !== 'null' && ev.origin !== location.origin) {
+      return;
+    }
+    var frames = document.getElementsByTagName('iframe');
+    for (var i = 0; i < frames.length; i++) {
+      if (frames[i].contentWindow === ev.source) {
+        frames[i].height = String(Math.min(Math.ceil(d.height), 20000));
+      }
+    }
+  });
 
   if (window.customElements && !customElements.get('shed-sim')) {
     customElements.define('shed-sim', ShedSim);
@@ -315,18 +573,20 @@
     });
   }
 
-  // Copy buttons: <button data-copy="id-of-pre">, with a status beside.
+  // The site's copy buttons: <button data-shedsim-copy="id-of-pre">, with
+  // a status beside. (An attribute of shedsim's own, so that a host
+  // page's buttons are left alone.)
   function copyButtons() {
     document.addEventListener('click', function (ev) {
-      var btn = ev.target.closest ? ev.target.closest('button[data-copy]') : null;
+      var btn = ev.target.closest ? ev.target.closest('button[data-shedsim-copy]') : null;
       if (!btn) {
         return;
       }
-      var src = document.getElementById(btn.getAttribute('data-copy'));
+      var src = document.getElementById(btn.getAttribute('data-shedsim-copy'));
       if (!src) {
         return;
       }
-      var status = document.getElementById(btn.getAttribute('data-copy') + '-status');
+      var status = document.getElementById(btn.getAttribute('data-shedsim-copy') + '-status');
       var say = function (msg) {
         if (status) {
           status.textContent = msg;
@@ -357,13 +617,15 @@
 
   window.shedsimLoader = { ready: start, base: base };
 
-  if (document.readyState === 'loading') {
-    document.addEventListener('DOMContentLoaded', function () {
-      mountPages();
-      copyButtons();
-    });
-  } else {
+  function whenParsed() {
     mountPages();
     copyButtons();
+    watchPageTheme();
+    retheme();
+  }
+  if (document.readyState === 'loading') {
+    document.addEventListener('DOMContentLoaded', whenParsed);
+  } else {
+    whenParsed();
   }
 })();

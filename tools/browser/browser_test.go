@@ -494,18 +494,32 @@ func testPlanner(t *testing.T, s *session) {
 	tb.noProblems()
 }
 
+// inWidget is a JavaScript expression of the shadow root of the
+// <shed-sim> element sel selects, or null.
+func inWidget(sel string) string {
+	return `((document.querySelector(` + js(sel) + `) || {}).shadowRoot || null)`
+}
+
 // widgetsReady waits until both of embed.html's widgets show results.
 func widgetsReady(tb *tab) {
 	tb.tb.Helper()
 	poll[bool](tb, "both widgets to show results", `(() => {
-		const done = (sel) => { const e = document.querySelector(sel + ' .summary');
+		const done = (root) => { const e = root && root.querySelector('.summary');
 			const s = e ? e.textContent.trim() : ''; return s !== '' && !s.startsWith('Computing'); };
-		return done('#demo-bounded') && done('#demo-retries') && !!document.querySelector('#demo-retries svg.timeline');
-	})()`, `[...document.querySelectorAll('shed-sim')].map(e => e.id + ': ' + e.textContent.slice(0, 120)).join(' | ')`)
+		const retries = `+inWidget("#demo-retries")+`;
+		return done(`+inWidget("#demo-bounded")+`) && done(retries) && !!retries.querySelector('svg.timeline');
+	})()`, `[...document.querySelectorAll('shed-sim')].map(e => e.id + ': ' + (e.shadowRoot ? e.shadowRoot.textContent : 'no shadow root').slice(0, 120)).join(' | ')`)
+}
+
+// widgetText is the trimmed text of the element sel selects in the
+// shadow root of the widget host selects.
+func widgetText(tb *tab, host, sel string) string {
+	tb.tb.Helper()
+	return eval[string](tb, `(() => { const r = `+inWidget(host)+`; const e = r && r.querySelector(`+js(sel)+`); return e ? e.textContent.trim() : ''; })()`)
 }
 
 // testEmbed: two widgets on one page share one Go runtime, and each shows
-// its own run.
+// its own run, in its own shadow root.
 func testEmbed(t *testing.T, s *session) {
 	tb := s.newTab(t, recorder)
 	tb.open(s.fileURL("embed.html"))
@@ -520,23 +534,30 @@ func testEmbed(t *testing.T, s *session) {
 	assert.Equal(t, 1, tb.count(`script[src$="wasm_exec.js"]`), "wasm_exec.js loaded once")
 	assert.Equal(t, 1, tb.count(`script[src$="sim.wasm.js"]`), "sim.wasm.js loaded once")
 
-	// Each widget is its own, with its own ids.
-	dup := eval[[]string](tb, `(() => { const seen = {}, dup = [];
-		for (const e of document.querySelectorAll('[id]')) { if (seen[e.id]) dup.push(e.id); seen[e.id] = true; }
+	// Each widget is its own, with its own ids, in the page and in each
+	// shadow root.
+	dup := eval[[]string](tb, `(() => { const dup = [];
+		for (const root of [document, ...[...document.querySelectorAll('shed-sim')].map(e => e.shadowRoot)]) {
+			const seen = {};
+			for (const e of root.querySelectorAll('[id]')) { if (seen[e.id]) dup.push(e.id); seen[e.id] = true; }
+		}
 		return dup; })()`)
 	assert.Empty(t, dup, "ids used twice on embed.html")
+	assert.Empty(t, eval[[]string](tb, `[...document.querySelectorAll('shed-sim *')].map(e => e.outerHTML.slice(0, 80))`),
+		"the widgets draw in their shadow roots, not among the page's elements")
 
 	bounded := sim.DefaultConfig()
 	bounded.Policy, bounded.SaleRPS = sim.Bounded, 200
 	rb := run(t, bounded)
-	assert.Contains(t, tb.text("#demo-bounded .summary"), report.Percent(rb.Sale.AnsweredShare), "#demo-bounded's summary")
+	assert.Contains(t, widgetText(tb, "#demo-bounded", ".summary"), report.Percent(rb.Sale.AnsweredShare), "#demo-bounded's summary")
 	sample, ok := sim.SampleByKey("retries")
 	require.True(t, ok, "sim has the retries sample")
 	rr := run(t, sample.Config)
-	assert.Contains(t, tb.text("#demo-retries .summary"), report.Percent(rr.Sale.AnsweredShare), "#demo-retries's summary")
-	assert.Equal(t, len(rr.Windows), tb.count("#demo-retries table.windows tbody tr"), "#demo-retries's chart table")
+	assert.Contains(t, widgetText(tb, "#demo-retries", ".summary"), report.Percent(rr.Sale.AnsweredShare), "#demo-retries's summary")
+	assert.Equal(t, len(rr.Windows), eval[int](tb, inWidget("#demo-retries")+`.querySelectorAll('table.windows tbody tr').length`), "#demo-retries's chart table")
 
-	// Both fired shedsim:result, with their own configs.
+	// Both fired shedsim:result, with their own configs, as events of
+	// their <shed-sim> elements.
 	got := eval[map[string]string](tb, `(() => { const m = {};
 		for (const r of __shedsimTest.results) m[r.host] = r.detail.view.config.policy + ' ' + r.detail.view.config.sale_rps + ' ' + r.detail.view.config.retries;
 		return m; })()`)
@@ -548,8 +569,8 @@ func testEmbed(t *testing.T, s *session) {
 	// The snippets and their copy buttons.
 	assert.Contains(t, tb.text("#snippet"), "<shed-sim")
 	assert.Contains(t, tb.text("#iframe-snippet"), "<iframe")
-	for _, id := range []string{"snippet", "iframe-snippet"} {
-		sel := `button[data-copy="` + id + `"]`
+	for _, id := range []string{"snippet", "iframe-snippet", "resize-snippet"} {
+		sel := `button[data-shedsim-copy="` + id + `"]`
 		require.Equal(t, 1, tb.count(sel), sel)
 		tb.do("clicking "+sel, chromedp.Click(chromedp.CSS(sel)))
 		poll[bool](tb, "#"+id+"-status to say what happened", `document.querySelector('#`+id+`-status').textContent.trim() !== ''`, ``)
@@ -749,17 +770,25 @@ func testMountNonElement(t *testing.T, s *session) {
 	}
 }
 
-// unlabelled lists the form controls with no <label for>, or taken out
-// of the tab order, on the page.
+// unlabelled lists the form controls with no <label for> in their own
+// root (the page, or a widget's shadow root), or taken out of the tab
+// order.
 const unlabelled = `(() => {
 	const bad = [];
-	for (const e of document.querySelectorAll('input, select, textarea')) {
-		const name = e.id ? '#' + e.id : e.outerHTML.slice(0, 60);
-		if (!e.id || !document.querySelector('label[for="' + CSS.escape(e.id) + '"]')) bad.push(name + ': no <label for>');
-		if (e.tabIndex < 0) bad.push(name + ': tabindex ' + e.tabIndex);
+	for (const root of [document, ...[...document.querySelectorAll('shed-sim')].map(e => e.shadowRoot).filter(Boolean)]) {
+		for (const e of root.querySelectorAll('input, select, textarea')) {
+			const name = e.id ? '#' + e.id : e.outerHTML.slice(0, 60);
+			if (!e.id || !root.querySelector('label[for="' + CSS.escape(e.id) + '"]')) bad.push(name + ': no <label for>');
+			if (e.tabIndex < 0) bad.push(name + ': tabindex ' + e.tabIndex);
+		}
 	}
 	return bad;
 })()`
+
+// controlsIn counts the form controls on the page and in its widgets'
+// shadow roots.
+const controlsIn = `[document, ...[...document.querySelectorAll('shed-sim')].map(e => e.shadowRoot).filter(Boolean)]
+	.reduce((n, root) => n + root.querySelectorAll('input, select, textarea').length, 0)`
 
 // tabTo presses Tab until the element with id has the focus and returns
 // the ids it passed through.
@@ -768,7 +797,9 @@ func tabTo(tb *tab, id string, most int) []string {
 	var path []string
 	for range most {
 		tb.do("pressing Tab", chromedp.KeyEvent(kb.Tab))
-		got := eval[string](tb, `(() => { const a = document.activeElement; return a ? (a.id || a.tagName.toLowerCase() + (a.className ? '.' + a.className : '')) : ''; })()`)
+		got := eval[string](tb, `(() => { let a = document.activeElement;
+			while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+			return a ? (a.id || a.tagName.toLowerCase() + (a.className ? '.' + a.className : '')) : ''; })()`)
 		path = append(path, got)
 		if got == id {
 			return path
@@ -786,7 +817,7 @@ func testKeyboard(t *testing.T, s *session) {
 		tb.open(s.fileURL(name))
 		rendered(tb, name)
 		assert.Empty(t, eval[[]string](tb, unlabelled), "%s: controls without a label or out of the tab order", name)
-		controls := tb.count("input, select, textarea")
+		controls := eval[int](tb, controlsIn)
 		assert.Positive(t, controls, "%s has controls", name)
 
 		switch name {
@@ -807,7 +838,7 @@ func testKeyboard(t *testing.T, s *session) {
 		case "planner.html":
 			tabTo(tb, "in-rate_rps", 40)
 		case "embed.html":
-			tabTo(tb, "shed1-in-policy", 40)
+			tabTo(tb, "shed1-in-retries", 40)
 		}
 		tb.noProblems()
 	}

@@ -15,34 +15,20 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// schemes reads style.css's colour tokens: the light scheme's (the first
-// :root) and the dark one's (the light ones, overridden by the :root in
-// @media screen and (prefers-color-scheme: dark), for screens only: print
-// keeps the light scheme). Only #rrggbb values are read.
+// schemes reads widget.css's colour tokens, each a light-dark() pair of
+// #rrggbb values (behind the author's custom property, if it has one):
+// the light scheme's and the dark one's. Print keeps the light scheme.
 func schemes(t *testing.T, css string) (light, dark map[string]string) {
 	t.Helper()
-	token := regexp.MustCompile(`--([\w-]+):\s*(#[0-9a-fA-F]{6})\s*;`)
-	read := func(block string, into map[string]string) {
-		for _, m := range token.FindAllStringSubmatch(block, -1) {
-			into[m[1]] = strings.ToLower(m[2])
-		}
-	}
-	block := func(from string) string {
-		i := strings.Index(css, from)
-		require.GreaterOrEqual(t, i, 0, "style.css has %q", from)
-		rest := css[i:]
-		open := strings.Index(rest, ":root {")
-		require.GreaterOrEqual(t, open, 0, "a :root block after %q", from)
-		end := strings.Index(rest[open:], "}")
-		require.GreaterOrEqual(t, end, 0)
-		return rest[open : open+end]
-	}
+	token := regexp.MustCompile(`--([\w-]+):\s*(?:var\(--shedsim-[\w-]+,\s*)?light-dark\((#[0-9a-fA-F]{6}),\s*(#[0-9a-fA-F]{6})\)\)?\s*;`)
+	i := strings.Index(css, ":root, .shedsim-root {")
+	require.GreaterOrEqual(t, i, 0, "widget.css has the colours' block")
+	block := css[i : i+strings.Index(css[i:], "\n}")]
 	light, dark = map[string]string{}, map[string]string{}
-	read(block(":root {"), light)
-	for k, v := range light {
-		dark[k] = v
+	for _, m := range token.FindAllStringSubmatch(block, -1) {
+		light[m[1]], dark[m[1]] = strings.ToLower(m[2]), strings.ToLower(m[3])
 	}
-	read(block("@media screen and (prefers-color-scheme: dark)"), dark)
+	require.NotEmpty(t, light, "colour tokens in widget.css")
 	return light, dark
 }
 
@@ -68,11 +54,11 @@ func contrast(a, b string) float64 {
 	return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
 }
 
-// TestStyleContrast holds style.css's colours to WCAG AA in both colour
+// TestStyleContrast holds widget.css's colours to WCAG AA in both colour
 // schemes: 4.5:1 for text (1.4.3), 3:1 for the focus ring and the sale's
 // mark under the chart (1.4.11). It needs no browser.
 func TestStyleContrast(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "..", "site", "style.css"))
+	b, err := os.ReadFile(filepath.Join("..", "..", "site", "widget.css"))
 	require.NoError(t, err)
 	css := string(b)
 	light, dark := schemes(t, css)
@@ -83,9 +69,9 @@ func TestStyleContrast(t *testing.T) {
 		{"muted", "bg"}, {"muted", "panel"}, {"muted", "chosen"},
 		{"accent", "bg"}, {"accent", "panel"}, {"accent-fg", "accent"},
 		{"bad", "bg"}, {"bad", "panel"}, {"bad", "bad-bg"},
-		{"amber-text", "bg"}, // tr.in-sale th, .verdict-backlog strong
-		{"answered", "bg"},   // .verdict-normal strong
-		{"timed_out", "bg"},  // .verdict-stuck strong
+		{"amber-text", "bg"},     // tr.in-sale th, .verdict-backlog strong
+		{"answered-text", "bg"},  // .verdict-normal strong
+		{"timed-out-text", "bg"}, // .verdict-stuck strong
 	}
 	// The ring is --focus outside a 2px ring of --bg: the outer ring meets
 	// the page and the panel, the inner one the control.
@@ -97,7 +83,7 @@ func TestStyleContrast(t *testing.T) {
 		check := func(p pair, least float64, what string) {
 			fg, okF := s.colour[p.fg]
 			bg, okB := s.colour[p.bg]
-			if !assert.True(t, okF && okB, "%s: style.css defines --%s and --%s", s.name, p.fg, p.bg) {
+			if !assert.True(t, okF && okB, "%s: widget.css defines --%s and --%s", s.name, p.fg, p.bg) {
 				return
 			}
 			r := contrast(fg, bg)
@@ -114,14 +100,16 @@ func TestStyleContrast(t *testing.T) {
 	}
 
 	// The chart's fills (--refused, 2.4:1 on the light page) are for
-	// fills only: text in amber is --amber-text.
-	for _, fill := range []string{"refused", "sale", "unfinished", "retry", "grid"} {
+	// fills only: text in amber is --amber-text. The outcomes' fills are
+	// the author's to change (--shedsim-answered ...), so no text uses
+	// them: text in their hues is --answered-text and --timed-out-text.
+	for _, fill := range []string{"answered", "refused", "timed_out", "sale", "unfinished", "retry", "grid"} {
 		used := regexp.MustCompile(`(^|[;{\s])color:\s*var\(--` + fill + `\)`).FindString(css)
 		assert.Empty(t, used, "--%s is a fill, not a text colour", fill)
 	}
 	for _, rule := range []string{":focus-visible {", ".seg-options input:focus-visible + label {"} {
 		i := strings.Index(css, rule)
-		if assert.GreaterOrEqual(t, i, 0, "style.css has %q", rule) {
+		if assert.GreaterOrEqual(t, i, 0, "widget.css has %q", rule) {
 			body := css[i : i+strings.Index(css[i:], "}")]
 			assert.Contains(t, body, "outline: 3px solid var(--focus)", rule)
 			assert.Contains(t, body, "box-shadow: 0 0 0 2px var(--bg)", rule)
