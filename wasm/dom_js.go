@@ -417,7 +417,7 @@ func currentQuery() map[string]string { return parseQuery(locationSearch()) }
 
 // loaderAttrs are the attributes the loader reads for every widget, which
 // are not settings.
-var loaderAttrs = []string{"base", "kind", "sample"}
+var loaderAttrs = []string{"base", "kind", "sample", "controls"}
 
 // unknownAttrs lists the attributes in attrs that are neither known nor
 // the loader's, sorted.

@@ -98,7 +98,8 @@ func mountLab(host el, prefix string, page bool, attrs map[string]string) *labWi
 	if page {
 		add(host, build(h("div", "class", "lab-layout"), form, out))
 	} else {
-		build(host, form, out)
+		build(host, out, form) // a post's widget: its results first
+		bad = append(bad, hideControls(form, attrs["controls"])...)
 	}
 	if !page {
 		keys := w.keys()

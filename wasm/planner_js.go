@@ -79,12 +79,15 @@ func mountPlanner(host el, prefix string, page bool, attrs map[string]string) *p
 		add(host, build(h("div", "class", "planner-layout"), form, w.results))
 	} else {
 		firstChild(w.results).SetTextContent("Servers needed")
-		build(host, form, w.results)
+		build(host, w.results, form) // a post's widget: its results first
 	}
 
 	if !page {
 		if bad := unknownAttrs(attrs, func(k string) bool { _, ok := planDefaults[k]; return ok }); len(bad) > 0 {
 			w.fixed = "Not settings of the planner (use rate_rps, service_ms, target, limit_ms): " + strings.Join(bad, ", ") + "."
+		}
+		if bad := hideControls(form, attrs["controls"]); len(bad) > 0 {
+			w.fixed = strings.TrimSpace(w.fixed + " " + bad[0] + ".")
 		}
 	}
 	w.onEl(form, "input", func(js.Value) { w.schedule() })

@@ -31,12 +31,13 @@ var simGroups = []simGroup{
 		{"retry_jitter_ms", "Retry jitter", "ms", "decimal"}}},
 }
 
-// compactFields are the controls of the <shed-sim> simulator widget.
+// compactFields are the controls of the <shed-sim> simulator widget
+// when its controls attribute names none.
 var compactFields = []fieldSpec{{"policy", "Policy", "", ""}, {"sale_rps", "Sale traffic", "per s", "decimal"}, {"retries", "Retries", "", "numeric"}}
 
-// simForm is the simulator's inputs: the page's whole form, the compact
-// widget's three controls, or none (kind "chart"); the values of the keys
-// it has no field for come from the start Config.
+// simForm is the simulator's inputs: the page's whole form, a widget's
+// controls (widgetControls), or none; the values of the keys it has no
+// field for come from the start Config.
 type simForm struct {
 	w *widget
 	// el is the <form>, nil when there is none.
@@ -71,11 +72,15 @@ func (f *simForm) add(s fieldSpec, val string) *field {
 	return fd
 }
 
-// buildCompact builds the simulator widget's three controls.
-func (f *simForm) buildCompact(vals map[string]string) {
-	f.el = h("form", "class", "widget-controls", "novalidate", "")
+// buildWidget builds a widget's controls, specs (see widgetControls);
+// none is no form.
+func (f *simForm) buildWidget(specs []fieldSpec, vals map[string]string) {
+	if len(specs) == 0 {
+		return
+	}
+	f.el = h("form", "class", "widget-controls", "novalidate", "", "aria-label", "The numbers of this run")
 	row := h("div", "class", "field-row")
-	for _, s := range compactFields {
+	for _, s := range specs {
 		add(row, f.add(s, vals[s.Key]).box)
 	}
 	add(f.el, row)
@@ -98,28 +103,10 @@ func (f *simForm) buildPage(vals map[string]string) {
 	add(form, build(h("div", "class", "field sample-field"), h("label", "for", w.id("in-sample"), "Start from a sample"), sel, f.sampleAbout))
 	sel.SetAttribute("aria-describedby", w.id("sample-about"))
 
-	listed := map[string]bool{}
-	for _, g := range simGroups {
-		for _, s := range g.fields {
-			listed[s.Key] = true
-		}
-	}
 	for _, g := range simGroups {
 		specs := g.fields
 		if g.advanced {
-			for _, cf := range configFields {
-				if !listed[cf.Key] {
-					label, unit := humanize(cf.Key)
-					mode := "decimal"
-					switch cf.kind {
-					case kindText:
-						mode = "text"
-					case kindInt, kindSeed:
-						mode = "numeric"
-					}
-					specs = append(specs, fieldSpec{cf.Key, label, unit, mode})
-				}
-			}
+			specs = append(specs, unlistedFields()...)
 		}
 		fs := build(h("fieldset", "class", "group"), h("legend", g.legend))
 		if g.advanced {

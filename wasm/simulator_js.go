@@ -121,22 +121,27 @@ func mountSimulator(host el, prefix string, page bool, kind string, attrs map[st
 	}
 
 	w.form = newSimForm(&w.widget, w.start)
-	switch {
-	case page:
+	if page {
 		w.form.buildPage(vals)
 		w.onEl(w.form.reset, "click", func(js.Value) { w.applySample("sale") })
-	case kind == "simulator":
-		w.form.buildCompact(vals)
+	} else {
+		specs, problem := widgetControls(kind, attrs["controls"])
+		if problem != "" {
+			startErrs = append(startErrs, FieldMsg{"controls", problem})
+		}
+		w.form.buildWidget(specs, vals)
 	}
 	w.buildResults()
 	form := w.form.el
 	if page {
 		add(host, build(h("div", "class", "sim-layout"), form, w.results))
 	} else {
+		// A post's widget shows its results first, and what changes them
+		// under them.
+		add(host, w.results)
 		if form != nil {
 			add(host, form)
 		}
-		add(host, w.results)
 	}
 
 	if form != nil {
@@ -210,6 +215,10 @@ func (w *simWidget) buildResults() {
 		// The section's heading is the chart's title.
 		w.timeline.title = firstChild(w.results)
 		build(w.body, w.timeline.chart, w.timeline.lines)
+	case w.kind == "compare":
+		w.compare.table, w.compare.tableID = h("div", "id", w.id("table-box")), w.id("compare")
+		build(w.body, legend("answered", "refused", "timed_out"), w.compare.bars,
+			build(h("details", "class", "compare-details"), h("summary", "Every number, as a table"), w.compare.table))
 	default:
 		build(w.body, legend("answered", "refused", "timed_out"), w.compare.bars, w.timeline.title, w.timeline.chart, w.timeline.lines)
 	}
@@ -321,7 +330,9 @@ func (w *simWidget) compute(vals map[string]string) {
 func (w *simWidget) render(v report.View) {
 	w.summary.SetTextContent(report.Headline(v.Chosen))
 	w.form.show(v)
-	w.timeline.render(v)
+	if w.kind != "compare" { // which draws no chart
+		w.timeline.render(v)
+	}
 }
 
 // next is the next policy of the comparison still to run; false when all

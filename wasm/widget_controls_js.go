@@ -1,0 +1,99 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"strconv"
+	"strings"
+)
+
+// widgetControls reads a simulator widget's controls attribute: "none",
+// "all" (every setting, in the page's order), or settings' names apart by
+// spaces or commas, such as "retries sale_rps". Absent, kind "simulator"
+// shows compactFields and the other kinds ("compare", "chart") none. The
+// problem, if any, names what is wrong; the names that are fine are kept.
+func widgetControls(kind, attr string) (specs []fieldSpec, problem string) {
+	names := strings.FieldsFunc(attr, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' || r == '\n' })
+	switch {
+	case len(names) == 0 && kind == "simulator":
+		return compactFields, ""
+	case len(names) == 0, len(names) == 1 && names[0] == "none":
+		return nil, ""
+	case len(names) == 1 && names[0] == "all":
+		for _, g := range simGroups {
+			specs = append(specs, g.fields...)
+		}
+		return append(specs, unlistedFields()...), ""
+	}
+	var bad []string
+	for _, n := range names {
+		if _, ok := fieldByKey(n); !ok {
+			bad = append(bad, strconv.Quote(n))
+			continue
+		}
+		specs = append(specs, specOf(n))
+	}
+	if len(bad) > 0 {
+		problem = strings.Join(bad, ", ") + " is not a setting: use none, all, or settings' names such as \"retries sale_rps\""
+	}
+	return specs, problem
+}
+
+// specOf is the field of a Config key, as the page's form has it.
+func specOf(key string) fieldSpec {
+	for _, g := range simGroups {
+		for _, s := range g.fields {
+			if s.Key == key {
+				return s
+			}
+		}
+	}
+	for _, s := range unlistedFields() {
+		if s.Key == key {
+			return s
+		}
+	}
+	return fieldSpec{Key: key, Label: key}
+}
+
+// unlistedFields are the fields of the Config keys simGroups does not
+// list (fields the engine grew later), named after their keys; the page
+// puts them in its advanced group.
+func unlistedFields() []fieldSpec {
+	listed := map[string]bool{}
+	for _, g := range simGroups {
+		for _, s := range g.fields {
+			listed[s.Key] = true
+		}
+	}
+	var out []fieldSpec
+	for _, cf := range configFields {
+		if listed[cf.Key] {
+			continue
+		}
+		label, unit := humanize(cf.Key)
+		mode := "decimal"
+		switch cf.kind {
+		case kindText:
+			mode = "text"
+		case kindInt, kindSeed:
+			mode = "numeric"
+		}
+		out = append(out, fieldSpec{cf.Key, label, unit, mode})
+	}
+	return out
+}
+
+// hideControls applies the controls attribute of a widget whose form is
+// all or nothing (the lab's, the planner's): "none" hides form, "all" or
+// no attribute keeps it; anything else is returned as a problem.
+func hideControls(form el, attr string) []string {
+	switch strings.TrimSpace(attr) {
+	case "", "all":
+		return nil
+	case "none":
+		setHidden(form, true)
+		return nil
+	}
+	return []string{"controls " + strconv.Quote(attr) + " is not one of this kind's: use all (the default) or none"}
+}
