@@ -56,8 +56,7 @@ func Runs(cs []Config) ([]Result, error) {
 			if i >= int64(len(cs)) {
 				break
 			}
-			e = newEngine(cs[i], e)
-			e.loop()
+			e = simulate(cs[i], e)
 			out[i] = e.result()
 		}
 		finished = true

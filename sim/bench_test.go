@@ -24,6 +24,16 @@ func BenchmarkRunDefault(b *testing.B) {
 	reportAttempts(b, benchRun(b, DefaultConfig()))
 }
 
+// BenchmarkRetryStorm is the post's stuck case: the unbounded queue with
+// 3 retries, which fills with dead work and never drains (87,881 attempts
+// at seed 1).
+func BenchmarkRetryStorm(b *testing.B) {
+	b.ReportAllocs()
+	c := DefaultConfig()
+	c.Retries = 3
+	reportAttempts(b, benchRun(b, c))
+}
+
 // benchRun times Run(c) and returns the attempts one run simulates.
 func benchRun(b *testing.B, c Config) (attempts int) {
 	for b.Loop() {

@@ -83,6 +83,8 @@ type engine struct {
 	// time, what it is, and the attempt it is about.
 	trace func(at int64, what string, a *attempt)
 
+	lines arrivalLines // the arrival-order path's memory (arrivalorder.go)
+
 	pool  pool // every attempt in flight, by id, in blocks; no pointers, so the GC never scans it
 	used  int  // ids handed out from the pool so far
 	spare []id // ids free for reuse
@@ -107,9 +109,28 @@ func Run(c Config) (Result, error) {
 	if err := c.Validate(); err != nil {
 		return Result{}, err
 	}
-	e := newEngine(c, nil)
+	return simulate(c, nil).result(), nil
+}
+
+// eventLoopOnly, set by tests alone (-event-loop), makes simulate use the
+// event loop for every Config.
+var eventLoopOnly bool
+
+// simulate runs c to its end on an engine that takes prev's memory (nil for
+// none), and returns the engine for its result. Two ways compute the same
+// Result: the arrival-order recursion (arrivalorder.go), for the Configs
+// arrivalOrderTakes accepts, and the event loop for every Config, which
+// also takes over when the recursion meets two events it cannot order.
+func simulate(c Config, prev *engine) *engine {
+	e := newEngine(c, prev)
+	if !eventLoopOnly && arrivalOrderTakes(c) {
+		if e.arrivalOrder() {
+			return e
+		}
+		e = newEngine(c, e)
+	}
 	e.loop()
-	return e.result(), nil
+	return e
 }
 
 func ms(x float64) int64 { return int64(math.Round(x * 1e6)) }

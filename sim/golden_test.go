@@ -44,22 +44,25 @@ func golden(t *testing.T, name string, got []byte) {
 	}
 }
 
+// goldenConfigs are the Configs whose Results the golden files pin.
+var goldenConfigs = []struct {
+	file   string
+	reason string
+	config Config
+}{
+	{"result-default.json", "the post's sale into the unbounded queue, seed 1", DefaultConfig()},
+	{"result-bounded-retries-jitter.json", "the bounded queue with 3 retries and 500 ms of jitter: exercises the retry and jitter streams",
+		shop(Bounded, withRetries(3), withJitter(500))},
+	{"result-codel-refusal-cost.json", "the queue timeout with a 20 ms refusal: exercises the refusal line",
+		shop(CoDel, withRefusal(20))},
+	{"result-lifo-retries.json", "adaptive LIFO with one retry: exercises taking the newest",
+		shop(LIFO, withRetries(1))},
+	{"result-priority.json", "priority for orders: exercises the two lines of the queue",
+		shop(Priority)},
+}
+
 func TestGoldenResults(t *testing.T) {
-	tests := []struct {
-		file   string
-		reason string
-		config Config
-	}{
-		{"result-default.json", "the post's sale into the unbounded queue, seed 1", DefaultConfig()},
-		{"result-bounded-retries-jitter.json", "the bounded queue with 3 retries and 500 ms of jitter: exercises the retry and jitter streams",
-			shop(Bounded, withRetries(3), withJitter(500))},
-		{"result-codel-refusal-cost.json", "the queue timeout with a 20 ms refusal: exercises the refusal line",
-			shop(CoDel, withRefusal(20))},
-		{"result-lifo-retries.json", "adaptive LIFO with one retry: exercises taking the newest",
-			shop(LIFO, withRetries(1))},
-		{"result-priority.json", "priority for orders: exercises the two lines of the queue",
-			shop(Priority)},
-	}
+	tests := goldenConfigs
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			r, err := Run(tt.config)

@@ -59,6 +59,7 @@ func (e *engine) recycle(old *engine) {
 	e.events = eventHeap{buf: old.events.buf}
 	e.refusing = ring[event]{buf: old.refusing.buf}
 	e.retryLine = ring[event]{buf: old.retryLine.buf}
+	e.lines = old.lines
 	clear(old.waits.counts)
 	e.waits = waitHistogram{counts: old.waits.counts}
 }

@@ -1,0 +1,276 @@
+package sim
+
+// The arrival-order path: the same model as the event loop (engine.go),
+// computed without an event list where the service takes requests in the
+// order they arrive.
+//
+// When every worker takes the oldest waiting request, the n-th attempt to
+// arrive is the n-th to leave the queue, and it leaves at
+//
+//	p(n) = max(a(n), the earliest time a worker is free after attempts 1..n-1)
+//
+// and, if it is served, that worker is next free at p(n) + its service time,
+// drawn in that same order. This is Kiefer and Wolfowitz's recursion for the
+// first-come-first-served queue with c servers (J. Kiefer and J. Wolfowitz,
+// "On the theory of queues with many servers", Trans. Amer. Math. Soc. 78,
+// 1955), Lindley's for one (D. V. Lindley, "The theory of queues with a
+// single server", Proc. Cambridge Philos. Soc. 48, 1952): a min-heap of c
+// free times replaces the event list. So an attempt's fate is known the
+// moment it arrives: answered, wasted, dropped, refused or timed out, and
+// whether a retry follows and when. Retries a fixed delay after a timeout or
+// a refusal come due in the order they are made, so each kind is a
+// first-in-first-out line, merged with the new arrivals by due time.
+//
+// It takes exactly the Configs arrivalOrderTakes accepts: the policies
+// fifo, skip, bounded and codel (every one that serves the oldest request
+// first), the post's fixed client with no jitter, and refusals that cost
+// nothing; every other field any value. For every such Config it gives the
+// Result the event loop gives, to the bit (the differential tests and
+// FuzzArrivalOrder hold them equal). Where two events the recursion cannot
+// order fall in the same nanosecond (an arrival as a worker finishes, two
+// retries made at once), it gives up and the event loop runs the Config.
+
+// arrivalOrderTakes reports whether the arrival-order path computes c's
+// Result exactly. It is an allow-list by construction: it sets the fields
+// the path handles (or that c's policy and client never read) to their
+// defaults and accepts c only if what remains is DefaultConfig, so that a
+// field added to Config later is declined until this function learns it.
+func arrivalOrderTakes(c Config) bool {
+	d := DefaultConfig()
+	switch c.Policy {
+	case FIFO, Skip:
+		c.RefusalCostMS = d.RefusalCostMS // unread: they never refuse
+	case Bounded, CoDel:
+	default: // lifo and priority take requests out of arrival order
+		return false
+	}
+	// The model's fields, any value; the bound and CoDel's M and N are
+	// read by the policies they belong to and unread by the others.
+	c.Policy, c.Queue, c.CoDelTargetMS, c.CoDelIntervalMS = d.Policy, d.Queue, d.CoDelTargetMS, d.CoDelIntervalMS
+	c.Workers, c.ServiceMS, c.OrderShare, c.Seed = d.Workers, d.ServiceMS, d.OrderShare, d.Seed
+	c.NormalRPS, c.SaleRPS, c.SaleStartS, c.SaleS, c.DurationS = d.NormalRPS, d.SaleRPS, d.SaleStartS, d.SaleS, d.DurationS
+	c.TimeoutMS, c.Retries, c.RetryDelayMS = d.TimeoutMS, d.Retries, d.RetryDelayMS
+	// The other clients' knobs, which the fixed client never reads.
+	if c.Client == Fixed {
+		c.BackoffBaseMS, c.BackoffCapMS = d.BackoffBaseMS, d.BackoffCapMS
+		c.BudgetTokens, c.BudgetRefusalCost, c.BudgetTimeoutCost, c.BudgetRefill = d.BudgetTokens, d.BudgetRefusalCost, d.BudgetTimeoutCost, d.BudgetRefill
+		c.RatioMax, c.ThrottleK, c.ClientWindowS = d.RatioMax, d.ThrottleK, d.ClientWindowS
+	}
+	// What is left must be the defaults: the fixed client, no jitter, free
+	// refusals, and every field not named above.
+	return c == d
+}
+
+// arrivalLines is the arrival-order path's memory, kept from run to run by
+// Runs.
+type arrivalLines struct {
+	free     []int64       // a min-heap of the times the workers are next free, ns; -1 for free from the start
+	waiting  ring[int64]   // when each attempt still waiting leaves the queue, ns, in arrival (and leaving) order
+	timedOut ring[attempt] // retries after a timeout, in the order made; t0 is when each is due
+	refused  ring[attempt] // retries after a refusal, in the order made; t0 is when each is due
+}
+
+// arrivalOrder runs e's Config, which arrivalOrderTakes accepts, by the
+// arrival-order recursion, measuring into e as the event loop would. It
+// returns false, with e spent, if two events it cannot order fall at the
+// same time; the event loop must then run the Config on a fresh engine.
+func (e *engine) arrivalOrder() bool {
+	l := &e.lines
+	l.free = l.free[:0]
+	for range e.cfg.Workers {
+		l.free = append(l.free, -1)
+	}
+	l.waiting = ring[int64]{buf: l.waiting.buf}
+	l.timedOut = ring[attempt]{buf: l.timedOut.buf}
+	l.refused = ring[attempt]{buf: l.refused.buf}
+	codel := e.cfg.Policy == CoDel
+	newMade := int64(-1) // when the next new person's arrival was drawn: before the run for the first
+	for {
+		// The next attempt to arrive, as the event loop orders them: by
+		// time, then by when each was made (its seq). Made at the same
+		// time, their order is the event loop's to know.
+		at, made, line := e.arrival, newMade, (*ring[attempt])(nil)
+		if l.timedOut.n|l.refused.n > 0 {
+			for _, r := range [2]*ring[attempt]{&l.timedOut, &l.refused} {
+				if r.n == 0 {
+					continue
+				}
+				due := r.buf[r.head].t0
+				switch rm := due - e.retryDelay; {
+				case due < at || (due == at && rm < made):
+					at, made, line = due, rm, r
+				case due == at && rm == made:
+					return false
+				}
+			}
+		}
+		if at >= e.end {
+			break
+		}
+		var x attempt
+		if line == nil {
+			x = attempt{first: at, try: 1, window: int32(at / windowNS)}
+			x.order = e.orders.Float64() < e.cfg.OrderShare
+			e.windows[x.window].People++
+			if e.inSale(&x) {
+				e.sale.People++
+				if x.order {
+					e.sale.Orders++
+				}
+			}
+			newMade = at
+			e.scheduleArrival(at)
+		} else {
+			x = line.popFront()
+			e.retriesSent++
+		}
+		x.t0 = at
+		e.windows[x.window].Attempts++
+		if e.inSale(&x) {
+			e.saleAttempts++
+		}
+
+		// The queue as x finds it: those that have not left by now.
+		for l.waiting.n > 0 && l.waiting.buf[l.waiting.head] < at {
+			l.waiting.popFront()
+		}
+		if l.waiting.n > 0 && l.waiting.buf[l.waiting.head] == at {
+			return false // one leaves as x arrives: which is first?
+		}
+		switch {
+		case e.cfg.Policy == Bounded && l.waiting.n >= e.bound:
+			e.refuseAt(&x, at)
+			continue
+		case codel:
+			// Fail at Scale's onNewRequest (rule 9), as the engine's arrive.
+			if l.waiting.n == 0 {
+				e.lastEmpty = at
+			}
+			if at-e.lastEmpty > e.codelInterval {
+				x.limit = e.codelTarget
+			} else {
+				x.limit = e.codelInterval
+			}
+		}
+
+		// Kiefer and Wolfowitz: x leaves the queue at p, when it has
+		// arrived and a worker is free.
+		top := l.free[0]
+		if top == at {
+			return false // a worker finishes as x arrives: which is first?
+		}
+		p := max(at, top)
+		if p > at {
+			l.waiting.pushBack(p)
+			e.longestQueue = max(e.longestQueue, l.waiting.n)
+		}
+		deadline := e.deadline(&x)
+		if p >= e.end { // still waiting when the run ends
+			e.longestWait = max(e.longestWait, e.end-at)
+			e.clientGaveUp(&x)
+			continue
+		}
+		e.longestWait = max(e.longestWait, p-at)
+		switch {
+		case e.cfg.Policy == Skip && p >= deadline: // dropped (rule 7)
+			e.clientGaveUp(&x)
+			continue
+		case codel && p-at > x.limit: // over its limit (rule 9)
+			if p >= deadline {
+				e.clientGaveUp(&x) // dropped, nobody listening
+			} else {
+				e.refuseAt(&x, p)
+			}
+			continue
+		}
+		// Served: its service time is the next drawn (rule 3).
+		d := float64(e.serviceMean*e.service.ExpFloat64()) + 0.5
+		if d > float64(e.end) {
+			d = float64(e.end)
+		}
+		done := p + int64(d)
+		l.replaceEarliestFree(done)
+		if done >= deadline { // finished, or not, after its client left
+			e.wastedNS += min(done, e.end) - p
+			if done < e.end {
+				e.wasted++
+			}
+			e.clientGaveUp(&x)
+			continue
+		}
+		e.usefulNS += min(done, e.end) - p
+		if done < e.end {
+			e.settle(&x, answered, done-x.first)
+		} else {
+			e.settle(&x, unfinished, 0)
+		}
+	}
+	e.now = e.end
+	return true
+}
+
+// clientGaveUp is attempt x's client giving up at its deadline, unanswered
+// (rule 4): a retry follows if x may have one, else its person timed out;
+// a deadline at or after the run's end is not reached, so x is unfinished.
+func (e *engine) clientGaveUp(x *attempt) {
+	switch deadline := e.deadline(x); {
+	case deadline >= e.end:
+		e.settle(x, unfinished, 0)
+	case e.final(x):
+		e.settle(x, timedOut, 0)
+	default:
+		e.retryLater(&e.lines.timedOut, x, deadline, false)
+	}
+}
+
+// refuseAt refuses attempt x at time t, free of cost: its client hears the
+// no unless it has left (rule 13).
+func (e *engine) refuseAt(x *attempt, t int64) {
+	switch {
+	case t >= e.deadline(x): // a timeout of 0 ns: gone before it is refused
+		e.clientGaveUp(x)
+	case e.final(x):
+		e.settle(x, refused, 0)
+	default:
+		e.retryLater(&e.lines.refused, x, t, true)
+	}
+}
+
+// retryLater makes x's retry at time t, due RetryDelayMS later, on line;
+// one due at or after the run's end is never sent, and its person ends as x
+// did.
+func (e *engine) retryLater(line *ring[attempt], x *attempt, t int64, wasRefused bool) {
+	e.retriesMade++
+	r := attempt{first: x.first, window: x.window, try: x.try + 1, order: x.order}
+	if r.t0 = t + e.retryDelay; r.t0 >= e.end {
+		if wasRefused {
+			e.settle(&r, refused, 0)
+		} else {
+			e.settle(&r, timedOut, 0)
+		}
+		return
+	}
+	line.pushBack(r)
+}
+
+// replaceEarliestFree gives the earliest-free worker its next free time,
+// done, and restores the heap.
+func (l *arrivalLines) replaceEarliestFree(done int64) {
+	h := l.free
+	i := 0
+	for {
+		c := 2*i + 1
+		if c >= len(h) {
+			break
+		}
+		if r := c + 1; r < len(h) && h[r] < h[c] {
+			c = r
+		}
+		if h[c] >= done {
+			break
+		}
+		h[i] = h[c]
+		i = c
+	}
+	h[i] = done
+}

@@ -1,0 +1,312 @@
+package sim
+
+import (
+	"encoding/json"
+	"flag"
+	"math"
+	"math/rand/v2"
+	"os"
+	"reflect"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// -event-loop runs every test of the package with the event loop alone, as
+// before the arrival-order path existed:
+//
+//	go test ./sim -args -event-loop
+var eventLoopFlag = flag.Bool("event-loop", false, "run every Config on the event loop, never the arrival-order path")
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	eventLoopOnly = *eventLoopFlag
+	os.Exit(m.Run())
+}
+
+// eventLoopResult is c's Result by the event loop alone.
+func eventLoopResult(c Config) Result {
+	e := newEngine(c, nil)
+	e.loop()
+	return e.result()
+}
+
+// arrivalOrderResult is c's Result by the arrival-order path alone; false
+// when the path declines c or meets a tie it leaves to the event loop.
+func arrivalOrderResult(c Config) (Result, bool) {
+	if !arrivalOrderTakes(c) {
+		return Result{}, false
+	}
+	e := newEngine(c, nil)
+	if !e.arrivalOrder() {
+		return Result{}, false
+	}
+	return e.result(), true
+}
+
+// sameByBothPaths runs c both ways and requires the same JSON, byte for
+// byte. It returns whether the arrival-order path computed c (rather than
+// declining it or handing it to the event loop).
+func sameByBothPaths(t *testing.T, what string, c Config) bool {
+	t.Helper()
+	require.NoError(t, c.Validate(), what)
+	fast, ok := arrivalOrderResult(c)
+	if !ok {
+		return false
+	}
+	want, err := json.Marshal(eventLoopResult(c))
+	require.NoError(t, err)
+	got, err := json.Marshal(fast)
+	require.NoError(t, err)
+	if string(want) != string(got) {
+		cj, _ := json.Marshal(c)
+		assert.Equal(t, string(want), string(got), "%s: the arrival-order path differs from the event loop (-event loop +arrival order)\nconfig: %s", what, cj)
+		return true
+	}
+	return true
+}
+
+// arrivalOrderConfig draws a Config the arrival-order path takes, across
+// the fields' ranges and towards the edges where ties and orderings
+// matter: zero delays, timeouts of a few nanoseconds, services shorter
+// than the gaps between arrivals, one worker or thousands, bounds of one.
+// Its traffic is scaled to at most budget expected attempts.
+func arrivalOrderConfig(r *rand.Rand, budget float64) Config {
+	pick := func(xs ...float64) float64 { return xs[r.IntN(len(xs))] }
+	spread := func(lo, hi float64) float64 { return lo * math.Pow(hi/lo, r.Float64()) }
+	c := DefaultConfig()
+	c.Policy = []Policy{FIFO, Skip, Bounded, CoDel}[r.IntN(4)]
+	c.Workers = []int{1, 2, 3, 8, 13, 50, 1000}[r.IntN(7)]
+	c.ServiceMS = pick(80, 0.001, 0.01, 1, spread(0.001, 1e4))
+	c.DurationS = pick(300, 10, 60, spread(10, 3600))
+	c.SaleStartS = math.Floor(r.Float64() * (c.DurationS - 10))
+	c.SaleS = math.Floor(r.Float64() * (c.DurationS - 10 - c.SaleStartS))
+	capacity := c.CapacityRPS()
+	c.NormalRPS = pick(0, capacity*r.Float64()*1.2, spread(0.01, 1e6))
+	c.SaleRPS = pick(0, c.NormalRPS, capacity*(0.5+2.5*r.Float64()), spread(0.01, 1e6))
+	c.TimeoutMS = pick(2000, 1e-6, 1e-5, c.ServiceMS*(1+r.Float64()*50), spread(1e-6, 1e5))
+	c.Retries = []int{0, 1, 3, 10, 100}[r.IntN(5)]
+	c.RetryDelayMS = pick(1000, 0, 1e-6, c.TimeoutMS, spread(1e-6, 1e5))
+	c.Queue = []int{0, 1, 2, 50, 1024, 1e6}[r.IntN(6)]
+	c.OrderShare = pick(0.2, 0, 1, r.Float64())
+	c.CoDelTargetMS = pick(5, 0, spread(0.001, 1e4))
+	c.CoDelIntervalMS = pick(100, 1e-6, spread(0.001, 1e5))
+	if c.Policy == FIFO || c.Policy == Skip {
+		c.RefusalCostMS = pick(0, 20) // unread: they never refuse
+	}
+	c.Seed = r.Uint64N(MaxSeed + 1)
+	if n := c.ExpectedAttempts(); n > budget {
+		c.NormalRPS *= budget / n
+		c.SaleRPS *= budget / n
+	}
+	return c
+}
+
+// TestArrivalOrderRandom compares the two paths on random Configs the
+// arrival-order path takes, edges included.
+func TestArrivalOrderRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 1955))
+	n := 400
+	if testing.Short() {
+		n = 50
+	}
+	computed := 0
+	for i := range n {
+		c := arrivalOrderConfig(r, 20_000)
+		if c.Validate() != nil {
+			continue
+		}
+		require.True(t, arrivalOrderTakes(c), "the generator draws only Configs the path takes: %+v", c)
+		if sameByBothPaths(t, "random config "+strconv.Itoa(i), c) {
+			computed++
+		}
+	}
+	t.Logf("%d of %d computed by the arrival-order path, the rest handed to the event loop at a tie", computed, n)
+	assert.Greater(t, computed, n*3/4, "the arrival-order path computes most random Configs itself")
+}
+
+// TestArrivalOrderIsTheEventLoop runs both paths on every Config of the
+// golden files, the lab and the samples that the arrival-order path takes,
+// and requires the same Result, byte for byte; none of them has a tie, so
+// the arrival-order path must compute every one itself.
+func TestArrivalOrderIsTheEventLoop(t *testing.T) {
+	sets := map[string][]Config{"lab": Lab()}
+	for _, g := range goldenConfigs {
+		sets["golden"] = append(sets["golden"], g.config)
+	}
+	for _, s := range Samples() {
+		sets["samples"] = append(sets["samples"], s.Config)
+	}
+	for _, name := range []string{"golden", "lab", "samples"} {
+		taken := 0
+		for i, c := range sets[name] {
+			if !arrivalOrderTakes(c) {
+				continue
+			}
+			taken++
+			what := name + " " + strconv.Itoa(i) + " (" + c.Policy.String() + ")"
+			assert.True(t, sameByBothPaths(t, what, c), "%s: the arrival-order path computes it, not the event loop", what)
+		}
+		assert.Positive(t, taken, "the arrival-order path takes some of the %s", name)
+	}
+}
+
+// TestArrivalOrderTakes checks which Configs the arrival-order path takes.
+func TestArrivalOrderTakes(t *testing.T) {
+	tests := []struct {
+		reason string
+		change func(*Config)
+		takes  bool
+	}{
+		{"the post's shop", func(*Config) {}, true},
+		{"skip the abandoned", func(c *Config) { c.Policy = Skip }, true},
+		{"a bounded queue of 7 with free refusals", func(c *Config) { c.Policy, c.Queue = Bounded, 7 }, true},
+		{"the queue timeout with its own M and N", func(c *Config) { c.Policy, c.CoDelTargetMS, c.CoDelIntervalMS = CoDel, 1, 30 }, true},
+		{"adaptive LIFO serves the newest first", func(c *Config) { c.Policy = LIFO }, false},
+		{"priority evicts the newest preview", func(c *Config) { c.Policy = Priority }, false},
+		{"an unknown policy", func(c *Config) { c.Policy = 17 }, false},
+		{"the unbounded queue never refuses, so a refusal cost goes unread", func(c *Config) { c.RefusalCostMS = 20 }, true},
+		{"a costly refusal takes a worker out of arrival order", func(c *Config) { c.Policy, c.RefusalCostMS = Bounded, 20 }, false},
+		{"a costly refusal in the queue timeout", func(c *Config) { c.Policy, c.RefusalCostMS = CoDel, 1 }, false},
+		{"jitter makes retries due out of the order made", func(c *Config) { c.Retries, c.RetryJitterMS = 3, 500 }, false},
+		{"the fixed client ignores the other clients' knobs", func(c *Config) { c.BudgetTokens, c.RatioMax, c.BackoffCapMS = 3, 0.5, 1 }, true},
+		{"retries, a zero delay, a tiny timeout", func(c *Config) { c.Retries, c.RetryDelayMS, c.TimeoutMS = 100, 0, 1e-6 }, true},
+		{"the whole model's numbers", func(c *Config) {
+			c.Workers, c.ServiceMS, c.NormalRPS, c.SaleRPS, c.SaleStartS, c.SaleS, c.DurationS = 3, 7, 1, 2, 0, 0, 10
+			c.OrderShare, c.Seed = 1, 99
+		}, true},
+	}
+	for _, cl := range Clients[1:] {
+		tests = append(tests, struct {
+			reason string
+			change func(*Config)
+			takes  bool
+		}{"the " + cl.String() + " client decides from a history", func(c *Config) { c.Client, c.Retries = cl, 3 }, false})
+	}
+	for _, tt := range tests {
+		c := DefaultConfig()
+		tt.change(&c)
+		assert.Equal(t, tt.takes, arrivalOrderTakes(c), tt.reason)
+	}
+}
+
+// arrivalOrderFields are the Config fields the arrival-order path takes
+// at any value in the post's shop (reads, or never needs, as
+// arrivalOrderTakes says); arrivalOrderDeclines, those it declines when
+// they leave their default. A field in neither list, such as one added
+// after this path, must be declined: TestArrivalOrderDeclinesNewFields.
+var (
+	arrivalOrderFields = []string{
+		"Policy", "Workers", "ServiceMS", "NormalRPS", "SaleRPS", "SaleStartS", "SaleS", "DurationS",
+		"TimeoutMS", "Retries", "RetryDelayMS", "Queue", "RefusalCostMS", "OrderShare",
+		"CoDelTargetMS", "CoDelIntervalMS", "BackoffBaseMS", "BackoffCapMS", "BudgetTokens",
+		"BudgetRefusalCost", "BudgetTimeoutCost", "BudgetRefill", "RatioMax", "ThrottleK", "ClientWindowS", "Seed",
+	}
+	arrivalOrderDeclines = []string{"RetryJitterMS", "Client"}
+)
+
+// TestArrivalOrderDeclinesNewFields sets each field of Config in turn to
+// a value other than its default, by reflection, so that it covers fields
+// added after it was written: the arrival-order path must take it if the
+// field is one of arrivalOrderFields, and decline it otherwise.
+func TestArrivalOrderDeclinesNewFields(t *testing.T) {
+	typ := reflect.TypeFor[Config]()
+	for i := range typ.NumField() {
+		name := typ.Field(i).Name
+		c := DefaultConfig()
+		v := reflect.ValueOf(&c).Elem().Field(i)
+		require.True(t, changeValue(v), "field %s: the test cannot change a %s; teach changeValue", name, v.Type())
+		require.NotEqual(t, DefaultConfig(), c, "field %s changed", name)
+		switch {
+		case slices.Contains(arrivalOrderFields, name):
+			assert.True(t, arrivalOrderTakes(c), "%s is one the arrival-order path takes at any value", name)
+		case slices.Contains(arrivalOrderDeclines, name):
+			assert.False(t, arrivalOrderTakes(c), "%s is one the arrival-order path declines", name)
+		default:
+			assert.False(t, arrivalOrderTakes(c), "%s is new to the arrival-order path, which must decline it until it computes it exactly (and the differential tests prove it)", name)
+		}
+	}
+}
+
+// changeValue sets v, settable, to a value other than the one it holds,
+// and reports whether it could.
+func changeValue(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Bool:
+		v.SetBool(!v.Bool())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		v.SetInt(v.Int() + 1)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		v.SetUint(v.Uint() + 1)
+	case reflect.Float32, reflect.Float64:
+		v.SetFloat(v.Float()*2 + 1)
+	case reflect.String:
+		v.SetString(v.String() + "x")
+	case reflect.Pointer:
+		if v.IsNil() {
+			v.Set(reflect.New(v.Type().Elem()))
+		} else {
+			v.SetZero()
+		}
+	case reflect.Array:
+		for i := range v.Len() {
+			if changeValue(v.Index(i)) {
+				return true
+			}
+		}
+		return false
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Field(i).CanSet() && changeValue(v.Field(i)) {
+				return true
+			}
+		}
+		return false
+	default:
+		return false
+	}
+	return true
+}
+
+// FuzzArrivalOrder runs both paths on Configs made from the fuzzer's
+// values and requires the same Result, byte for byte (json.Marshal). A
+// Config the arrival-order path would decline is moved into its domain
+// (one of its policies, the fixed client, no jitter, free refusals where
+// they are read), so that every execution compares something.
+//
+//	go test ./sim -run='^$' -fuzz=FuzzArrivalOrder -fuzztime=60s
+func FuzzArrivalOrder(f *testing.F) {
+	r := rand.New(rand.NewPCG(1, 1952))
+	for range 40 {
+		addFuzzConfig(f, arrivalOrderConfig(r, fuzzAttempts))
+	}
+	for _, s := range Samples() {
+		addFuzzConfig(f, s.Config)
+	}
+	f.Fuzz(func(t *testing.T, policy, workers int, serviceMS, normalRPS, saleRPS, saleStartS, saleS, durationS,
+		timeoutMS float64, retries int, retryDelayMS, jitterMS float64, queue int, refusalCostMS, orderShare,
+		codelTargetMS, codelIntervalMS float64, client int, seed uint64) {
+		c := DefaultConfig()
+		c.Policy = []Policy{FIFO, Skip, Bounded, CoDel}[uint(policy)%4]
+		c.Workers, c.ServiceMS, c.NormalRPS, c.SaleRPS = workers, serviceMS, normalRPS, saleRPS
+		c.SaleStartS, c.SaleS, c.DurationS, c.TimeoutMS, c.Retries = saleStartS, saleS, durationS, timeoutMS, retries
+		c.RetryDelayMS, c.Queue, c.OrderShare, c.CoDelTargetMS, c.CoDelIntervalMS = retryDelayMS, queue, orderShare, codelTargetMS, codelIntervalMS
+		if c.Policy == FIFO || c.Policy == Skip {
+			c.RefusalCostMS = refusalCostMS
+		}
+		c.Seed = seed
+		if c.Validate() != nil {
+			return
+		}
+		if n := c.ExpectedAttempts(); n > fuzzAttempts {
+			c.NormalRPS *= fuzzAttempts / n
+			c.SaleRPS *= fuzzAttempts / n
+		}
+		require.NoError(t, c.Validate())
+		require.True(t, arrivalOrderTakes(c))
+		sameByBothPaths(t, "fuzzed", c)
+	})
+}
