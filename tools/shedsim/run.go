@@ -48,6 +48,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "plan" {
 		return runPlan(args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && sweeps[args[0]] != nil {
+		return sweeps[args[0]](args[1:], stdout, stderr)
+	}
 	c := sim.DefaultConfig()
 	var o options
 	fs := flag.NewFlagSet("shedsim", flag.ContinueOnError)

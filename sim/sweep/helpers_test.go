@@ -1,0 +1,5 @@
+package sweep
+
+import "math"
+
+func nanValue() float64 { return math.NaN() }

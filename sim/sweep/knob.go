@@ -1,0 +1,179 @@
+package sweep
+
+import (
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/shedsim/shedsim/sim"
+)
+
+// Knob is one numeric field of sim.Config that a sweep can vary, named by
+// its JSON key ("sale_rps"). Every numeric field is a knob but the seed,
+// which a sweep holds to its common seeds rather than varies.
+type Knob struct {
+	// Key is the field's JSON key, as the URL, the form and (with dashes)
+	// the command line's flags spell it.
+	Key string
+	// Whole is true for a field that holds a whole number (workers,
+	// retries, queue, the budget's tokens): its values must be whole.
+	Whole bool
+	field int // index in sim.Config
+}
+
+// knobs are sim.Config's numeric fields but the seed, in the order of the
+// Config. They are read from the Config's own definition, so that a field
+// added to it is a knob at once.
+var knobs = func() []Knob {
+	var out []Knob
+	t := reflect.TypeFor[sim.Config]()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		key, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if key == "" || key == "-" || key == "seed" {
+			continue
+		}
+		// The type itself, not its kind: Policy and Client are ints too.
+		switch f.Type {
+		case reflect.TypeFor[int]():
+			out = append(out, Knob{Key: key, Whole: true, field: i})
+		case reflect.TypeFor[float64]():
+			out = append(out, Knob{Key: key, field: i})
+		}
+	}
+	return out
+}()
+
+// Knobs returns every knob, in the order of sim.Config's fields.
+func Knobs() []Knob { return append([]Knob(nil), knobs...) }
+
+// KnobKeys returns every knob's key, in the order of Knobs, for messages.
+func KnobKeys() []string {
+	out := make([]string, len(knobs))
+	for i, k := range knobs {
+		out[i] = k.Key
+	}
+	return out
+}
+
+// ParseKnob returns the knob whose key is s, written as the JSON key
+// ("sale_rps") or as the command line's flag ("sale-rps", "--sale-rps");
+// the command line's "spike" is sale_rps, as the post spells it.
+func ParseKnob(s string) (Knob, error) {
+	key := strings.ReplaceAll(strings.TrimLeft(strings.ToLower(strings.TrimSpace(s)), "-"), "-", "_")
+	if key == "spike" {
+		key = "sale_rps"
+	}
+	for _, k := range knobs {
+		if k.Key == key {
+			return k, nil
+		}
+	}
+	if key == "seed" {
+		return Knob{}, &sim.FieldError{Field: "knob", Msg: "the seed is not a knob: every step runs the same seeds (see seeds)"}
+	}
+	return Knob{}, &sim.FieldError{Field: "knob", Msg: strconv.Quote(clip(s)) + " is not a numeric field: use one of " + strings.Join(KnobKeys(), ", ")}
+}
+
+// Get returns the knob's value in c.
+func (k Knob) Get(c sim.Config) float64 {
+	v := reflect.ValueOf(c).Field(k.field)
+	if k.Whole {
+		return float64(v.Int())
+	}
+	return v.Float()
+}
+
+// With returns c with the knob set to x. A whole knob takes x as a whole
+// number: checkValue has refused any other.
+func (k Knob) With(c sim.Config, x float64) sim.Config {
+	v := reflect.ValueOf(&c).Elem().Field(k.field)
+	if k.Whole {
+		v.SetInt(int64(x))
+	} else {
+		v.SetFloat(x)
+	}
+	return c
+}
+
+// maxWhole bounds a whole knob's values before they become ints, so that
+// no value is clamped on the way (sim's own limits are far below it).
+const maxWhole = 1 << 40
+
+// checkValue says what is wrong with x as a value of k, or "".
+func (k Knob) checkValue(x float64) string {
+	switch {
+	case math.IsNaN(x):
+		return "NaN is not a number"
+	case math.IsInf(x, 0):
+		return num(x) + " is not a finite number"
+	case k.Whole && math.Abs(x) > maxWhole:
+		return num(x) + " is too large for " + k.Key
+	case k.Whole && x != math.Trunc(x):
+		return num(x) + " is not a whole number, and " + k.Key + " is one"
+	}
+	return ""
+}
+
+// Label names the knob at the value it has in c, for a sentence: "19
+// workers", "3 retries", "a bound of 50 (0.5 s of work)", "sale_rps
+// 180/s", "timeout_ms 1500 ms".
+func (k Knob) Label(c sim.Config) string {
+	x := k.Get(c)
+	switch k.Key {
+	case "workers":
+		return plural(x, "worker", "workers")
+	case "retries":
+		return plural(x, "retry", "retries")
+	case "queue":
+		if x == 0 {
+			return "the automatic bound of " + num(float64(c.QueueBound())) + " (" + num(round3(c.QueueSeconds())) + " s of work)"
+		}
+		return "a bound of " + num(x) + " (" + num(round3(c.QueueSeconds())) + " s of work)"
+	}
+	return k.Key + " " + num(x) + k.unit()
+}
+
+// unit is the knob's unit as its key ends: "_ms" is " ms", "_rps" "/s",
+// "_s" " s"; none for the rest.
+func (k Knob) unit() string {
+	switch {
+	case strings.HasSuffix(k.Key, "_ms"):
+		return " ms"
+	case strings.HasSuffix(k.Key, "_rps"):
+		return "/s"
+	case strings.HasSuffix(k.Key, "_s"):
+		return " s"
+	}
+	return ""
+}
+
+func plural(x float64, one, many string) string {
+	if x == 1 {
+		return "1 " + one
+	}
+	return num(x) + " " + many
+}
+
+// num formats a value for a message: at most 6 significant digits, so
+// that a step computed as 0.1 + 0.2 reads 0.3, and plain digits up to a
+// million.
+func num(x float64) string {
+	s := strconv.FormatFloat(x, 'g', 6, 64)
+	if strings.ContainsAny(s, "e") && math.Abs(x) >= 1 && math.Abs(x) < 1e15 {
+		return strconv.FormatFloat(x, 'f', 0, 64)
+	}
+	return s
+}
+
+func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
+
+// clip is s, or its first 40 characters and "...", so that a message never
+// echoes a long input back.
+func clip(s string) string {
+	if len(s) <= 40 {
+		return s
+	}
+	return s[:40] + "..."
+}

@@ -1,0 +1,132 @@
+package sweep
+
+import (
+	"errors"
+	"math"
+	"runtime"
+	"strconv"
+
+	"github.com/shedsim/shedsim/sim"
+)
+
+// MaxAttempts is the budget of one request (a sweep, a map or a goal-seek):
+// the most attempts all its runs together may be expected to send
+// (sim.Config.ExpectedAttempts, summed). It is 50 times sim.MaxAttempts,
+// the budget of one run: about 36 s of running on one of this project's
+// cores (14 million attempts a second), 1,860 default runs being 48
+// million. A request over it is refused before anything runs.
+const MaxAttempts = 500_000_000
+
+// MaxSeeds is the most seeds a request may run at each setting.
+const MaxSeeds = 1000
+
+// Progress hears how many of a request's runs have finished, of how many,
+// after each batch: for a progress line, or a page drawing as steps finish.
+type Progress func(done, total int)
+
+// resultBudget is how many 10 s windows the Results of one batch may hold
+// at once (each window 72 bytes), so that a batch of day-long runs keeps a
+// few megabytes of Results rather than hundreds.
+const resultBudget = 100_000
+
+// batchSize is how many runs measure hands sim.Runs at once: enough to keep
+// every core busy to the end of a batch, few enough that the Results held
+// at once stay small whatever the runs' length.
+func batchSize(durationS float64) int {
+	windows := int(math.Ceil(durationS/10)) + 1
+	return max(runtime.GOMAXPROCS(0), min(256, resultBudget/windows))
+}
+
+// seedsFrom checks that n seeds from base.Seed are all valid seeds, as
+// the field "seeds".
+func seedsFrom(base sim.Config, n int) error {
+	if n < 1 || n > MaxSeeds {
+		return &sim.FieldError{Field: "seeds", Msg: strconv.Itoa(n) + " is out of range: use a whole number from 1 to " + strconv.Itoa(MaxSeeds)}
+	}
+	if base.Seed > sim.MaxSeed || base.Seed+uint64(n)-1 > sim.MaxSeed {
+		return &sim.FieldError{Field: "seeds", Msg: strconv.Itoa(n) + " seeds from seed " + strconv.FormatUint(base.Seed, 10) +
+			" pass the largest seed, " + strconv.FormatUint(sim.MaxSeed, 10) + ": start from a smaller seed"}
+	}
+	return nil
+}
+
+// budget refuses a request of settings run at n seeds each that would send
+// over MaxAttempts, saying what it would send, what it is made of (the
+// caller's "31 steps x 6 policies") and the most seeds that fit.
+func budget(settings []sim.Config, n int, made string) error {
+	var perSeed float64
+	for _, c := range settings {
+		perSeed += c.ExpectedAttempts()
+	}
+	need := perSeed * float64(n)
+	if need <= MaxAttempts {
+		return nil
+	}
+	seeds := " seeds"
+	if n == 1 {
+		seeds = " seed"
+	}
+	msg := "this would send about " + count(need) + " attempts (" + made + " x " + strconv.Itoa(n) + seeds + "), over the budget of " +
+		count(MaxAttempts) + " a request: "
+	if fit := int(MaxAttempts / perSeed); fit >= 1 {
+		msg += "at most " + strconv.Itoa(fit) + " seeds fit"
+	} else {
+		msg += "even one seed needs " + count(perSeed) + ": use fewer steps, fewer policies or smaller runs"
+	}
+	return &sim.FieldError{Field: "seeds", Msg: msg}
+}
+
+// count writes a count of attempts with commas: 48,000,000.
+func count(x float64) string {
+	s := strconv.FormatFloat(math.Round(x), 'f', 0, 64)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// measure runs each setting at seeds Seed to Seed+n-1 of its own
+// (settings[i].Seed is replaced) and folds each setting's runs into its
+// Outcome, in seed order. The caller has validated the settings, the seeds
+// and the budget. progress, if not nil, hears after each batch; keep, if
+// not nil, sees each run's Result with its setting's index (the tests'
+// window on what ran).
+func measure(settings []sim.Config, first uint64, n int, progress Progress, keep func(int, sim.Result)) ([]Outcome, error) {
+	total := len(settings) * n
+	most := 0.0
+	for _, c := range settings {
+		most = max(most, c.DurationS)
+	}
+	size := batchSize(most)
+	tallies := make([]tally, len(settings))
+	cs := make([]sim.Config, 0, size)
+	for from := 0; from < total; from += size {
+		cs = cs[:0]
+		for i := from; i < min(from+size, total); i++ {
+			c := settings[i/n]
+			c.Seed = first + uint64(i%n)
+			cs = append(cs, c)
+		}
+		rs, err := sim.Runs(cs)
+		if be := (*sim.BatchError)(nil); errors.As(err, &be) {
+			err = be.Err // its index is in the batch, which the caller never saw
+		}
+		if err != nil {
+			return nil, err
+		}
+		for j, r := range rs {
+			tallies[(from+j)/n].add(r)
+			if keep != nil {
+				keep((from+j)/n, r)
+			}
+		}
+		if progress != nil {
+			progress(from+len(rs), total)
+		}
+	}
+	out := make([]Outcome, len(tallies))
+	for i, t := range tallies {
+		out[i] = t.outcome()
+	}
+	return out, nil
+}

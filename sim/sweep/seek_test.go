@@ -1,0 +1,122 @@
+package sweep
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/shedsim/shedsim/sim"
+)
+
+// measureAt runs the knob at value v over the seeds, through a one-step
+// sweep rather than the seek's own probe, for an independent check.
+func measureAt(t *testing.T, s SeekSpec, v float64) Outcome {
+	t.Helper()
+	sw, err := Run(Spec{Base: s.Base, Knob: s.Knob, From: v, To: v, Steps: 1, Seeds: s.Seeds, Policies: []sim.Policy{s.Base.Policy}})
+	require.NoError(t, err)
+	return sw.Curves[0].Steps[0]
+}
+
+// TestSeekMeetsAndOneStepLessMisses checks goal-seeks in both directions:
+// the answer meets the goal over the seeds it ran, and one step beyond it
+// does not, each measured again apart from the search.
+func TestSeekMeetsAndOneStepLessMisses(t *testing.T) {
+	fifo := sim.DefaultConfig()
+	bounded := sim.DefaultConfig()
+	bounded.Policy = sim.Bounded
+	bounded.Retries = 3
+	cases := []struct {
+		reason string
+		spec   SeekSpec
+	}{
+		{"the fewest workers that answer 90% of the post's sale and get back in 95% of seeds",
+			SeekSpec{Base: fifo, Knob: "workers", From: 1, To: 40, Seeds: 20, Goal: Goal{Answered: 0.9, Back: 0.95}}},
+		{"the largest sale the unbounded queue gets back from in 95% of seeds",
+			SeekSpec{Base: fifo, Knob: "sale_rps", Largest: true, From: 100, To: 300, Step: 1, Seeds: 20, Goal: Goal{Back: 0.95}}},
+		{"the largest sale a bounded queue with 3 retries answers 60% of",
+			SeekSpec{Base: bounded, Knob: "sale_rps", Largest: true, From: 100, To: 300, Step: 5, Seeds: 10, Goal: Goal{Answered: 0.6}}},
+		{"the largest sale for which that queue's p99 wait stays under 3 s, retries and all",
+			SeekSpec{Base: bounded, Knob: "sale_rps", Largest: true, From: 100, To: 300, Step: 1, Seeds: 10, Goal: Goal{P99WaitMS: 3000}}},
+	}
+	for _, tc := range cases {
+		a, err := Seek(tc.spec)
+		require.NoError(t, err, tc.reason)
+		require.True(t, a.Found, tc.reason)
+		require.NotNil(t, a.Beside, "%s: the answer is inside the range", tc.reason)
+		step := a.Spec.Step
+		if tc.spec.Largest {
+			step = -step
+		}
+		assert.InDelta(t, a.Value-step, a.Beside.Value, 1e-9, "%s: Beside is one step less", tc.reason)
+		at, beside := measureAt(t, tc.spec, a.Value), measureAt(t, tc.spec, a.Beside.Value)
+		assert.Equal(t, a.At.Outcome, at, "%s: the answer's outcome is a sweep's at that value", tc.reason)
+		assert.Empty(t, tc.spec.Goal.misses(at), "%s: %v meets the goal", tc.reason, a.Value)
+		assert.NotEmpty(t, tc.spec.Goal.misses(beside), "%s: %v misses it", tc.reason, a.Beside.Value)
+		assert.LessOrEqual(t, len(a.Probes), tc.spec.probes(int((tc.spec.To-tc.spec.From)/a.Spec.Step)+1), "%s: bisection, not a scan", tc.reason)
+		t.Log(a.Says())
+	}
+}
+
+// TestSeekSays checks the sentence that quotes both sides, on the case the
+// issue words: the fewest workers for the post's sale.
+func TestSeekSays(t *testing.T) {
+	a, err := Seek(SeekSpec{Base: sim.DefaultConfig(), Knob: "workers", From: 1, To: 40, Seeds: 20, Goal: Goal{Answered: 0.9, Back: 0.95}})
+	require.NoError(t, err)
+	assert.Equal(t, 12.0, a.Value, "12 workers (120/s) answer 90% of a 150/s sale within the 2 s timeout; 11 do not")
+	assert.Equal(t, "The fewest workers with at least 90% of the sale answered and at least 95% of seeds back to normal over seeds 1 to 20: "+
+		"12 workers: back in 20 of 20 seeds, 97.9% answered, p99 wait 1090 ms; "+
+		"11 workers: back in 20 of 20 seeds, 35.6% answered, p99 wait 1974 ms (answered under 90%).", a.Says())
+}
+
+func TestSeekAtTheEdges(t *testing.T) {
+	base := sim.DefaultConfig()
+	a, err := Seek(SeekSpec{Base: base, Knob: "workers", From: 20, To: 40, Seeds: 5, Goal: Goal{Answered: 0.9}})
+	require.NoError(t, err)
+	assert.True(t, a.Found)
+	assert.Equal(t, 20.0, a.Value, "the range's low end already meets it")
+	assert.Nil(t, a.Beside, "nothing below the range was measured")
+	assert.Contains(t, a.Says(), "It is the range's end: widen it (from)")
+	assert.Len(t, a.Probes, 2, "both ends, and nothing between")
+
+	a, err = Seek(SeekSpec{Base: base, Knob: "workers", From: 1, To: 5, Seeds: 5, Goal: Goal{Answered: 0.9}})
+	require.NoError(t, err)
+	assert.False(t, a.Found, "5 workers answer nowhere near 90%")
+	assert.Equal(t, 5.0, a.At.Value, "the best end is reported")
+	assert.Len(t, a.Probes, 1, "the best end missing settles it")
+	assert.Contains(t, a.Says(), "No value of workers from 1 to 5 gives at least 90% of the sale answered over seeds 1 to 5; even 5 workers:")
+}
+
+func TestBadSeeks(t *testing.T) {
+	good := SeekSpec{Base: sim.DefaultConfig(), Knob: "workers", From: 1, To: 40, Seeds: 10, Goal: Goal{Answered: 0.9}}
+	require.NoError(t, good.Validate())
+	cases := []struct {
+		reason string
+		edit   func(*SeekSpec)
+		field  string
+		says   string
+	}{
+		{"no goal", func(s *SeekSpec) { s.Goal = Goal{} }, "goal", "no goal is set"},
+		{"a goal over 1", func(s *SeekSpec) { s.Goal.Back = 95 }, "back", "95 is out of range: use a share from 0 to 1"},
+		{"a negative wait", func(s *SeekSpec) { s.Goal.P99WaitMS = -1 }, "p99_wait_ms", "-1 is out of range"},
+		{"a range upside down", func(s *SeekSpec) { s.From, s.To = 40, 1 }, "to", "1 is not above from, 40"},
+		{"a negative step", func(s *SeekSpec) { s.Step = -1 }, "step", "-1 is not above 0"},
+		{"half a worker", func(s *SeekSpec) { s.Step = 0.5 }, "step", "0.5 is not a whole number"},
+		{"too fine a step", func(s *SeekSpec) { s.Knob, s.From, s.To, s.Step = "sale_rps", 0, 1000, 1e-6 }, "step", "use a step of at least 0.000953675"},
+		{"an end the engine refuses", func(s *SeekSpec) { s.From = 0 }, "workers", "0 is out of range"},
+		{"no seeds", func(s *SeekSpec) { s.Seeds = 0 }, "seeds", "0 is out of range"},
+		{"over the budget", func(s *SeekSpec) { s.Base.DurationS, s.Seeds = 86_400, 100 }, "seeds", "(up to 8 settings x 100 seeds)"},
+	}
+	for _, tc := range cases {
+		s := good
+		tc.edit(&s)
+		err := s.Validate()
+		require.Error(t, err, tc.reason)
+		fes := sim.FieldErrors(err)
+		require.NotEmpty(t, fes, tc.reason)
+		assert.Equal(t, tc.field, fes[0].Field, tc.reason)
+		assert.Contains(t, err.Error(), tc.says, tc.reason)
+		_, seekErr := Seek(s)
+		assert.Equal(t, err, seekErr, "%s: Seek refuses what Validate does, before running", tc.reason)
+	}
+}

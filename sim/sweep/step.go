@@ -1,0 +1,133 @@
+package sweep
+
+import (
+	"math"
+
+	"github.com/shedsim/shedsim/sim"
+)
+
+// Stat is a mean and the spread between seeds: the sample standard
+// deviation, over the N seeds that had the measure (a share of a sale
+// nobody arrived in, or the wait of nobody answered, is left out).
+type Stat struct {
+	Mean float64 `json:"mean"`
+	SD   float64 `json:"sd"`
+	N    int     `json:"n"`
+}
+
+// acc sums a measure over seeds, in seed order, so that the same seeds give
+// the same bits on every platform.
+type acc struct {
+	sum, sumSq float64
+	n          int
+}
+
+func (a *acc) add(x float64) { a.sum += x; a.sumSq += float64(x * x); a.n++ }
+
+func (a acc) stat() Stat {
+	if a.n == 0 {
+		return Stat{}
+	}
+	n := float64(a.n)
+	s := Stat{Mean: a.sum / n, N: a.n}
+	if a.n > 1 {
+		s.SD = math.Sqrt(max((a.sumSq-float64(a.sum*a.sum)/n)/(n-1), 0))
+	}
+	return s
+}
+
+// Recoveries counts seeds by how each run ended after the sale
+// (sim.Recovery).
+type Recoveries struct {
+	Normal     int `json:"normal"`
+	Backlog    int `json:"backlog"`
+	Stuck      int `json:"stuck"`
+	Overloaded int `json:"overloaded"`
+	Throttled  int `json:"throttled"`
+	Unmeasured int `json:"unmeasured"`
+}
+
+func (r *Recoveries) add(x sim.Recovery) {
+	switch x {
+	case sim.Normal:
+		r.Normal++
+	case sim.Backlog:
+		r.Backlog++
+	case sim.Stuck:
+		r.Stuck++
+	case sim.Overloaded:
+		r.Overloaded++
+	case sim.Throttled:
+		r.Throttled++
+	case sim.Unmeasured:
+		r.Unmeasured++
+	default:
+		panic("sweep: a recovery this package does not count: " + string(x))
+	}
+}
+
+// Rest is the seeds neither back, nor in a backlog, nor stuck: overloaded,
+// throttled or unmeasured.
+func (r Recoveries) Rest() int { return r.Overloaded + r.Throttled + r.Unmeasured }
+
+// Outcome is what one setting measured over the seeds: the sale's shares,
+// the p99 wait, and how many seeds got back to normal.
+type Outcome struct {
+	// Seeds is how many seeds ran.
+	Seeds int `json:"seeds"`
+	// Answered, Refused and TimedOut are the sale's shares (fractions of
+	// its people), over the seeds in which anyone arrived during the sale.
+	Answered Stat `json:"answered"`
+	Refused  Stat `json:"refused"`
+	TimedOut Stat `json:"timed_out"`
+	// P99WaitMS is the p99 wait of the sale's answered people, in
+	// milliseconds, over the seeds in which anyone was answered.
+	P99WaitMS Stat `json:"p99_wait_ms"`
+	// Recovery counts the seeds by how each run ended after the sale.
+	Recovery Recoveries `json:"recovery"`
+}
+
+// Back is how many seeds got back to normal.
+func (o Outcome) Back() int { return o.Recovery.Normal }
+
+// BackShare is the share of seeds back to normal (0 for no seeds).
+func (o Outcome) BackShare() float64 {
+	if o.Seeds == 0 {
+		return 0
+	}
+	return float64(o.Recovery.Normal) / float64(o.Seeds)
+}
+
+// MostlyBack reports whether most seeds (over half) got back to normal.
+func (o Outcome) MostlyBack() bool { return 2*o.Recovery.Normal > o.Seeds }
+
+// tally folds the runs of one setting into an Outcome, in seed order.
+type tally struct {
+	seeds                            int
+	answered, refused, timedOut, p99 acc
+	recovery                         Recoveries
+}
+
+func (t *tally) add(r sim.Result) {
+	t.seeds++
+	if r.Sale.People > 0 {
+		t.answered.add(r.Sale.AnsweredShare)
+		t.refused.add(r.Sale.RefusedShare)
+		t.timedOut.add(r.Sale.TimedOutShare)
+	}
+	if r.Sale.P99WaitMS != nil {
+		t.p99.add(*r.Sale.P99WaitMS)
+	}
+	t.recovery.add(r.Recovery)
+}
+
+func (t tally) outcome() Outcome {
+	return Outcome{
+		Seeds:     t.seeds,
+		Answered:  t.answered.stat(),
+		Refused:   t.refused.stat(),
+		TimedOut:  t.timedOut.stat(),
+		P99WaitMS: t.p99.stat(),
+		Recovery:  t.recovery,
+	}
+}

@@ -1,0 +1,481 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/shedsim/shedsim/sim"
+	"github.com/shedsim/shedsim/sim/report"
+	"github.com/shedsim/shedsim/sim/sweep"
+)
+
+// sweeps are the subcommands that run a Config over a range of values:
+// "shedsim sweep", "shedsim map" and "shedsim seek".
+var sweeps = map[string]func(args []string, stdout, stderr io.Writer) error{
+	"sweep": runSweep,
+	"map":   runMap,
+	"seek":  runSeek,
+}
+
+// sweepFlags are what the three subcommands share: the Config as every
+// flag of the model, --policy and --client as words, the seeds and the
+// output's form.
+type sweepFlags struct {
+	fs           *flag.FlagSet
+	name         string // "sweep", for messages
+	c            sim.Config
+	policy       string
+	client       string
+	seeds        int
+	json, csv    bool
+	set          map[string]bool
+	flagOfField  map[string]string // a request's field ("x_knob") to its flag ("--x")
+	requiredFlag []string
+}
+
+func newSweepFlags(name string) *sweepFlags {
+	f := &sweepFlags{name: name, c: sim.DefaultConfig(), flagOfField: map[string]string{}}
+	f.fs = flag.NewFlagSet("shedsim "+name, flag.ContinueOnError)
+	f.fs.SetOutput(io.Discard)
+	f.fs.Usage = func() {}
+	f.fs.StringVar(&f.policy, "policy", "", "policy: fifo, skip, bounded, codel, lifo or priority")
+	f.fs.StringVar(&f.client, "client", "", "how clients retry: fixed (the post's), backoff, budget, ratio, retry-after or throttle")
+	configFlags(f.fs, &f.c)
+	f.fs.IntVar(&f.seeds, "seeds", 10, "seeds each setting runs, from --seed (the same seeds at every setting)")
+	f.fs.BoolVar(&f.json, "json", false, "print what was measured as JSON")
+	f.fs.BoolVar(&f.csv, "csv", false, "print what was measured as CSV, a row per setting")
+	return f
+}
+
+// parse reads args; done is true when --help was asked for and printed.
+func (f *sweepFlags) parse(args []string, stdout io.Writer, usageLine string) (done bool, err error) {
+	if err := f.fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintf(stdout, "Usage: %s\n\nFlags (every flag of the model sets the base Config):\n", usageLine)
+			f.fs.SetOutput(stdout)
+			f.fs.PrintDefaults()
+			f.fs.SetOutput(io.Discard)
+			return true, nil
+		}
+		ue := parseError(err, f.fs, f.c.Validate)
+		return false, usageError{f.name + ": " + ue.msg}
+	}
+	if f.fs.NArg() > 0 {
+		return false, usageError{fmt.Sprintf("%s: unexpected argument %q: flags start with --, see --help", f.name, f.fs.Arg(0))}
+	}
+	f.set = map[string]bool{}
+	f.fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
+	var missing []string
+	for _, name := range f.requiredFlag {
+		if !f.set[name] {
+			missing = append(missing, "--"+name)
+		}
+	}
+	switch {
+	case len(missing) > 0:
+		return false, usageError{f.name + ": " + strings.Join(missing, ", ") + " must be given (see --help)"}
+	case f.set["spike"] && f.set["sale-rps"]:
+		return false, usageError{f.name + ": --spike and --sale-rps are the same setting: give one"}
+	case f.json && f.csv:
+		return false, usageError{f.name + ": --json and --csv print different things: give one"}
+	}
+	if f.set["policy"] {
+		p, err := sim.ParsePolicy(f.policy)
+		if err != nil {
+			return false, usageError{f.name + ": --policy: " + err.Error()}
+		}
+		f.c.Policy = p
+	}
+	if f.set["client"] {
+		cl, err := sim.ParseClient(f.client)
+		if err != nil {
+			return false, usageError{f.name + ": --client: " + err.Error()}
+		}
+		f.c.Client = cl
+	}
+	return false, nil
+}
+
+// refuse turns a request's errors into one line that names each flag.
+func (f *sweepFlags) refuse(err error) error {
+	var at string
+	if se := (*sweep.SettingError)(nil); errors.As(err, &se) {
+		at = "at " + se.At + ": "
+	}
+	var parts []string
+	for _, fe := range sim.FieldErrors(err) {
+		name, ok := f.flagOfField[fe.Field]
+		if !ok {
+			name = "--" + strings.ReplaceAll(fe.Field, "_", "-")
+		}
+		parts = append(parts, name+": "+fe.Msg)
+	}
+	if len(parts) == 0 {
+		return err // not the input's fault
+	}
+	return usageError{f.name + ": " + at + strings.Join(parts, "; ")}
+}
+
+// progress writes how far a long request has got to stderr, if it is a
+// terminal and the request has run for over a second; done clears it.
+func progress(stderr io.Writer) (sweep.Progress, func()) {
+	file, ok := stderr.(*os.File)
+	if !ok {
+		return nil, func() {}
+	}
+	if st, err := file.Stat(); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		return nil, func() {}
+	}
+	start, shown := time.Now(), false
+	return func(done, total int) {
+			if time.Since(start) > time.Second {
+				fmt.Fprintf(file, "\rshedsim: %s of %s runs", report.Count(done), report.Count(total))
+				shown = true
+			}
+		}, func() {
+			if shown {
+				fmt.Fprint(file, "\r\033[K")
+			}
+		}
+}
+
+// runSweep is "shedsim sweep": one knob over a range, every policy (or
+// --policy's), at every seed.
+func runSweep(args []string, stdout, stderr io.Writer) error {
+	f := newSweepFlags("sweep")
+	knob := f.fs.String("knob", "", "the field that varies, as its flag: sale-rps, workers, retries, timeout-ms, ...")
+	from := f.fs.Float64("from", 0, "the first value")
+	to := f.fs.Float64("to", 0, "the last value")
+	steps := f.fs.Int("steps", 11, "values from --from to --to, evenly spaced")
+	below := f.fs.Float64("below", 0.5, "mark where the answered share falls below this (0.5 = half the sale; 0 marks nothing)")
+	f.requiredFlag = []string{"knob", "from", "to"}
+	if done, err := f.parse(args, stdout, "shedsim sweep --knob sale-rps --from 100 --to 250 [--steps 11 --seeds 10 --policy NAME] [--json | --csv]"); done || err != nil {
+		return err
+	}
+	spec := sweep.Spec{Base: f.c, Knob: *knob, From: *from, To: *to, Steps: *steps, Seeds: f.seeds, Below: *below}
+	if f.set["policy"] {
+		spec.Policies = []sim.Policy{f.c.Policy}
+	}
+	if err := spec.Validate(); err != nil {
+		return f.refuse(err)
+	}
+	var clear func()
+	spec.Progress, clear = progress(stderr)
+	sw, err := sweep.Run(spec)
+	clear()
+	if err != nil {
+		return f.refuse(err)
+	}
+	switch {
+	case f.json:
+		return writeJSON(stdout, sw)
+	case f.csv:
+		return writeSweepCSV(stdout, sw)
+	}
+	return writeSweep(stdout, sw)
+}
+
+// flagName is a knob's flag: "sale-rps".
+func flagName(key string) string { return strings.ReplaceAll(key, "_", "-") }
+
+// knobValue writes a value of a knob for a table: at most 6 significant
+// digits, so that 0.1 + 0.2 reads 0.3.
+func knobValue(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
+
+// shareCell is a mean share and its spread, "67.1 ± 0.9%", or "-" for a
+// share of nobody in every seed.
+func shareCell(s sweep.Stat) string {
+	if s.N == 0 {
+		return "-"
+	}
+	return strconv.FormatFloat(s.Mean*100, 'f', 1, 64) + " ± " + strconv.FormatFloat(s.SD*100, 'f', 1, 64) + "%"
+}
+
+// waitCell is a mean wait and its spread, "1,090 ± 12 ms".
+func waitCell(s sweep.Stat) string {
+	if s.N == 0 {
+		return "-"
+	}
+	return report.Number(s.Mean, 0) + " ± " + report.Number(s.SD, 0) + " ms"
+}
+
+// recoveryCell counts the seeds by recovery: "10 of 10 back", "3 of 10
+// back, 7 backlog".
+func recoveryCell(o sweep.Outcome) string {
+	s := strconv.Itoa(o.Back()) + " of " + strconv.Itoa(o.Seeds) + " back"
+	r := o.Recovery
+	for _, part := range []struct {
+		n    int
+		word string
+	}{{r.Backlog, "backlog"}, {r.Stuck, "stuck"}, {r.Overloaded, "overloaded"}, {r.Throttled, "throttled"}, {r.Unmeasured, "unmeasured"}} {
+		if part.n > 0 {
+			s += ", " + strconv.Itoa(part.n) + " " + part.word
+		}
+	}
+	return s
+}
+
+// seedRange is "seeds 1 to 10", or "seed 1".
+func seedRange(first uint64, n int) string {
+	if n == 1 {
+		return "seed " + strconv.FormatUint(first, 10)
+	}
+	return "seeds " + strconv.FormatUint(first, 10) + " to " + strconv.FormatUint(first+uint64(n)-1, 10)
+}
+
+// describeBase is what the base Config simulates, without its seed.
+func describeBase(c sim.Config) string {
+	return strings.TrimSuffix(report.Describe(c), ", seed "+strconv.FormatUint(c.Seed, 10))
+}
+
+func writeSweep(w io.Writer, sw sweep.Sweep) error {
+	s := sw.Spec
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s from %s to %s in %d steps, %s at every step; otherwise %s. Mean ± standard deviation between seeds.\n",
+		flagName(s.Knob), knobValue(s.From), knobValue(s.To), s.Steps, seedRange(s.Base.Seed, s.Seeds), describeBase(s.Base))
+	for _, cv := range sw.Curves {
+		fmt.Fprintf(&b, "\n%s\n", cv.Policy.Title())
+		t := report.Table{Header: []string{flagName(s.Knob), "Answered", "Refused", "Timed out", "p99 wait", "Recovery"}, TextColumns: 1}
+		for i, o := range cv.Steps {
+			t.Rows = append(t.Rows, []string{knobValue(sw.Values[i]), shareCell(o.Answered), shareCell(o.Refused), shareCell(o.TimedOut), waitCell(o.P99WaitMS), recoveryCell(o)})
+		}
+		if _, err := t.WriteTo(&b); err != nil {
+			return err
+		}
+		if len(cv.Flips)+len(cv.Crossings) > 0 {
+			b.WriteString("\n")
+		}
+		for _, m := range cv.Flips {
+			what := "most seeds stop getting back to normal"
+			if m.Now {
+				what = "most seeds start getting back to normal"
+			}
+			fmt.Fprintf(&b, "From %s to %s %s.\n", knobValue(m.From), knobValue(m.To), what)
+		}
+		for _, m := range cv.Crossings {
+			what := "falls below"
+			if m.Now {
+				what = "rises to"
+			}
+			fmt.Fprintf(&b, "From %s to %s the answered share %s %s.\n", knobValue(m.From), knobValue(m.To), what, report.Percent(s.Below))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// csvFloat writes a number for CSV: as short as round-trips, "" for none.
+func csvFloat(x float64, ok bool) string {
+	if !ok {
+		return ""
+	}
+	return strconv.FormatFloat(x, 'g', -1, 64)
+}
+
+// outcomeHeader and outcomeCSV are an Outcome's columns.
+var outcomeHeader = []string{"seeds", "answered_mean", "answered_sd", "refused_mean", "refused_sd", "timed_out_mean", "timed_out_sd",
+	"p99_wait_ms_mean", "p99_wait_ms_sd", "normal", "backlog", "stuck", "overloaded", "throttled", "unmeasured"}
+
+func outcomeCSV(o sweep.Outcome) []string {
+	stat := func(s sweep.Stat) []string { return []string{csvFloat(s.Mean, s.N > 0), csvFloat(s.SD, s.N > 0)} }
+	row := []string{strconv.Itoa(o.Seeds)}
+	row = append(row, stat(o.Answered)...)
+	row = append(row, stat(o.Refused)...)
+	row = append(row, stat(o.TimedOut)...)
+	row = append(row, stat(o.P99WaitMS)...)
+	r := o.Recovery
+	for _, n := range []int{r.Normal, r.Backlog, r.Stuck, r.Overloaded, r.Throttled, r.Unmeasured} {
+		row = append(row, strconv.Itoa(n))
+	}
+	return row
+}
+
+// writeCSV writes rows of plain cells (numbers and keys, which need no
+// quoting).
+func writeCSV(w io.Writer, rows [][]string) error {
+	var b strings.Builder
+	for _, r := range rows {
+		b.WriteString(strings.Join(r, ",") + "\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeSweepCSV(w io.Writer, sw sweep.Sweep) error {
+	rows := [][]string{append([]string{"policy", sw.Spec.Knob}, outcomeHeader...)}
+	for _, cv := range sw.Curves {
+		for i, o := range cv.Steps {
+			rows = append(rows, append([]string{cv.Policy.String(), csvFloat(sw.Values[i], true)}, outcomeCSV(o)...))
+		}
+	}
+	return writeCSV(w, rows)
+}
+
+// runMap is "shedsim map": two knobs for one policy, each cell the seeds
+// back to normal and the answered share.
+func runMap(args []string, stdout, stderr io.Writer) error {
+	f := newSweepFlags("map")
+	var axes [2]sweep.Axis
+	for i, a := range []string{"x", "y"} {
+		dir := "across"
+		if a == "y" {
+			dir = "down"
+		}
+		f.fs.StringVar(&axes[i].Knob, a, "", "the knob "+dir+", as its flag: sale-rps, retries, timeout-ms, ...")
+		f.fs.Float64Var(&axes[i].From, a+"-from", 0, "--"+a+"'s first value")
+		f.fs.Float64Var(&axes[i].To, a+"-to", 0, "--"+a+"'s last value")
+		f.fs.IntVar(&axes[i].Steps, a+"-steps", 6, "--"+a+"'s values, evenly spaced")
+		f.flagOfField[a+"_knob"] = "--" + a
+		f.requiredFlag = append(f.requiredFlag, a, a+"-from", a+"-to")
+	}
+	if done, err := f.parse(args, stdout, "shedsim map --x sale-rps --x-from 100 --x-to 250 --y retries --y-from 0 --y-to 3 [--x-steps 6 --y-steps 6 --seeds 10 --policy NAME] [--json | --csv]"); done || err != nil {
+		return err
+	}
+	spec := sweep.MapSpec{Base: f.c, X: axes[0], Y: axes[1], Seeds: f.seeds}
+	if err := spec.Validate(); err != nil {
+		return f.refuse(err)
+	}
+	var clear func()
+	spec.Progress, clear = progress(stderr)
+	m, err := sweep.RunMap(spec)
+	clear()
+	if err != nil {
+		return f.refuse(err)
+	}
+	switch {
+	case f.json:
+		return writeJSON(stdout, m)
+	case f.csv:
+		return writeMapCSV(stdout, m)
+	}
+	return writeMap(stdout, m)
+}
+
+func writeMap(w io.Writer, m sweep.Map) error {
+	s := m.Spec
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s, %s across and %s down, %s in each cell: the seeds back to normal, and the mean answered share; otherwise %s.\n\n",
+		s.Base.Policy.Title(), flagName(s.X.Knob), flagName(s.Y.Knob), seedRange(s.Base.Seed, s.Seeds), describeBase(s.Base))
+	t := report.Table{Header: []string{flagName(s.Y.Knob) + " \\ " + flagName(s.X.Knob)}, TextColumns: 1}
+	for _, x := range m.Xs {
+		t.Header = append(t.Header, knobValue(x))
+	}
+	for j, row := range m.Cells {
+		cells := []string{knobValue(m.Ys[j])}
+		for _, o := range row {
+			ans := "-"
+			if o.Answered.N > 0 {
+				ans = report.Percent(o.Answered.Mean)
+			}
+			cells = append(cells, strconv.Itoa(o.Back())+"/"+strconv.Itoa(o.Seeds)+" "+ans)
+		}
+		t.Rows = append(t.Rows, cells)
+	}
+	if _, err := t.WriteTo(&b); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeMapCSV(w io.Writer, m sweep.Map) error {
+	s := m.Spec
+	rows := [][]string{append([]string{s.X.Knob, s.Y.Knob}, outcomeHeader...)}
+	for j, row := range m.Cells {
+		for i, o := range row {
+			rows = append(rows, append([]string{csvFloat(m.Xs[i], true), csvFloat(m.Ys[j], true)}, outcomeCSV(o)...))
+		}
+	}
+	return writeCSV(w, rows)
+}
+
+// runSeek is "shedsim seek": the smallest or largest value of a knob that
+// meets a goal over the seeds.
+func runSeek(args []string, stdout, stderr io.Writer) error {
+	f := newSweepFlags("seek")
+	smallest := f.fs.String("smallest", "", "find the smallest value of this knob that meets the goal: workers, queue, ...")
+	largest := f.fs.String("largest", "", "find the largest value of this knob that meets the goal: sale-rps, retries, ...")
+	from := f.fs.Float64("from", 0, "the range's low end")
+	to := f.fs.Float64("to", 0, "the range's high end")
+	step := f.fs.Float64("step", 0, "the resolution (0: 1 for a whole number, else a power of ten near a hundredth of the range)")
+	var goal sweep.Goal
+	f.fs.Float64Var(&goal.Answered, "answered", 0, "goal: at least this mean share of the sale answered (0.9 = 90%)")
+	f.fs.Float64Var(&goal.Back, "back", 0, "goal: at least this share of seeds back to normal (0.95 = 95%)")
+	f.fs.Float64Var(&goal.P99WaitMS, "p99-wait-ms", 0, "goal: at most this mean p99 wait, ms")
+	f.requiredFlag = []string{"from", "to"}
+	f.flagOfField["goal"] = "--answered, --back or --p99-wait-ms"
+	if done, err := f.parse(args, stdout, "shedsim seek (--smallest workers | --largest sale-rps) --from 1 --to 40 [--answered 0.9 --back 0.95 --p99-wait-ms 0 --step 0 --seeds 10 --policy NAME] [--json | --csv]"); done || err != nil {
+		return err
+	}
+	spec := sweep.SeekSpec{Base: f.c, From: *from, To: *to, Step: *step, Seeds: f.seeds, Goal: goal}
+	switch {
+	case f.set["smallest"] == f.set["largest"]:
+		return usageError{"seek: give one of --smallest KNOB and --largest KNOB"}
+	case f.set["smallest"]:
+		spec.Knob, f.flagOfField["knob"] = *smallest, "--smallest"
+	default:
+		spec.Knob, spec.Largest, f.flagOfField["knob"] = *largest, true, "--largest"
+	}
+	if err := spec.Validate(); err != nil {
+		return f.refuse(err)
+	}
+	var clear func()
+	spec.Progress, clear = progress(stderr)
+	a, err := sweep.Seek(spec)
+	clear()
+	if err != nil {
+		return f.refuse(err)
+	}
+	switch {
+	case f.json:
+		return writeJSON(stdout, a)
+	case f.csv:
+		return writeSeekCSV(stdout, a)
+	}
+	return writeSeek(stdout, a)
+}
+
+// byValue is the probes in the knob's order.
+func byValue(ps []sweep.Probe) []sweep.Probe {
+	out := append([]sweep.Probe(nil), ps...)
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j].Value < out[j-1].Value; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+func writeSeek(w io.Writer, a sweep.Answer) error {
+	s := a.Spec
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s, searching %s from %s to %s; otherwise %s.\n\n%s\n\n", s.Base.Policy.Title(), flagName(s.Knob), knobValue(s.From), knobValue(s.To), describeBase(s.Base), a.Says())
+	t := report.Table{Header: []string{flagName(s.Knob), "Goal", "Answered", "p99 wait", "Recovery", "Misses"}, TextColumns: 2}
+	for _, p := range byValue(a.Probes) {
+		meets := "met"
+		if !p.Meets() {
+			meets = "missed"
+		}
+		t.Rows = append(t.Rows, []string{knobValue(p.Value), meets, shareCell(p.Outcome.Answered), waitCell(p.Outcome.P99WaitMS), recoveryCell(p.Outcome), strings.Join(p.Misses, ", ")})
+	}
+	t.Header[len(t.Header)-1] = ""
+	if _, err := t.WriteTo(&b); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeSeekCSV(w io.Writer, a sweep.Answer) error {
+	rows := [][]string{append([]string{a.Spec.Knob, "meets"}, outcomeHeader...)}
+	for _, p := range byValue(a.Probes) {
+		rows = append(rows, append([]string{csvFloat(p.Value, true), strconv.FormatBool(p.Meets())}, outcomeCSV(p.Outcome)...))
+	}
+	return writeCSV(w, rows)
+}

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/shedsim/shedsim/sim"
+	"github.com/shedsim/shedsim/sim/sweep"
+)
+
+// sweepGolden are the subcommands' pinned invocations; the README's
+// commands for them are among these (TestReadmeSweepCommands).
+var sweepGolden = []struct {
+	name, reason string
+	args         []string
+}{
+	{"sweep-sale-rps", "the issue's sweep: every policy, the sale from 100/s to 250/s, 10 seeds",
+		[]string{"sweep", "--knob", "sale-rps", "--from", "100", "--to", "250", "--steps", "31", "--seeds", "10"}},
+	{"sweep-workers-csv", "a sweep of a whole knob for one policy, as CSV",
+		[]string{"sweep", "--knob", "workers", "--from", "8", "--to", "14", "--steps", "7", "--seeds", "5", "--policy", "fifo", "--csv"}},
+	{"map-sale-retries", "the collapse region: sale rate x retries, the unbounded queue",
+		[]string{"map", "--x", "sale-rps", "--x-from", "100", "--x-to", "250", "--x-steps", "7", "--y", "retries", "--y-from", "0", "--y-to", "3", "--y-steps", "4", "--seeds", "10"}},
+	{"seek-workers", "the fewest workers for the post's sale, quoted either side",
+		[]string{"seek", "--smallest", "workers", "--from", "1", "--to", "40", "--answered", "0.9", "--back", "0.95", "--seeds", "20"}},
+}
+
+func TestSweepGolden(t *testing.T) {
+	for _, tc := range sweepGolden {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errOut, err := runArgs(t, tc.args...)
+			require.NoError(t, err, tc.reason)
+			assert.Empty(t, errOut, "no progress where stderr is not a terminal")
+			path := filepath.Join("testdata", tc.name+".golden")
+			if *update {
+				require.NoError(t, os.WriteFile(path, []byte(out), 0o644))
+			}
+			want, err := os.ReadFile(path)
+			require.NoError(t, err, "run go test ./tools/shedsim -update to create %s", path)
+			assert.Equal(t, string(want), out, "%s (-want +got): refresh with -update if the change is intended", tc.reason)
+		})
+	}
+}
+
+// TestReadmeSweepCommands checks that every sweep, map and seek command
+// the README shows is one the golden test runs, so that what users are
+// told to type is what is pinned.
+func TestReadmeSweepCommands(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	var found int
+	for _, line := range strings.Split(string(readme), "\n") {
+		cmd, _, _ := strings.Cut(line, "#")
+		fields := strings.Fields(cmd)
+		if len(fields) < 4 || fields[0] != "go" || fields[2] != "./tools/shedsim" || sweeps[fields[3]] == nil {
+			continue
+		}
+		found++
+		args := fields[3:]
+		assert.True(t, slices.ContainsFunc(sweepGolden, func(g struct {
+			name, reason string
+			args         []string
+		}) bool {
+			return slices.Equal(g.args, args)
+		}), "README's %q is not among the golden invocations", strings.Join(args, " "))
+	}
+	assert.Equal(t, 3, found, "the README shows a sweep, a map and a seek")
+}
+
+// TestSweepJSONIsThePackage checks that --json prints sweep.Run's Sweep
+// for the Spec the flags describe.
+func TestSweepJSONIsThePackage(t *testing.T) {
+	out, _, err := runArgs(t, "sweep", "--knob", "timeout-ms", "--from", "1000", "--to", "4000", "--steps", "4", "--seeds", "3", "--policy", "codel", "--retries", "1", "--json")
+	require.NoError(t, err)
+	var got sweep.Sweep
+	require.NoError(t, json.Unmarshal([]byte(out), &got))
+	base := sim.DefaultConfig()
+	base.Policy, base.Retries = sim.CoDel, 1
+	want, err := sweep.Run(sweep.Spec{Base: base, Knob: "timeout-ms", From: 1000, To: 4000, Steps: 4, Seeds: 3, Policies: []sim.Policy{sim.CoDel}, Below: 0.5})
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
+}
+
+func TestSweepBadInput(t *testing.T) {
+	cases := []struct {
+		reason string
+		args   []string
+		want   []string
+	}{
+		{"no knob", []string{"sweep", "--from", "1", "--to", "2"}, []string{"sweep: --knob must be given"}},
+		{"no range", []string{"sweep", "--knob", "workers"}, []string{"sweep: --from, --to must be given"}},
+		{"a knob that is not one", []string{"sweep", "--knob", "colour", "--from", "1", "--to", "2"}, []string{`sweep: --knob: "colour" is not a numeric field: use one of workers,`}},
+		{"the seed", []string{"sweep", "--knob", "seed", "--from", "1", "--to", "2"}, []string{"sweep: --knob: the seed is not a knob"}},
+		{"uneven whole steps", []string{"sweep", "--knob", "workers", "--from", "8", "--to", "20"}, []string{"sweep: --steps: workers is a whole number, and 11 steps from 8 to 20 are 1.2 apart: use 2, 3, 4, 5, 7 or 13 steps"}},
+		{"a threshold in percent", []string{"sweep", "--knob", "workers", "--from", "8", "--to", "18", "--below", "50"}, []string{"sweep: --below: 50 is out of range: use a share from 0 to 1"}},
+		{"text for the steps", []string{"sweep", "--knob", "workers", "--from", "8", "--to", "18", "--steps", "ten"}, []string{`sweep: invalid value "ten" for flag --steps`}},
+		{"a step the engine refuses", []string{"sweep", "--knob", "sale-rps", "--from", "100", "--to", "2000000", "--steps", "2"}, []string{"sweep: at sale_rps 2000000/s: --sale-rps: 2000000 is too large"}},
+		{"a bad base", []string{"sweep", "--knob", "sale-rps", "--from", "100", "--to", "200", "--workers", "0"}, []string{"--workers: 0 is out of range"}},
+		{"over the budget", []string{"sweep", "--knob", "sale-rps", "--from", "100", "--to", "250", "--steps", "31", "--seeds", "1000"},
+			[]string{"sweep: --seeds: this would send about 5,077,800,000 attempts (31 steps x 6 policies x 1000 seeds), over the budget of 500,000,000 a request: at most 98 seeds fit"}},
+		{"json and csv", []string{"sweep", "--knob", "workers", "--from", "8", "--to", "18", "--json", "--csv"}, []string{"sweep: --json and --csv print different things"}},
+		{"an unknown policy", []string{"sweep", "--knob", "workers", "--from", "8", "--to", "18", "--policy", "random"}, []string{`sweep: --policy: unknown policy "random"`}},
+		{"a stray argument", []string{"sweep", "workers"}, []string{`sweep: unexpected argument "workers"`}},
+		{"the same knob twice", []string{"map", "--x", "sale-rps", "--x-from", "100", "--x-to", "200", "--y", "spike", "--y-from", "0", "--y-to", "3"}, []string{"map: --y: is sale_rps as x_knob is"}},
+		{"a map without y", []string{"map", "--x", "sale-rps", "--x-from", "100", "--x-to", "200"}, []string{"map: --y, --y-from, --y-to must be given"}},
+		{"a map's uneven y", []string{"map", "--x", "sale-rps", "--x-from", "100", "--x-to", "200", "--y", "retries", "--y-from", "0", "--y-to", "3"}, []string{"map: --y-steps: retries is a whole number, and 6 steps"}},
+		{"no direction", []string{"seek", "--from", "1", "--to", "40", "--answered", "0.9"}, []string{"seek: give one of --smallest KNOB and --largest KNOB"}},
+		{"both directions", []string{"seek", "--smallest", "workers", "--largest", "workers", "--from", "1", "--to", "40", "--answered", "0.9"}, []string{"seek: give one of"}},
+		{"no goal", []string{"seek", "--smallest", "workers", "--from", "1", "--to", "40"}, []string{"seek: --answered, --back or --p99-wait-ms: no goal is set"}},
+		{"a goal in percent", []string{"seek", "--smallest", "workers", "--from", "1", "--to", "40", "--answered", "90"}, []string{"seek: --answered: 90 is out of range: use a share from 0 to 1"}},
+		{"a range upside down", []string{"seek", "--largest", "sale-rps", "--from", "300", "--to", "100", "--back", "0.9"}, []string{"seek: --to: 100 is not above from, 300"}},
+		{"a knob that is not one", []string{"seek", "--largest", "policy", "--from", "1", "--to", "2", "--back", "0.9"}, []string{`seek: --largest: "policy" is not a numeric field`}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.reason, func(t *testing.T) {
+			out, errOut, err := runArgs(t, tc.args...)
+			assert.Empty(t, errOut)
+			require.Error(t, err, tc.reason)
+			var ue usageError
+			assert.ErrorAs(t, err, &ue, "bad input exits 2: %s", tc.reason)
+			assert.NotContains(t, err.Error(), "\n", "the error is one line")
+			for _, w := range tc.want {
+				assert.Contains(t, err.Error(), w, tc.reason)
+			}
+			assert.Empty(t, out, "nothing on stdout for bad input")
+		})
+	}
+}
+
+func TestSweepHelp(t *testing.T) {
+	for _, sub := range []string{"sweep", "map", "seek"} {
+		out, _, err := runArgs(t, sub, "--help")
+		require.NoError(t, err, sub)
+		assert.True(t, strings.HasPrefix(out, "Usage: shedsim "+sub+" "), "%s --help starts with its usage", sub)
+		assert.Contains(t, out, "-seeds", "%s --help lists its flags", sub)
+	}
+}
