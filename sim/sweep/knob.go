@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/shedsim/shedsim/sim"
+	"github.com/shedsim/shedsim/sim/internal/limits"
 )
 
 // Knob is one numeric field of sim.Config that a sweep can vary, named by
@@ -156,15 +157,14 @@ func plural(x float64, one, many string) string {
 	return num(x) + " " + many
 }
 
-// num formats a value for a message: at most 6 significant digits, so
-// that a step computed as 0.1 + 0.2 reads 0.3, and plain digits up to a
-// million.
+// num formats a value for a message as sim's messages do (grouped:
+// 2,000,000), to at most 6 significant digits, so that a step computed as
+// 0.1 + 0.2 reads 0.3.
 func num(x float64) string {
-	s := strconv.FormatFloat(x, 'g', 6, 64)
-	if strings.ContainsAny(s, "e") && math.Abs(x) >= 1 && math.Abs(x) < 1e15 {
-		return strconv.FormatFloat(x, 'f', 0, 64)
+	if r, err := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 6, 64), 64); err == nil && !math.IsInf(x, 0) {
+		x = r
 	}
-	return s
+	return limits.Num(x)
 }
 
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }

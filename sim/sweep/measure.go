@@ -4,18 +4,20 @@ import (
 	"errors"
 	"math"
 	"runtime"
-	"strconv"
 
 	"github.com/shedsim/shedsim/sim"
+	"github.com/shedsim/shedsim/sim/internal/limits"
 )
 
 // MaxAttempts is the budget of one request (a sweep, a map or a goal-seek):
 // the most attempts all its runs together may be expected to send
-// (sim.Config.ExpectedAttempts, summed). It is 50 times sim.MaxAttempts,
-// the budget of one run: about 36 s of running on one of this project's
-// cores (14 million attempts a second), 1,860 default runs being 48
+// (sim.Config.ExpectedAttempts, summed). It is the command line's budget
+// of a whole command (MaxCommandAttempts in tools/shedsim, which --seeds
+// holds to; a test there keeps the two equal): 30 times sim.MaxAttempts,
+// the budget of one run, about 20 s of running on one of this project's
+// cores at 14 million attempts a second; 1,860 default runs are 48
 // million. A request over it is refused before anything runs.
-const MaxAttempts = 500_000_000
+const MaxAttempts = 300_000_000
 
 // MaxSeeds is the most seeds a request may run at each setting.
 const MaxSeeds = 1000
@@ -41,11 +43,11 @@ func batchSize(durationS float64) int {
 // the field "seeds".
 func seedsFrom(base sim.Config, n int) error {
 	if n < 1 || n > MaxSeeds {
-		return &sim.FieldError{Field: "seeds", Msg: strconv.Itoa(n) + " is out of range: use a whole number from 1 to " + strconv.Itoa(MaxSeeds)}
+		return &sim.FieldError{Field: "seeds", Msg: limits.Count(int64(n)) + " is out of range: use a whole number from 1 to " + limits.Count(MaxSeeds)}
 	}
 	if base.Seed > sim.MaxSeed || base.Seed+uint64(n)-1 > sim.MaxSeed {
-		return &sim.FieldError{Field: "seeds", Msg: strconv.Itoa(n) + " seeds from seed " + strconv.FormatUint(base.Seed, 10) +
-			" pass the largest seed, " + strconv.FormatUint(sim.MaxSeed, 10) + ": start from a smaller seed"}
+		return &sim.FieldError{Field: "seeds", Msg: limits.Count(int64(n)) + " seeds from seed " + limits.CountU(base.Seed) +
+			" pass the largest seed, " + limits.CountU(sim.MaxSeed) + ": start from a smaller seed"}
 	}
 	return nil
 }
@@ -66,10 +68,10 @@ func budget(settings []sim.Config, n int, made string) error {
 	if n == 1 {
 		seeds = " seed"
 	}
-	msg := "this would send about " + count(need) + " attempts (" + made + " x " + strconv.Itoa(n) + seeds + "), over the budget of " +
+	msg := "this would send about " + count(need) + " attempts (" + made + " x " + limits.Count(int64(n)) + seeds + "), over the budget of " +
 		count(MaxAttempts) + " a request: "
 	if fit := int(MaxAttempts / perSeed); fit >= 1 {
-		msg += "at most " + strconv.Itoa(fit) + " seeds fit"
+		msg += "at most " + limits.Count(int64(fit)) + " seeds fit"
 	} else {
 		msg += "even one seed needs " + count(perSeed) + ": use fewer steps, fewer policies or smaller runs"
 	}
@@ -77,13 +79,7 @@ func budget(settings []sim.Config, n int, made string) error {
 }
 
 // count writes a count of attempts with commas: 48,000,000.
-func count(x float64) string {
-	s := strconv.FormatFloat(math.Round(x), 'f', 0, 64)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
+func count(x float64) string { return limits.Num(math.Round(x)) }
 
 // measure runs each setting at seeds Seed to Seed+n-1 of its own
 // (settings[i].Seed is replaced) and folds each setting's runs into its

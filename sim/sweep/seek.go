@@ -32,7 +32,7 @@ func (g Goal) errors() error {
 	share("answered", g.Answered, "0.9 is 90% of the sale answered")
 	share("back", g.Back, "0.95 is 95% of the seeds back to normal")
 	if !(g.P99WaitMS >= 0 && g.P99WaitMS <= 86_400_000) {
-		errs = append(errs, &sim.FieldError{Field: "p99_wait_ms", Msg: num(g.P99WaitMS) + " is out of range: use a wait from 0 to 86400000 ms, or 0 for no goal"})
+		errs = append(errs, &sim.FieldError{Field: "p99_wait_ms", Msg: num(g.P99WaitMS) + " is out of range: use a wait from 0 to 86,400,000 ms (a day), or 0 for no goal"})
 	}
 	if len(errs) == 0 && g == (Goal{}) {
 		errs = append(errs, &sim.FieldError{Field: "goal", Msg: "no goal is set: give at least one of answered, back and p99_wait_ms"})

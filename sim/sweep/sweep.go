@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/shedsim/shedsim/sim"
+	"github.com/shedsim/shedsim/sim/internal/limits"
 )
 
 // MaxSteps is the most values a sweep's range, or a map's axis, may have.
@@ -106,7 +107,7 @@ func rangeErrors(prefix, key string, from, to float64, steps int) (Knob, []float
 	}
 	switch {
 	case steps < 1 || steps > MaxSteps:
-		errs = append(errs, &sim.FieldError{Field: prefix + "steps", Msg: strconv.Itoa(steps) + " is out of range: use a whole number from 1 to " + strconv.Itoa(MaxSteps)})
+		errs = append(errs, &sim.FieldError{Field: prefix + "steps", Msg: limits.Count(int64(steps)) + " is out of range: use a whole number from 1 to " + limits.Count(MaxSteps)})
 	case steps == 1 && from != to:
 		errs = append(errs, &sim.FieldError{Field: prefix + "steps", Msg: "1 step cannot go from " + num(from) + " to " + num(to) + ": use 2 or more, or the same from and to"})
 	}

@@ -198,20 +198,20 @@ func TestBadSpecs(t *testing.T) {
 		{"NaN end", func(s *Spec) { s.To = nanValue() }, "to", "NaN is not a number"},
 		{"no steps", func(s *Spec) { s.Steps = 0 }, "steps", "0 is out of range"},
 		{"one step, two ends", func(s *Spec) { s.Steps = 1 }, "steps", "1 step cannot go from 100 to 250"},
-		{"too many steps", func(s *Spec) { s.Steps = MaxSteps + 1 }, "steps", "1001 is out of range"},
+		{"too many steps", func(s *Spec) { s.Steps = MaxSteps + 1 }, "steps", "1,001 is out of range"},
 		{"uneven whole steps", func(s *Spec) { s.Knob, s.From, s.To, s.Steps = "workers", 10, 30, 8 }, "steps",
 			"workers is a whole number, and 8 steps from 10 to 30 are 2.85714 apart: use 2, 3, 5, 6, 11 or 21 steps"},
 		{"a fraction of a worker", func(s *Spec) { s.Knob, s.From, s.To, s.Steps = "workers", 1.5, 3.5, 3 }, "from", "1.5 is not a whole number"},
-		{"no seeds", func(s *Spec) { s.Seeds = 0 }, "seeds", "0 is out of range: use a whole number from 1 to 1000"},
+		{"no seeds", func(s *Spec) { s.Seeds = 0 }, "seeds", "0 is out of range: use a whole number from 1 to 1,000"},
 		{"seeds past the largest", func(s *Spec) { s.Base.Seed = sim.MaxSeed }, "seeds", "pass the largest seed"},
 		{"a threshold over 1", func(s *Spec) { s.Below = 50 }, "below", "50 is out of range: use a share from 0 to 1"},
 		{"no such policy", func(s *Spec) { s.Policies = []sim.Policy{42} }, "policies", "42 is not a policy"},
-		{"a step the engine refuses", func(s *Spec) { s.To = 2_000_000 }, "sale_rps", "at sale_rps 200090/s: sale_rps: this run would send about 12,022,200 attempts"},
+		{"a step the engine refuses", func(s *Spec) { s.To = 2_000_000 }, "sale_rps", "at sale_rps 200,090/s: sale_rps: this run would send about 12,022,200 attempts"},
 		{"over the budget", func(s *Spec) { s.Seeds = 1000 }, "seeds",
-			"this would send about 5,077,800,000 attempts (31 steps x 6 policies x 1000 seeds), over the budget of 500,000,000 a request: at most 98 seeds fit"},
+			"this would send about 5,077,800,000 attempts (31 steps x 6 policies x 1,000 seeds), over the budget of 300,000,000 a request: at most 59 seeds fit"},
 		{"over the budget at one seed", func(s *Spec) {
 			s.Base.DurationS, s.Base.NormalRPS, s.Seeds = 86_400, 100, 1
-		}, "seeds", "(31 steps x 6 policies x 1 seed), over the budget of 500,000,000 a request: even one seed needs 1,607,877,000: use fewer steps"},
+		}, "seeds", "(31 steps x 6 policies x 1 seed), over the budget of 300,000,000 a request: even one seed needs 1,607,877,000: use fewer steps"},
 	}
 	for _, tc := range cases {
 		s := good
@@ -229,7 +229,7 @@ func TestBadSpecs(t *testing.T) {
 	s.To = 2_000_000
 	var se *SettingError
 	require.ErrorAs(t, s.Validate(), &se)
-	assert.Equal(t, "sale_rps 200090/s", se.At, "the error names the first step the engine refuses: the first over a run's budget of attempts")
+	assert.Equal(t, "sale_rps 200,090/s", se.At, "the error names the first step the engine refuses: the first over a run's budget of attempts")
 }
 
 func TestBadMaps(t *testing.T) {
@@ -245,7 +245,7 @@ func TestBadMaps(t *testing.T) {
 		{"y's steps", func(m *MapSpec) { m.Y.Steps = 3 }, "y_steps", "retries is a whole number"},
 		{"x's knob", func(m *MapSpec) { m.X.Knob = "colour" }, "x_knob", `"colour" is not a numeric field`},
 		{"a cell the engine refuses", func(m *MapSpec) { m.Y.To = 300; m.Y.Steps = 2 }, "retries", "300 is out of range"},
-		{"over the budget", func(m *MapSpec) { m.Seeds = 1000; m.X.Steps = 31 }, "seeds", "(31 x 4 cells x 1000 seeds)"},
+		{"over the budget", func(m *MapSpec) { m.Seeds = 1000; m.X.Steps = 31 }, "seeds", "(31 x 4 cells x 1,000 seeds)"},
 	}
 	for _, tc := range cases {
 		m := good

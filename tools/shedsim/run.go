@@ -413,6 +413,10 @@ func usage(fs *flag.FlagSet, w io.Writer) error {
   shedsim --clients --retries 3                  every client strategy side by side
   shedsim --lab                                  the lab's 162 runs as JSON
   shedsim plan ` + planForm(in) + `
+  shedsim sweep --knob sale-rps --from 100 --to 250   a knob over a range, every policy, at common seeds
+  shedsim map --x sale-rps ... --y retries ...       two knobs for one policy: seeds back, answered
+  shedsim seek --smallest workers --from 1 --to 40 --answered 0.9   the setting that meets a goal
+  (shedsim sweep --help, map --help and seek --help list their flags)
 
 Flags:
 `)

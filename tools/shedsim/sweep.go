@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -57,11 +56,11 @@ func newSweepFlags(name string) *sweepFlags {
 func (f *sweepFlags) parse(args []string, stdout io.Writer, usageLine string) (done bool, err error) {
 	if err := f.fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintf(stdout, "Usage: %s\n\nFlags (every flag of the model sets the base Config):\n", usageLine)
-			f.fs.SetOutput(stdout)
-			f.fs.PrintDefaults()
-			f.fs.SetOutput(io.Discard)
-			return true, nil
+			var b strings.Builder
+			b.WriteString("Usage: " + usageLine + "\n\nFlags (those of the model set the Config every setting starts from):\n")
+			writeFlags(&b, f.fs)
+			_, err := io.WriteString(stdout, b.String())
+			return true, err
 		}
 		ue := parseError(err, f.fs, f.c.Validate)
 		return false, usageError{f.name + ": " + ue.msg}
@@ -69,8 +68,7 @@ func (f *sweepFlags) parse(args []string, stdout io.Writer, usageLine string) (d
 	if f.fs.NArg() > 0 {
 		return false, usageError{fmt.Sprintf("%s: unexpected argument %q: flags start with --, see --help", f.name, f.fs.Arg(0))}
 	}
-	f.set = map[string]bool{}
-	f.fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
+	f.set = givenFlags(f.fs)
 	var missing []string
 	for _, name := range f.requiredFlag {
 		if !f.set[name] {
@@ -108,13 +106,14 @@ func (f *sweepFlags) refuse(err error) error {
 	if se := (*sweep.SettingError)(nil); errors.As(err, &se) {
 		at = "at " + se.At + ": "
 	}
+	spell := flagSpelling(f.set)
 	var parts []string
 	for _, fe := range sim.FieldErrors(err) {
 		name, ok := f.flagOfField[fe.Field]
 		if !ok {
-			name = "--" + strings.ReplaceAll(fe.Field, "_", "-")
+			name = spell(fe.Field, "")
 		}
-		parts = append(parts, name+": "+fe.Msg)
+		parts = append(parts, name+": "+fe.Say(spell))
 	}
 	if len(parts) == 0 {
 		return err // not the input's fault
@@ -122,27 +121,57 @@ func (f *sweepFlags) refuse(err error) error {
 	return usageError{f.name + ": " + at + strings.Join(parts, "; ")}
 }
 
-// progress writes how far a long request has got to stderr, if it is a
-// terminal and the request has run for over a second; done clears it.
-func progress(stderr io.Writer) (sweep.Progress, func()) {
-	file, ok := stderr.(*os.File)
-	if !ok {
-		return nil, func() {}
-	}
-	if st, err := file.Stat(); err != nil || st.Mode()&os.ModeCharDevice == 0 {
-		return nil, func() {}
-	}
-	start, shown := time.Now(), false
-	return func(done, total int) {
-			if time.Since(start) > time.Second {
-				fmt.Fprintf(file, "\rshedsim: %s of %s runs", report.Count(done), report.Count(total))
-				shown = true
-			}
-		}, func() {
-			if shown {
-				fmt.Fprint(file, "\r\033[K")
+// checkGiven refuses a model flag given for a field a knob varies (the
+// knob's value replaces it at every setting), and one that counts for
+// nothing (sim.Config.Unused) at every one of ends, the Configs at the
+// range's ends: a setting that counts somewhere in the range is kept.
+func (f *sweepFlags) checkGiven(knobs []string, scope sim.Scope, ends ...sim.Config) error {
+	spell := flagSpelling(f.set)
+	given := configKeysGiven(f.set)
+	for _, key := range given {
+		for _, kn := range knobs {
+			if k, err := sweep.ParseKnob(kn); err == nil && k.Key == key {
+				return usageError{f.name + ": " + spell(key, "") + ": the knob " + flagName(kn) + " varies it; drop " + spell(key, "")}
 			}
 		}
+	}
+	var unusedEverywhere []error
+	for _, key := range given {
+		var first error
+		everywhere := true
+		for _, c := range ends {
+			err := c.Unused([]string{key}, scope)
+			if err == nil {
+				everywhere = false
+				break
+			}
+			if first == nil {
+				first = err
+			}
+		}
+		if everywhere && first != nil {
+			unusedEverywhere = append(unusedEverywhere, first)
+		}
+	}
+	if len(unusedEverywhere) > 0 {
+		return usageError{f.name + ": " + flagErrors(errors.Join(unusedEverywhere...), spell)}
+	}
+	return nil
+}
+
+// sweepProgress is a request's progress on stderr, as --seeds writes
+// its own (see progress): shown only for a request expected to send more
+// than progressAttempts, with base's runs standing for every setting's.
+func sweepProgress(stderr io.Writer, base sim.Config) sweep.Progress {
+	start := time.Now()
+	var p *progress
+	return func(done, total int) {
+		if p == nil {
+			p = newProgress(stderr, base, total)
+			p.start, p.last = start, start
+		}
+		p.done(done - p.count)
+	}
 }
 
 // runSweep is "shedsim sweep": one knob over a range, every policy (or
@@ -165,10 +194,12 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 	if err := spec.Validate(); err != nil {
 		return f.refuse(err)
 	}
-	var clear func()
-	spec.Progress, clear = progress(stderr)
+	k, _ := sweep.ParseKnob(spec.Knob) // valid: Validate said so
+	if err := f.checkGiven([]string{spec.Knob}, sim.Scope{EveryPolicy: !f.set["policy"]}, k.With(f.c, spec.From), k.With(f.c, spec.To)); err != nil {
+		return err
+	}
+	spec.Progress = sweepProgress(stderr, f.c)
 	sw, err := sweep.Run(spec)
-	clear()
 	if err != nil {
 		return f.refuse(err)
 	}
@@ -341,10 +372,19 @@ func runMap(args []string, stdout, stderr io.Writer) error {
 	if err := spec.Validate(); err != nil {
 		return f.refuse(err)
 	}
-	var clear func()
-	spec.Progress, clear = progress(stderr)
+	kx, _ := sweep.ParseKnob(spec.X.Knob) // valid: Validate said so
+	ky, _ := sweep.ParseKnob(spec.Y.Knob)
+	var corners []sim.Config
+	for _, x := range []float64{spec.X.From, spec.X.To} {
+		for _, y := range []float64{spec.Y.From, spec.Y.To} {
+			corners = append(corners, kx.With(ky.With(f.c, y), x))
+		}
+	}
+	if err := f.checkGiven([]string{spec.X.Knob, spec.Y.Knob}, sim.Scope{}, corners...); err != nil {
+		return err
+	}
+	spec.Progress = sweepProgress(stderr, f.c)
 	m, err := sweep.RunMap(spec)
-	clear()
 	if err != nil {
 		return f.refuse(err)
 	}
@@ -425,10 +465,12 @@ func runSeek(args []string, stdout, stderr io.Writer) error {
 	if err := spec.Validate(); err != nil {
 		return f.refuse(err)
 	}
-	var clear func()
-	spec.Progress, clear = progress(stderr)
+	k, _ := sweep.ParseKnob(spec.Knob) // valid: Validate said so
+	if err := f.checkGiven([]string{spec.Knob}, sim.Scope{}, k.With(f.c, spec.From), k.With(f.c, spec.To)); err != nil {
+		return err
+	}
+	spec.Progress = sweepProgress(stderr, f.c)
 	a, err := sweep.Seek(spec)
-	clear()
 	if err != nil {
 		return f.refuse(err)
 	}

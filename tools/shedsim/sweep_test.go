@@ -36,7 +36,10 @@ func TestSweepGolden(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			out, errOut, err := runArgs(t, tc.args...)
 			require.NoError(t, err, tc.reason)
-			assert.Empty(t, errOut, "no progress where stderr is not a terminal")
+			assert.NotContains(t, out, "runs (", "progress stays off stdout")
+			if strings.Contains(tc.name, "sale-rps") {
+				assert.Contains(t, errOut, "shedsim: 1,860 of 1,860 runs (100%)", "a long request shows its progress on stderr, as --seeds does")
+			}
 			path := filepath.Join("testdata", tc.name+".golden")
 			if *update {
 				require.NoError(t, os.WriteFile(path, []byte(out), 0o644))
@@ -87,6 +90,13 @@ func TestSweepJSONIsThePackage(t *testing.T) {
 	assert.Equal(t, want, got)
 }
 
+// TestSweepKeepsWhatCountsSomewhere: a setting that counts at some
+// setting of the range is kept: the retry delay, with retries swept from 0.
+func TestSweepKeepsWhatCountsSomewhere(t *testing.T) {
+	_, _, err := runArgs(t, "sweep", "--knob", "retries", "--from", "0", "--to", "1", "--steps", "2", "--seeds", "1", "--policy", "bounded", "--retry-delay-ms", "500")
+	assert.NoError(t, err)
+}
+
 func TestSweepBadInput(t *testing.T) {
 	cases := []struct {
 		reason string
@@ -100,10 +110,12 @@ func TestSweepBadInput(t *testing.T) {
 		{"uneven whole steps", []string{"sweep", "--knob", "workers", "--from", "8", "--to", "20"}, []string{"sweep: --steps: workers is a whole number, and 11 steps from 8 to 20 are 1.2 apart: use 2, 3, 4, 5, 7 or 13 steps"}},
 		{"a threshold in percent", []string{"sweep", "--knob", "workers", "--from", "8", "--to", "18", "--below", "50"}, []string{"sweep: --below: 50 is out of range: use a share from 0 to 1"}},
 		{"text for the steps", []string{"sweep", "--knob", "workers", "--from", "8", "--to", "18", "--steps", "ten"}, []string{`sweep: invalid value "ten" for flag --steps`}},
-		{"a step the engine refuses", []string{"sweep", "--knob", "sale-rps", "--from", "100", "--to", "2000000", "--steps", "2"}, []string{"sweep: at sale_rps 2000000/s: --sale-rps: 2000000 is too large"}},
+		{"a step the engine refuses", []string{"sweep", "--knob", "sale-rps", "--from", "100", "--to", "2000000", "--steps", "2"}, []string{"sweep: at sale_rps 2,000,000/s: --sale-rps: 2,000,000 is too large"}},
 		{"a bad base", []string{"sweep", "--knob", "sale-rps", "--from", "100", "--to", "200", "--workers", "0"}, []string{"--workers: 0 is out of range"}},
 		{"over the budget", []string{"sweep", "--knob", "sale-rps", "--from", "100", "--to", "250", "--steps", "31", "--seeds", "1000"},
-			[]string{"sweep: --seeds: this would send about 5,077,800,000 attempts (31 steps x 6 policies x 1000 seeds), over the budget of 500,000,000 a request: at most 98 seeds fit"}},
+			[]string{"sweep: --seeds: this would send about 5,077,800,000 attempts (31 steps x 6 policies x 1,000 seeds), over the budget of 300,000,000 a request: at most 59 seeds fit"}},
+		{"a knob given as a flag too", []string{"sweep", "--knob", "workers", "--from", "8", "--to", "18", "--workers", "10"}, []string{"sweep: --workers: the knob workers varies it; drop --workers"}},
+		{"a setting that counts nowhere in the range", []string{"sweep", "--knob", "sale-rps", "--from", "100", "--to", "200", "--budget-tokens", "3"}, []string{"sweep: --budget-tokens: needs --client budget"}},
 		{"json and csv", []string{"sweep", "--knob", "workers", "--from", "8", "--to", "18", "--json", "--csv"}, []string{"sweep: --json and --csv print different things"}},
 		{"an unknown policy", []string{"sweep", "--knob", "workers", "--from", "8", "--to", "18", "--policy", "random"}, []string{`sweep: --policy: unknown policy "random"`}},
 		{"a stray argument", []string{"sweep", "workers"}, []string{`sweep: unexpected argument "workers"`}},
@@ -115,6 +127,7 @@ func TestSweepBadInput(t *testing.T) {
 		{"no goal", []string{"seek", "--smallest", "workers", "--from", "1", "--to", "40"}, []string{"seek: --answered, --back or --p99-wait-ms: no goal is set"}},
 		{"a goal in percent", []string{"seek", "--smallest", "workers", "--from", "1", "--to", "40", "--answered", "90"}, []string{"seek: --answered: 90 is out of range: use a share from 0 to 1"}},
 		{"a range upside down", []string{"seek", "--largest", "sale-rps", "--from", "300", "--to", "100", "--back", "0.9"}, []string{"seek: --to: 100 is not above from, 300"}},
+		{"a retry delay with no retries in the range", []string{"seek", "--largest", "sale-rps", "--from", "100", "--to", "300", "--back", "0.9", "--retry-delay-ms", "500"}, []string{"seek: --retry-delay-ms: needs"}},
 		{"a knob that is not one", []string{"seek", "--largest", "policy", "--from", "1", "--to", "2", "--back", "0.9"}, []string{`seek: --largest: "policy" is not a numeric field`}},
 	}
 	for _, tc := range cases {
@@ -131,6 +144,12 @@ func TestSweepBadInput(t *testing.T) {
 			assert.Empty(t, out, "nothing on stdout for bad input")
 		})
 	}
+}
+
+// TestSweepBudgetIsTheCommands checks that a sweep is held to the budget
+// --seeds is, as issue 14 asks of sweeps.
+func TestSweepBudgetIsTheCommands(t *testing.T) {
+	assert.Equal(t, float64(MaxCommandAttempts), float64(sweep.MaxAttempts))
 }
 
 func TestSweepHelp(t *testing.T) {
