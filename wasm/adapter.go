@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding"
+	"encoding/json"
 	"errors"
 	"math"
+	"net/url"
 	"reflect"
 	"slices"
 	"strconv"
@@ -67,15 +69,12 @@ type errorJSON struct {
 	Error string `json:"error"`
 }
 
-// mustJSON encodes v as json.Marshal would (see marshal); it panics only
-// on a value that cannot be encoded, which is a bug that guard turns into
-// {"error": ...}. Like the page's other small helpers that are called from
-// many places, it is not inlined: each inlined copy is a few hundred bytes
-// of WebAssembly.
+// mustJSON encodes v with json.Marshal; it panics only on a value that
+// cannot be encoded, which is a bug that guard turns into {"error": ...}.
 //
 //go:noinline
 func mustJSON(v any) string {
-	b, err := marshal(v)
+	b, err := json.Marshal(v)
 	if err != nil {
 		panic(err)
 	}
@@ -86,7 +85,7 @@ func mustJSON(v any) string {
 //
 //go:noinline
 func fail(msg string) string {
-	b, _ := marshal(errorJSON{msg})
+	b, _ := json.Marshal(errorJSON{msg})
 	return string(b)
 }
 
@@ -208,7 +207,16 @@ func (f configField) get(c sim.Config) string {
 }
 
 // set reads s into the field of c, or returns what is wrong with it.
-func (f configField) set(c *sim.Config, s scalar, example string) string {
+// clamped is true when s is a whole number too large for any field, which
+// set holds to 1e15 for Validate to refuse: its message then names that
+// number, and configFrom restores the one given.
+func (f configField) set(c *sim.Config, s scalar, example string) (msg string, clamped bool) {
+	if s.bad != "" {
+		return s.bad, false
+	}
+	if msg := s.tooLong(); msg != "" {
+		return msg, false
+	}
 	v := reflect.ValueOf(c).Elem().Field(f.index)
 	if f.kind == kindText {
 		if err := v.Addr().Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(strings.TrimSpace(s.text))); err != nil {
@@ -218,24 +226,30 @@ func (f configField) set(c *sim.Config, s scalar, example string) string {
 			if _, rest, ok := strings.Cut(msg, ": "); ok {
 				msg = rest
 			}
-			return s.show() + " is not a " + strings.ReplaceAll(f.Key, "_", " ") + ": " + msg
+			return s.show() + " is not a " + strings.ReplaceAll(f.Key, "_", " ") + ": " + msg, false
 		}
-		return ""
+		return "", false
 	}
 	x, i, u, msg := parseNumber(s, f.kind, example)
 	if msg != "" {
-		return msg
+		return msg, false
 	}
 	switch f.kind {
 	case kindInt:
 		v.SetInt(i)
+		return "", math.Abs(x) > maxWhole
 	case kindSeed:
 		v.SetUint(u)
 	default:
 		v.SetFloat(x)
 	}
-	return ""
+	return "", false
 }
+
+// maxWhole is the largest whole number parseNumber reads as it is; a
+// larger one is held to it (int64 of a huge float differs by platform),
+// far outside every field's range.
+const maxWhole = 1e15
 
 // ConfigKeys returns every Config key, in order.
 func ConfigKeys() []string { return slices.Clone(configKeys) }
@@ -275,24 +289,15 @@ func ConfigStrings(c sim.Config) map[string]string {
 	return out
 }
 
-// scalar is one value as given: the text of a JSON number, or a string
-// (from a form field, a URL or an HTML attribute).
-type scalar struct {
-	text   string
-	quoted bool
-}
-
-// show quotes a string value for a message, and leaves a number bare.
-func (s scalar) show() string {
-	if s.quoted {
-		return strconv.Quote(s.text)
-	}
-	return s.text
-}
-
 // parseNumber reads s as kind k; the message says what to type instead,
 // with example as a value that would do.
 func parseNumber(s scalar, k kind, example string) (f float64, i int64, u uint64, msg string) {
+	if s.bad != "" {
+		return 0, 0, 0, s.bad
+	}
+	if msg := s.tooLong(); msg != "" {
+		return 0, 0, 0, msg
+	}
 	t := strings.TrimSpace(s.text)
 	if t == "" {
 		return 0, 0, 0, "is empty: type a number, such as " + example
@@ -327,13 +332,9 @@ func parseNumber(s scalar, k kind, example string) (f float64, i int64, u uint64
 			return 0, 0, uint64(x), ""
 		}
 		// Clamp before converting (int64(x) of a huge x differs by
-		// platform); Validate names the range.
-		if x > 1e15 {
-			x = 1e15
-		} else if x < -1e15 {
-			x = -1e15
-		}
-		return 0, int64(x), 0, ""
+		// platform); Validate names the range, and configFrom the value
+		// given.
+		return x, int64(min(max(x, -maxWhole), maxWhole)), 0, ""
 	}
 	return x, 0, 0, ""
 }
@@ -347,35 +348,56 @@ func sortedUnknown[V any](vals map[string]V, known func(string) bool, extra ...s
 			out = append(out, k)
 		}
 	}
-	// Insertion sort: a handful of keys at most, and slices.Sort would add
-	// its pdqsort to the page (5 KB gzipped).
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j] < out[j-1]; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
+	slices.Sort(out)
+	return out
+}
+
+// maxUnknown is how many unknown keys the answer names one by one; the
+// rest it counts.
+const maxUnknown = 10
+
+// unknownKeys are the messages for keys (sorted) that are not settings of
+// what ("the simulator"), whose keys are known: the first maxUnknown by
+// name, each quoted at most quoteChars long, the list of settings once,
+// and a count of the rest, so that the answer stays short whatever the
+// input holds.
+func unknownKeys(keys []string, what string, known []string) []FieldMsg {
+	var out []FieldMsg
+	for i, k := range keys {
+		if i == maxUnknown {
+			out = append(out, FieldMsg{"", "and " + groupDigits(strconv.Itoa(len(keys)-maxUnknown)) + " more keys that are not settings of " + what})
+			break
 		}
+		msg := "is not a setting of " + what + " either"
+		if i == 0 {
+			msg = "is not a setting of " + what + ": use one of " + strings.Join(known, ", ")
+		}
+		out = append(out, FieldMsg{prefix(k, quoteChars), msg})
 	}
 	return out
 }
 
 // applyConfig sets the fields named in vals on c. It returns a message per
-// value that cannot be read and per unknown key (keys in ignore are
-// skipped), in the order of configFields, then unknown keys sorted.
-func applyConfig(c *sim.Config, vals map[string]scalar, ignore ...string) []FieldMsg {
-	var errs []FieldMsg
+// value that cannot be read and for the unknown keys (keys in ignore are
+// skipped), in the order of configFields, then unknown keys sorted; and
+// the keys whose whole number set held to maxWhole.
+func applyConfig(c *sim.Config, vals map[string]scalar, ignore ...string) (errs []FieldMsg, clamped []string) {
 	d := defaults
 	for _, f := range configFields {
 		s, ok := vals[f.Key]
 		if !ok {
 			continue
 		}
-		if msg := f.set(c, s, d[f.Key]); msg != "" {
+		msg, held := f.set(c, s, d[f.Key])
+		if msg != "" {
 			errs = append(errs, FieldMsg{f.Key, msg})
 		}
+		if held {
+			clamped = append(clamped, f.Key)
+		}
 	}
-	for _, k := range sortedUnknown(vals, func(k string) bool { _, ok := fieldByKey(k); return ok }, ignore...) {
-		errs = append(errs, FieldMsg{k, "is not a setting of the simulator: use one of " + strings.Join(configKeys, ", ")})
-	}
-	return errs
+	unknown := sortedUnknown(vals, func(k string) bool { _, ok := fieldByKey(k); return ok }, ignore...)
+	return append(errs, unknownKeys(unknown, "the simulator", configKeys)...), clamped
 }
 
 // inPercent restates Validate's message about a share that was typed as a
@@ -419,28 +441,89 @@ func hasField(errs []FieldMsg, field string) bool {
 	return false
 }
 
-// ConfigFromStrings is a Config from the form, the URL or an element's
-// attributes: base with each value in vals set, each read as its field
-// wants it (a number, a whole number, a policy key), then validated, and
-// checked against the page budget for runs runs. Keys in ignore are not
-// Config keys but are expected (such as "sample"). It returns every problem
-// it finds, in the order of the fields.
+// ConfigFromStrings is a Config from the form: base with each value in
+// vals set, each read as its field wants it (a number, a whole number, a
+// policy key), then validated, and checked against the page budget for
+// runs runs. Keys in ignore are not Config keys but are expected (such as
+// "sample"). It returns every problem it finds, in the order of the
+// fields. The form holds every setting, so none is refused for counting
+// for nothing; for values given one by one, use ConfigFromGiven.
 func ConfigFromStrings(base sim.Config, vals map[string]string, runs int, ignore ...string) (sim.Config, []FieldMsg) {
-	sv := make(map[string]scalar, len(vals))
-	for k, v := range vals {
-		sv[k] = scalar{v, true}
-	}
-	return configFrom(base, sv, runs, ignore...)
+	return configFrom(base, stringValues(vals), runs, nil, ignore...)
 }
 
-func configFrom(base sim.Config, vals map[string]scalar, runs int, ignore ...string) (sim.Config, []FieldMsg) {
+// ConfigFromGiven is ConfigFromStrings for settings given explicitly, one
+// by one (a URL's keys, an element's attributes): a setting given a value
+// other than base's that would count for nothing in the runs of scope is
+// refused too, naming the setting that would make it count
+// (sim.Config.Unused).
+func ConfigFromGiven(base sim.Config, vals map[string]string, runs int, scope sim.Scope, ignore ...string) (sim.Config, []FieldMsg) {
+	return configFrom(base, stringValues(vals), runs, &scope, ignore...)
+}
+
+// UnusedGiven is what ConfigFromGiven adds to ConfigFromStrings: the
+// settings in vals (given one by one, such as a URL's keys) that would
+// count for nothing in the runs of scope on base, each with the setting
+// that would make it count. It is nil when every one counts, and when a
+// value cannot be read or is out of range, which the form reports itself.
+func UnusedGiven(base sim.Config, vals map[string]string, scope sim.Scope) []FieldMsg {
+	q := map[string]string{}
+	for k, v := range vals {
+		if _, ok := fieldByKey(k); ok {
+			q[k] = v
+		}
+	}
+	c, errs := configFrom(base, stringValues(q), 1, nil)
+	if len(errs) > 0 {
+		return nil
+	}
+	return simErrors(c.Unused(changed(base, c, stringValues(q)), scope), nil)
+}
+
+// changed are the keys of vals whose value in c differs from base's: the
+// settings given explicitly. A key given its base value is not counted as
+// given, so that a whole Config (a Result's config, passed back to
+// shedsim.run) reads back, every setting in it, counted or not.
+func changed[V any](base, c sim.Config, vals map[string]V) []string {
+	var out []string
+	for _, f := range configFields {
+		if _, ok := vals[f.Key]; ok && f.get(c) != f.get(base) {
+			out = append(out, f.Key)
+		}
+	}
+	return out
+}
+
+func stringValues(vals map[string]string) map[string]scalar {
+	sv := make(map[string]scalar, len(vals))
+	for k, v := range vals {
+		sv[k] = scalar{text: v, quoted: true}
+	}
+	return sv
+}
+
+// configFrom is base with vals set, validated and held to the page's
+// budget for runs runs; with a scope, the settings given that would count
+// for nothing in it are refused as well.
+func configFrom(base sim.Config, vals map[string]scalar, runs int, scope *sim.Scope, ignore ...string) (sim.Config, []FieldMsg) {
 	c := base
-	errs := applyConfig(&c, vals, ignore...)
+	errs, clamped := applyConfig(&c, vals, ignore...)
 	for _, e := range simErrors(c.Validate(), errs) {
-		if s, ok := vals[e.Field]; ok && strings.HasSuffix(strings.TrimSpace(s.text), "%") {
+		s, ok := vals[e.Field]
+		switch {
+		case ok && slices.Contains(clamped, e.Field):
+			// Validate names the number set held the value to; name the
+			// one given: "1e308 is out of range", not "1,000,000,000,...".
+			if _, rest, cut := strings.Cut(e.Msg, " is "); cut {
+				e.Msg = s.show() + " is " + rest
+			}
+		case ok && strings.HasSuffix(strings.TrimSpace(s.text), "%"):
 			e.Msg = inPercent(s.show(), e.Msg)
 		}
 		errs = append(errs, e)
+	}
+	if len(errs) == 0 && scope != nil {
+		errs = simErrors(c.Unused(changed(base, c, vals), *scope), nil)
 	}
 	if len(errs) == 0 {
 		if e := budget(c, runs); e != nil {
@@ -450,16 +533,16 @@ func configFrom(base sim.Config, vals map[string]scalar, runs int, ignore ...str
 	return c, errs
 }
 
-// decodeConfig reads a Config from JSON, starting from sim.DefaultConfig so
-// that a missing key keeps its default. Numbers may be given as JSON
-// numbers or as strings.
-func decodeConfig(data string, runs int) (sim.Config, []FieldMsg, error) {
-	vals, errs, err := readObject(data)
-	if err != nil {
-		return sim.Config{}, nil, err
+// decodeConfig reads a Config from the API's argument, starting from
+// sim.DefaultConfig so that a missing key keeps its default; numbers may be
+// given as numbers or as strings. A setting it gives a value other than
+// the default's is given explicitly, so if it would count for nothing in
+// scope it is refused.
+func decodeConfig(in input, runs int, scope sim.Scope) (sim.Config, []FieldMsg, error) {
+	if in.err != nil {
+		return sim.Config{}, nil, in.err
 	}
-	c, more := configFrom(sim.DefaultConfig(), vals, runs)
-	errs = append(errs, more...)
+	c, errs := configFrom(sim.DefaultConfig(), in.vals, runs, &scope)
 	return c, errs, nil
 }
 
@@ -524,26 +607,27 @@ func ClientRun(c sim.Config, chosen sim.Result, cl sim.Client) (sim.Result, erro
 	return sim.Run(c)
 }
 
-// clientsJSON compares every client strategy for a Config's policy:
-// configJSON as for viewJSON in, {"view": report.ClientView} out, or
+// clientsOf compares every client strategy for a Config's policy: a
+// Config as for viewOf in, {"view": report.ClientView} out, or
 // {"errors": [...]}, or {"error": "..."}.
-func clientsJSON(configJSON string) string {
-	return answerView(configJSON, clientRuns, report.BuildClients)
+func clientsOf(in input) string {
+	return answerView(in, clientRuns, sim.Scope{EveryClient: true}, report.BuildClients)
 }
 
-// viewJSON is the simulator page's computation: configJSON (any subset of
-// the Config keys; numbers as JSON numbers or strings) in,
-// {"view": report.View} out, or {"errors": [{"field", "msg"}]} for input a
-// person can fix, or {"error": "..."}.
-func viewJSON(configJSON string) string {
-	return answerView(configJSON, viewRuns, report.Build)
+// viewOf is the simulator page's computation: a Config (any subset of
+// its keys; numbers as numbers or strings) in, {"view": report.View} out,
+// or {"errors": [{"field", "msg"}]} for input a person can fix, or
+// {"error": "..."}.
+func viewOf(in input) string {
+	return answerView(in, viewRuns, sim.Scope{EveryPolicy: true}, report.Build)
 }
 
-// answerView decodes configJSON, which decodeConfig validates and holds to
-// the page budget for runs, and answers {"view": build(c)}.
-func answerView[V any](configJSON string, runs int, build func(sim.Config) (V, error)) (out string) {
+// answerView decodes in, which decodeConfig validates, checks for
+// settings that count for nothing in scope and holds to the page budget
+// for runs, and answers {"view": build(c)}.
+func answerView[V any](in input, runs int, scope sim.Scope, build func(sim.Config) (V, error)) (out string) {
 	defer guard(&out)
-	c, errs, err := decodeConfig(configJSON, runs)
+	c, errs, err := decodeConfig(in, runs, scope)
 	if err != nil {
 		return fail(err.Error())
 	}
@@ -557,12 +641,12 @@ func answerView[V any](configJSON string, runs int, build func(sim.Config) (V, e
 	return mustJSON(viewAnswer[V]{v})
 }
 
-// runJSON runs one Config and returns its sim.Result as JSON, exactly the
+// runOf runs one Config and returns its sim.Result as JSON, exactly the
 // bytes json.Marshal gives natively (the browser parity test compares
 // them), or {"errors": [...]} or {"error": "..."}.
-func runJSON(configJSON string) (out string) {
+func runOf(in input) (out string) {
 	defer guard(&out)
-	c, errs, err := decodeConfig(configJSON, 1)
+	c, errs, err := decodeConfig(in, 1, sim.Scope{})
 	if err != nil {
 		return fail(err.Error())
 	}
@@ -573,11 +657,7 @@ func runJSON(configJSON string) (out string) {
 	if err != nil {
 		return invalid(simErrors(err, nil))
 	}
-	b, err := marshal(r)
-	if err != nil {
-		return fail(err.Error())
-	}
-	return string(b)
+	return mustJSON(r)
 }
 
 // PolicyInfo names a policy for a menu.
@@ -682,6 +762,25 @@ func RunLab(index int) (LabRun, []FieldMsg) {
 	return LabRun{index, c, r, report.Timeline(r), report.Recovered(r), report.Outlook(r), report.ThisRun(r)}, nil
 }
 
+// labOf is shedsim.lab(index): the index a whole number (a number or a
+// string of one, from 0 to 161); anything else, NaN and 1.5 included, is
+// {"errors": [...]}, never a run of an index nobody gave.
+func labOf(v jsValue) (out string) {
+	defer guard(&out)
+	s := jsScalar(v)
+	if s == (scalar{}) {
+		s = scalar{bad: "is missing: give the index of a lab run, a whole number from 0 to " + strconv.Itoa(len(sim.Lab())-1)}
+	}
+	x, i, _, msg := parseNumber(s, kindInt, "0")
+	if msg == "" && math.Abs(x) > maxWhole {
+		msg = s.show() + " is out of range: use a whole number from 0 to " + strconv.Itoa(len(sim.Lab())-1)
+	}
+	if msg != "" {
+		return invalid([]FieldMsg{{"index", msg}})
+	}
+	return labJSON(int(i))
+}
+
 // labJSON runs the lab's combination index (0 to 161, in the order of
 // sim.Lab) and returns a LabRun, or {"errors": [...]} for an index out of
 // range.
@@ -735,11 +834,7 @@ var planFields = []struct {
 // default input with each value in vals set (target may be a fraction,
 // 0.05, or a percentage, "5%"), validated.
 func PlanFromStrings(vals map[string]string) (plan.Input, []FieldMsg) {
-	sv := make(map[string]scalar, len(vals))
-	for k, v := range vals {
-		sv[k] = scalar{v, true}
-	}
-	return planFrom(sv)
+	return planFrom(stringValues(vals))
 }
 
 func planFrom(vals map[string]scalar) (plan.Input, []FieldMsg) {
@@ -758,9 +853,7 @@ func planFrom(vals map[string]scalar) (plan.Input, []FieldMsg) {
 		}
 		f.set(&in, x)
 	}
-	for _, k := range sortedUnknown(vals, func(k string) bool { _, ok := d[k]; return ok }) {
-		errs = append(errs, FieldMsg{k, "is not a setting of the planner: use one of rate_rps, service_ms, target, limit_ms"})
-	}
+	errs = append(errs, unknownKeys(sortedUnknown(vals, func(k string) bool { _, ok := d[k]; return ok }), "the planner", planKeys)...)
 	errs = append(errs, simErrors(in.Validate(), errs)...)
 	return in, errs
 }
@@ -780,18 +873,16 @@ func ComputePlan(in plan.Input) (PlanAnswer, []FieldMsg) {
 	return PlanAnswer{p, LayoutPlan(p)}, nil
 }
 
-// planJSON is the planner: {"rate_rps", "service_ms", "target", "limit_ms"}
+// planOf is the planner: {"rate_rps", "service_ms", "target", "limit_ms"}
 // in (any subset; numbers or strings; target also as "5%"), {"plan":
 // plan.Plan, "chart": PlanChart} out, or {"errors": [...]}, or
 // {"error": "..."}.
-func planJSON(inputJSON string) (out string) {
+func planOf(arg input) (out string) {
 	defer guard(&out)
-	vals, errs, err := readObject(inputJSON)
-	if err != nil {
-		return fail(err.Error())
+	if arg.err != nil {
+		return fail(arg.err.Error())
 	}
-	in, more := planFrom(vals)
-	errs = append(errs, more...)
+	in, errs := planFrom(arg.vals)
 	if len(errs) > 0 {
 		return invalid(errs)
 	}
@@ -957,7 +1048,7 @@ func QueueHint(v report.View) string {
 
 // encodeQuery writes vals in the order of keys, leaving out those equal
 // to defaults, as a URL query: "?policy=bounded&retries=3", or "" when
-// nothing differs. Values are escaped as url.QueryEscape does.
+// nothing differs, each key and value escaped with url.QueryEscape.
 func encodeQuery(keys []string, vals, defaults map[string]string) string {
 	var b strings.Builder
 	for _, k := range keys {
@@ -970,29 +1061,7 @@ func encodeQuery(keys []string, vals, defaults map[string]string) string {
 		} else {
 			b.WriteByte('&')
 		}
-		b.WriteString(queryEscape(k) + "=" + queryEscape(v))
-	}
-	return b.String()
-}
-
-// queryEscape is url.QueryEscape: letters, digits and -_.~ as they are, a
-// space as +, every other byte as %XX. (The page's WebAssembly leaves out
-// net/url, which brings net/netip and unique with it.)
-func queryEscape(s string) string {
-	const hex = "0123456789ABCDEF"
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '_', c == '.', c == '~':
-			b.WriteByte(c)
-		case c == ' ':
-			b.WriteByte('+')
-		default:
-			b.WriteByte('%')
-			b.WriteByte(hex[c>>4])
-			b.WriteByte(hex[c&15])
-		}
+		b.WriteString(url.QueryEscape(k) + "=" + url.QueryEscape(v))
 	}
 	return b.String()
 }
@@ -1000,7 +1069,8 @@ func queryEscape(s string) string {
 // queryUnescape is url.QueryUnescape, but for a malformed escape: + is a
 // space and %XX a byte, and a % that starts no escape stays a %, as the
 // browser's URLSearchParams reads it, so that a link typed by hand with
-// order_share=35% means 35%.
+// order_share=35% means 35% (url.ParseQuery drops such a key). It is not
+// there to save bytes: net/url has no reading this lenient.
 func queryUnescape(s string) string {
 	unhex := func(c byte) (byte, bool) {
 		switch {

@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -576,4 +578,189 @@ func TestPlanDefaults(t *testing.T) {
 	in, errs := PlanFromStrings(planDefaults)
 	require.Empty(t, errs)
 	assert.Equal(t, plan.DefaultInput(), in)
+}
+
+// TestJSAPIRefusesWhatItCannotRead calls the JS API as a page script
+// might, with what JSON.stringify would have turned into a plausible wrong
+// run or an internal error (issue 14, items 4 to 8): each answer names the
+// key and what is wrong, quotes no more than a prefix of the input, and
+// stays small whatever the input's size. (The time such input takes is in
+// BenchmarkHostileInput: tests are not timed.)
+func TestJSAPIRefusesWhatItCannotRead(t *testing.T) {
+	circular := jsObject{"workers": 8.0}
+	circular["self"] = circular
+	many := jsObject{}
+	var manyJSON strings.Builder
+	manyJSON.WriteString("{")
+	for i := range 20_000 {
+		k := fmt.Sprintf("unknown_key_%05d", i)
+		many[k] = 1.0
+		if i > 0 {
+			manyJSON.WriteString(",")
+		}
+		manyJSON.WriteString(`"` + k + `":1`)
+	}
+	manyJSON.WriteString("}")
+	view := func(v any) string { return viewOf(readJS(fakeJS{v})) }
+	run := func(v any) string { return runOf(readJS(fakeJS{v})) }
+	cases := []struct {
+		reason string
+		answer func() string
+		field  string // the field of the first error, or "" for {"error"}
+		want   string // a part of its message
+		most   int    // the most bytes the answer may take
+	}{
+		{"NaN is refused, not the default", func() string { return run(jsObject{"sale_rps": math.NaN()}) },
+			"sale_rps", "NaN is not a number: use a number from 0 to 1,000,000 per second", 300},
+		{"Infinity is refused", func() string { return run(jsObject{"timeout_ms": math.Inf(1)}) },
+			"timeout_ms", "is not a finite number: use a number above 0", 300},
+		{"NaN workers", func() string { return view(jsObject{"workers": math.NaN()}) }, "workers", "NaN is not a whole number", 300},
+		{"a huge whole number is named as given", func() string { return run(jsObject{"workers": 1e308}) },
+			"workers", "1e+308 is out of range: use a whole number from 1 to 100,000", 300},
+		{"and in JSON as typed", func() string { return runJSON(`{"workers": 1e308}`) }, "workers", "1e308 is out of range", 300},
+		{"a circular object is read, not stringified", func() string { return run(circular) },
+			"self", "is not a setting of the simulator", 1000},
+		{"a circular value is named", func() string { return run(jsObject{"workers": circular}) },
+			"workers", "an object is not a number or a string", 300},
+		{"a getter that throws", func() string { return run(jsObject{"workers": jsThrows("boom")}) },
+			"workers", "reading it threw boom", 300},
+		{"a function value", func() string { return run(jsObject{"workers": jsFunc{}}) }, "workers", "a function is not a number or a string", 300},
+		{"true is not a config", func() string { return view(true) }, "", "the input is a boolean: give an object", 300},
+		{"a function is not a config", func() string { return view(jsFunc{}) }, "", "the input is a function", 300},
+		{"an array is not a config", func() string { return view([]any{1.0}) }, "", "the input is an array", 300},
+		{"a number is not a config", func() string { return view(8.0) }, "", "the input is a number", 300},
+		{"20,000 unknown keys are named once, sorted, and counted", func() string { return view(many) },
+			"unknown_key_00000", "is not a setting of the simulator: use one of policy, workers", 2500},
+		{"and as JSON", func() string { return viewJSON(manyJSON.String()) }, "unknown_key_00000", "use one of policy", 2500},
+		{"a 300 MB value is quoted by its first characters", func() string { return run(jsObject{"policy": jsLong(300_000_000)}) },
+			"policy", `"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"… (300,000,000 characters) is too long to be a setting`, 400},
+		{"a 300 MB number", func() string { return run(jsObject{"workers": jsLong(300_000_000)}) }, "workers", "(300,000,000 characters) is too long", 400},
+		{"a 300 MB key", func() string { return run(jsObject{strings.Repeat("k", 1000): 1.0}) }, `"kkkkkkkkkk`, "is not a setting", 1000},
+		{"300 MB of JSON is refused by its length", func() string { return viewOf(readJS(fakeJS{jsLong(300_000_000)})) },
+			"", "the input is 300,000,000 characters of JSON, more than any configuration needs", 300},
+		{"a long bad value in JSON is not echoed", func() string { return runJSON(`{"policy":"` + strings.Repeat("y", 100_000) + `"}`) },
+			"policy", "(100,000 characters) is too long", 400},
+		{"a BigInt is a whole number", func() string { return run(jsObject{"workers": jsBigInt("1000000000000000000000")}) },
+			"workers", "1000000000000000000000 is out of range", 300},
+		{"a client setting that counts for nothing", func() string { return run(jsObject{"retries": 3.0, "budget_tokens": 1.0}) },
+			"budget_tokens", "needs client budget (the client is fixed)", 300},
+		{"a queue bound for a run without one", func() string { return run(jsObject{"queue": 10.0}) },
+			"queue", "needs policy bounded or policy priority", 300},
+		{"the planner's unknown keys too", func() string { return planOf(readJS(fakeJS{many})) }, "unknown_key_00000", "is not a setting of the planner", 2500},
+	}
+	for _, tc := range cases {
+		t.Run(tc.reason, func(t *testing.T) {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			out := tc.answer()
+			runtime.ReadMemStats(&after)
+			a := decode(t, out)
+			if tc.field == "" {
+				require.NotNil(t, a.Error, "%s: %s", tc.reason, out)
+				assert.Contains(t, *a.Error, tc.want, tc.reason)
+				assert.NotContains(t, *a.Error, "internal error", tc.reason)
+			} else {
+				require.NotEmpty(t, a.Errors, "%s: %s", tc.reason, out)
+				assert.True(t, strings.HasPrefix(a.Errors[0].Field, tc.field), "%s: the first error is %q's: %s", tc.reason, tc.field, out)
+				assert.Contains(t, a.Errors[0].Msg, tc.want, tc.reason)
+			}
+			assert.LessOrEqual(t, len(out), tc.most, "%s: the answer is small: %s", tc.reason, prefix(out, 500))
+			assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(64<<20), "%s: reading it allocates little, whatever its size", tc.reason)
+		})
+	}
+	// The unknown keys: the first ten by name, in order, then a count.
+	a := decode(t, view(many))
+	require.Len(t, a.Errors, maxUnknown+1)
+	assert.Equal(t, "unknown_key_00009", a.Errors[9].Field)
+	assert.Equal(t, FieldMsg{"", "and 19,990 more keys that are not settings of the simulator"}, a.Errors[10])
+
+	// A BigInt that fits is read exactly; undefined and null keep the default.
+	var r sim.Result
+	require.NoError(t, json.Unmarshal([]byte(run(jsObject{"workers": jsBigInt("13"), "seed": nil, "retries": jsNull})), &r))
+	assert.Equal(t, 13, r.Config.Workers)
+	assert.Equal(t, sim.DefaultConfig().Seed, r.Config.Seed)
+	// Nothing, undefined and null are every default.
+	assert.Equal(t, runJSON(`{}`), run(nil))
+	assert.Equal(t, runJSON(`{}`), run(jsNull))
+	// A client setting counts where its client runs.
+	assert.Nil(t, decode(t, clientsOf(readJS(fakeJS{jsObject{"retries": 3.0, "budget_tokens": 1.0}}))).Errors, "the comparison of clients runs the budget")
+	assert.Nil(t, decode(t, view(jsObject{"queue": 10.0})).Errors, "the view runs every policy")
+}
+
+// TestLabIndexIsAWholeNumber: shedsim.lab reads its index as a whole
+// number, or says why not (issue 14, item 5: lab(NaN) was entry 0, 1.5
+// entry 1, and "3" was "-1 is out of range").
+func TestLabIndexIsAWholeNumber(t *testing.T) {
+	cases := []struct {
+		reason string
+		arg    any
+		index  int    // the run answered, or -1
+		want   string // part of the error
+	}{
+		{"a number", 3.0, 3, ""},
+		{"a string of one", "3", 3, ""},
+		{"NaN", math.NaN(), -1, "NaN is not a whole number"},
+		{"a fraction", 1.5, -1, "1.5 is not a whole number"},
+		{"too large", 1e308, -1, "1e+308 is out of range: use a whole number from 0 to 161"},
+		{"out of range", 162.0, -1, "162 is out of range"},
+		{"true", true, -1, "true is not a number or a string"},
+		{"nothing", nil, -1, "is missing: give the index of a lab run"},
+		{"an object", jsObject{}, -1, "an object is not a number or a string"},
+	}
+	for _, tc := range cases {
+		out := labOf(fakeJS{tc.arg})
+		var l struct {
+			Index  *int       `json:"index"`
+			Errors []FieldMsg `json:"errors"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(out), &l), tc.reason)
+		if tc.index >= 0 {
+			require.NotNil(t, l.Index, "%s: %s", tc.reason, prefix(out, 300))
+			assert.Equal(t, tc.index, *l.Index, tc.reason)
+			continue
+		}
+		require.Len(t, l.Errors, 1, "%s: %s", tc.reason, prefix(out, 300))
+		assert.Equal(t, "index", l.Errors[0].Field, tc.reason)
+		assert.Contains(t, l.Errors[0].Msg, tc.want, tc.reason)
+	}
+}
+
+// TestGivenSettingsThatCountForNothing: an element's attributes and a
+// link's keys are given one by one, so one that counts for nothing is
+// named, as on the command line; the form, which holds every setting, is
+// not held to that (issue 14, item 1).
+func TestGivenSettingsThatCountForNothing(t *testing.T) {
+	vals := map[string]string{"retries": "3", "budget_tokens": "1"}
+	_, errs := ConfigFromGiven(sim.DefaultConfig(), vals, 1, sim.Scope{EveryPolicy: true})
+	require.Len(t, errs, 1)
+	assert.Equal(t, FieldMsg{"budget_tokens", "needs client budget (the client is fixed): add it, or leave out budget_tokens"}, errs[0])
+	_, errs = ConfigFromStrings(sim.DefaultConfig(), vals, 1)
+	assert.Empty(t, errs, "the form's values are every setting, counted or not")
+	vals["client"] = "budget"
+	_, errs = ConfigFromGiven(sim.DefaultConfig(), vals, 1, sim.Scope{EveryPolicy: true})
+	assert.Empty(t, errs, "with its client it counts")
+
+	assert.Equal(t, []FieldMsg{{"retry_jitter_ms", "needs retries above 0 (with none, no client retries): give retries, or leave out retry_jitter_ms"}},
+		UnusedGiven(sim.DefaultConfig(), map[string]string{"retry_jitter_ms": "5", "sample": "sale"}, sim.Scope{EveryPolicy: true}))
+	assert.Nil(t, UnusedGiven(sim.DefaultConfig(), map[string]string{"retry_jitter_ms": "x"}, sim.Scope{}), "a value the form reports itself")
+	retries, ok := sim.SampleByKey("retries")
+	require.True(t, ok)
+	assert.Nil(t, UnusedGiven(retries.Config, map[string]string{"retry_jitter_ms": "5"}, sim.Scope{EveryPolicy: true}), "the sample's retries make it count")
+}
+
+// TestWholeConfigReadsBack: a whole Config, every setting in it, as a
+// Result's config holds it, is a valid input: a setting at its default is
+// not counted as given.
+func TestWholeConfigReadsBack(t *testing.T) {
+	for _, c := range []sim.Config{sim.DefaultConfig(), sim.Lab()[67], sim.Lab()[161]} {
+		in, err := json.Marshal(c)
+		require.NoError(t, err)
+		out := runJSON(string(in))
+		var r sim.Result
+		require.NoError(t, json.Unmarshal([]byte(out), &r), prefix(out, 300))
+		assert.Equal(t, c, r.Config)
+	}
+	a := decode(t, runJSON(`{"policy":"bounded","codel_target_ms":5,"codel_interval_ms":7}`))
+	require.Len(t, a.Errors, 1, "the default M is not given, a changed N is")
+	assert.Equal(t, "codel_interval_ms", a.Errors[0].Field)
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/shedsim/shedsim/sim"
@@ -63,25 +65,50 @@ func BenchmarkClientRuns(b *testing.B) {
 	})
 }
 
-// BenchmarkMarshalView compares the page's JSON with encoding/json's on
-// the view that shedsim:result carries.
+// BenchmarkMarshalView is the encoding of the view that shedsim:result
+// carries, with encoding/json.
 func BenchmarkMarshalView(b *testing.B) {
 	v, err := report.Build(sim.DefaultConfig())
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Run("marshal", func(b *testing.B) {
+	for b.Loop() {
+		if _, err := json.Marshal(v); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkHostileInput is the time the JS API takes to refuse input no
+// configuration needs (issue 14, items 6 and 7): 20,000 unknown keys, as
+// an object and as 300 KB of JSON, and a 300 MB string value.
+func BenchmarkHostileInput(b *testing.B) {
+	many := jsObject{}
+	var text strings.Builder
+	text.WriteString("{")
+	for i := range 20_000 {
+		k := "unknown_key_" + strconv.Itoa(100000+i)
+		many[k] = 1.0
+		if i > 0 {
+			text.WriteString(",")
+		}
+		text.WriteString(`"` + k + `":1`)
+	}
+	text.WriteString("}")
+	manyJSON := text.String()
+	b.Run("20000-keys-object", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := marshal(v); err != nil {
-				b.Fatal(err)
-			}
+			viewOf(readJS(fakeJS{many}))
 		}
 	})
-	b.Run("encoding-json", func(b *testing.B) {
+	b.Run("20000-keys-json", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := json.Marshal(v); err != nil {
-				b.Fatal(err)
-			}
+			viewOf(readObject(manyJSON))
+		}
+	})
+	b.Run("300MB-value", func(b *testing.B) {
+		for b.Loop() {
+			runOf(readJS(fakeJS{jsObject{"policy": jsLong(300_000_000)}}))
 		}
 	})
 }

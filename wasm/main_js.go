@@ -7,7 +7,9 @@
 //
 // The object (every function returns a JSON string unless noted; a
 // configuration may be passed as a JSON string or as a plain object, and
-// numbers in it as numbers or strings):
+// numbers in it as numbers or strings; NaN, Infinity, a value that is not
+// a number or a string, a setting that counts for nothing and an unknown
+// key are {"errors"}, named by key, never quietly the default):
 //
 //	shedsim.version                  the module's version string
 //	shedsim.defaults()               {"config", "plan_input", "page_budget", "keys", "policies"}
@@ -37,7 +39,9 @@
 package main
 
 import (
+	"math"
 	"strconv"
+	"strings"
 	"syscall/js"
 
 	"github.com/shedsim/shedsim/sim"
@@ -54,25 +58,82 @@ var (
 
 type releaser interface{ release() }
 
-// arg reads argument i as a JSON string: a string as is, an object through
-// JSON.stringify, anything else (undefined, null) as "{}".
-func arg(args []js.Value, i int) string {
+// arg reads argument i of a call for the adapter: a JSON string, a plain
+// object read key by key (see readJS), or nothing, which is every default.
+func arg(args []js.Value, i int) input {
 	if i >= len(args) {
-		return "{}"
+		return input{vals: map[string]scalar{}}
 	}
-	switch a := args[i]; a.Type() {
-	case js.TypeString:
-		return a.String()
-	case js.TypeObject:
-		return js.Global().Get("JSON").Call("stringify", a).String()
-	case js.TypeNumber:
-		return js.Global().Get("String").Invoke(a).String()
-	}
-	return "{}"
+	return readJS(jsVal{args[i]})
 }
 
-// fn wraps a JSON-in, JSON-out adapter function for JavaScript.
-func fn(f func(string) string) js.Func {
+// jsVal is a js.Value as readJS reads it.
+type jsVal struct{ v js.Value }
+
+var (
+	objectToString = js.Global().Get("Object").Get("prototype").Get("toString")
+	objectKeys     = js.Global().Get("Object").Get("keys")
+	objectOf       = js.Global().Get("Object")
+	reflectGet     = js.Global().Get("Reflect").Get("get")
+	jsString       = js.Global().Get("String")
+)
+
+// tag is Object.prototype.toString.call(v) without "[object " and "]".
+// It is asked first, because js.Value.Type panics on a BigInt.
+func (j jsVal) tag() string {
+	t := objectToString.Call("call", j.v).String()
+	return strings.TrimSuffix(strings.TrimPrefix(t, "[object "), "]")
+}
+
+// prim is v, or a wrapper object's primitive (new Number(8) is 8).
+func (j jsVal) prim() js.Value {
+	if j.v.Type() == js.TypeObject {
+		return j.v.Call("valueOf")
+	}
+	return j.v
+}
+
+func (j jsVal) number() float64 {
+	p := j.prim()
+	if p.Type() == js.TypeBoolean {
+		if p.Bool() {
+			return 1
+		}
+		return 0
+	}
+	return p.Float()
+}
+
+// str is String(v) as a String object: js.Value's Length, Get and Call
+// panic on a primitive string.
+func (j jsVal) str() js.Value { return objectOf.Invoke(jsString.Invoke(j.v)) }
+
+func (j jsVal) length() int { return j.str().Length() }
+
+func (j jsVal) text(n int) string {
+	s := j.str()
+	if s.Length() > n {
+		return s.Call("slice", 0, n).String()
+	}
+	return s.Call("toString").String()
+}
+
+func (j jsVal) keys() []jsValue {
+	ks := objectKeys.Invoke(j.v)
+	out := make([]jsValue, ks.Length())
+	for i := range out {
+		out[i] = jsVal{ks.Index(i)}
+	}
+	return out
+}
+
+// get is Reflect.get(v, key): through Invoke, so that a getter that
+// throws is a Go panic readJSValue recovers from, where Value.Get would let
+// the exception through the Go stack.
+func (j jsVal) get(key string) jsValue { return jsVal{reflectGet.Invoke(j.v, key)} }
+
+// fn wraps an adapter function of one argument for JavaScript.
+func fn(f func(input) string) js.Func {
 	return js.FuncOf(func(_ js.Value, args []js.Value) (out any) {
 		defer func() {
 			if r := recover(); r != nil {
@@ -166,16 +227,15 @@ func main() {
 		"version":  version,
 		"defaults": fn0(defaultsJSON),
 		"samples":  fn0(samplesJSON),
-		"view":     fn(viewJSON),
-		"clients":  fn(clientsJSON),
-		"run":      fn(runJSON),
+		"view":     fn(viewOf),
+		"clients":  fn(clientsOf),
+		"run":      fn(runOf),
 		"labList":  fn0(labListJSON),
 		"lab": js.FuncOf(func(_ js.Value, args []js.Value) any {
-			i := -1
-			if len(args) > 0 && args[0].Type() == js.TypeNumber {
-				i = args[0].Int()
+			if len(args) == 0 {
+				return labOf(jsVal{js.Undefined()})
 			}
-			return labJSON(i)
+			return labOf(jsVal{args[0]})
 		}),
 		"labIndex": js.FuncOf(func(_ js.Value, args []js.Value) (out any) {
 			defer func() {
@@ -190,9 +250,20 @@ func main() {
 			if err != nil {
 				return -1
 			}
-			return LabIndex(p, args[1].Int(), args[2].Float(), args[3].Float())
+			// A number only, and retries a whole one: 1.5 retries is in
+			// no lab run, not the run of 1.
+			for _, a := range args[1:4] {
+				if a.Type() != js.TypeNumber {
+					return -1
+				}
+			}
+			r := args[1].Float()
+			if r != math.Trunc(r) || math.Abs(r) > 1000 {
+				return -1
+			}
+			return LabIndex(p, int(r), args[2].Float(), args[3].Float())
 		}),
-		"plan": fn(planJSON),
+		"plan": fn(planOf),
 		"mount": js.FuncOf(func(_ js.Value, args []js.Value) any {
 			if len(args) < 1 {
 				return 0

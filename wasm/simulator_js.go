@@ -90,6 +90,13 @@ func mountSimulator(host el, prefix string, page bool, kind string, attrs map[st
 	var startErrs []FieldMsg
 	if page {
 		vals = queryValues(given)
+		// A setting the link gives that counts for nothing is named; the
+		// form, which shows every setting, keeps it.
+		base := sim.DefaultConfig()
+		if s, ok := sim.SampleByKey(given["sample"]); ok {
+			base = s.Config
+		}
+		startErrs = UnusedGiven(base, given, sim.Scope{EveryPolicy: true})
 	} else {
 		if s, ok := sim.SampleByKey(attrs["sample"]); ok {
 			w.start = s.Config
@@ -99,13 +106,15 @@ func mountSimulator(host el, prefix string, page bool, kind string, attrs map[st
 		// Keep the attributes that are fine; name the others, settings
 		// or not (the loader's own are not settings, and not errors).
 		given := maps.Clone(given)
-		c, errs := ConfigFromStrings(w.start, given, 1, loaderAttrs...)
+		// An attribute that counts for nothing is one of those.
+		scope := sim.Scope{EveryPolicy: true}
+		c, errs := ConfigFromGiven(w.start, given, 1, scope, loaderAttrs...)
 		if len(errs) > 0 {
 			startErrs = append(startErrs, errs...)
 			for _, e := range errs {
 				delete(given, e.Field)
 			}
-			c, errs = ConfigFromStrings(w.start, given, 1, loaderAttrs...)
+			c, errs = ConfigFromGiven(w.start, given, 1, scope, loaderAttrs...)
 		}
 		if len(errs) == 0 {
 			w.start = c
@@ -161,13 +170,18 @@ func mountSimulator(host el, prefix string, page bool, kind string, attrs map[st
 	if page {
 		w.on(js.Global(), "popstate", func(js.Value) { w.restore() })
 	}
-	if len(startErrs) > 0 && !page {
-		// The attributes themselves are wrong: say so, and run the rest.
+	if len(startErrs) > 0 {
+		// The attributes (or the link) themselves are wrong: say so, and
+		// run the rest.
 		var msgs []string
 		for _, e := range startErrs {
 			msgs = append(msgs, e.Field+": "+e.Msg)
 		}
-		w.fixed = "This widget's attributes have a problem: " + strings.Join(msgs, "; ") + "."
+		what := "This widget's attributes have"
+		if page {
+			what = "This link's settings have"
+		}
+		w.fixed = what + " a problem: " + strings.Join(msgs, "; ") + "."
 		w.showError("")
 	}
 	w.update(false)

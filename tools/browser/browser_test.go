@@ -713,9 +713,22 @@ func testBadInput(t *testing.T, s *session) {
 		{`shedsim.plan("{")`, "the planner reads JSON too", false},
 		{`shedsim.view({workers: "many"})`, "a field the engine cannot read is a field error", true},
 		{`shedsim.lab(-1)`, "a lab index out of range", true},
+		// Issue 14: what JSON.stringify made a plausible wrong run, or an
+		// internal error, is named (the JS values are read one by one).
+		{`shedsim.run({sale_rps: NaN})`, "NaN is refused, not the default", true},
+		{`shedsim.run({timeout_ms: Infinity})`, "Infinity is refused", true},
+		{`(() => { const o = {workers: 8}; o.self = o; return shedsim.run(o) })()`, "a circular object is read, not a bug", true},
+		{`shedsim.run({get workers() { throw new Error("boom") }})`, "a getter that throws", true},
+		{`shedsim.run({workers: 10n ** 30n})`, "a BigInt out of range", true},
+		{`shedsim.run({retries: 3, budget_tokens: 1})`, "a setting that counts for nothing", true},
+		{`shedsim.view(true)`, "true is not a config", false},
+		{`shedsim.view(() => 1)`, "a function is not a config", false},
+		{`shedsim.lab(NaN)`, "NaN is not entry 0", true},
+		{`shedsim.lab(1.5)`, "1.5 is not entry 1", true},
 	} {
 		out := eval[string](tb, tc.call)
 		require.NoError(t, json.Unmarshal([]byte(out), &answer), "%s returned %q: %s", tc.call, out, tc.reason)
+		assert.NotContains(t, out, "internal error", "%s: %s", tc.call, tc.reason)
 		if tc.wantErrors {
 			assert.NotEmpty(t, answer.Errors, "%s: %s; got %s", tc.call, tc.reason, out)
 		} else {
@@ -724,6 +737,20 @@ func testBadInput(t *testing.T, s *session) {
 		assert.Empty(t, answer.View, "%s has no view", tc.call)
 		answer.Error, answer.Errors, answer.View = "", nil, nil
 	}
+	// Short answers, whatever the input's size, and without "internal
+	// error".
+	for _, call := range []string{
+		`shedsim.run({policy: "x".repeat(30_000_000)})`,
+		`shedsim.view(Object.fromEntries(Array.from({length: 20000}, (_, i) => ["unknown_" + i, 1])))`,
+		`shedsim.view(JSON.stringify(Object.fromEntries(Array.from({length: 20000}, (_, i) => ["unknown_" + i, 1]))))`,
+	} {
+		out := eval[string](tb, call)
+		assert.Less(t, len(out), 3000, "%s: a short answer: %.300s", call, out)
+		assert.NotContains(t, out, "internal error", call)
+		assert.Contains(t, out, `"errors"`, call)
+	}
+	assert.Equal(t, 13, eval[int](tb, `JSON.parse(shedsim.run({workers: 13n})).config.workers`), "a BigInt that fits is a whole number")
+	assert.Equal(t, 3, eval[int](tb, `JSON.parse(shedsim.lab("3")).index`), "a lab index as a string")
 	// A Go panic inside a call (Int of a string) comes back as -1.
 	assert.Equal(t, -1, eval[int](tb, `shedsim.labIndex('fifo', 'three', 150, 2000)`), "labIndex recovers from a panic")
 

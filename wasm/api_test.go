@@ -1,0 +1,126 @@
+package main
+
+import (
+	"math"
+	"sort"
+	"strings"
+	"unicode/utf16"
+)
+
+// The JS API's functions with a JSON string, as shedsim.view('{"workers":
+// 8}') calls them.
+
+func viewJSON(s string) string    { return viewOf(readObject(s)) }
+func clientsJSON(s string) string { return clientsOf(readObject(s)) }
+func runJSON(s string) string     { return runOf(readObject(s)) }
+func planJSON(s string) string    { return planOf(readObject(s)) }
+
+// fakeJS is a JavaScript value for readJS, natively: nil is undefined,
+// jsNull null, a float64 a Number, a string a String, a jsBigInt a BigInt,
+// a bool a Boolean, a map an object (which may hold itself), a []any an
+// array, a jsFunc a function, and a jsThrows a getter that throws.
+type fakeJS struct{ v any }
+
+type (
+	jsNullType struct{}
+	jsBigInt   string
+	jsFunc     struct{}
+	jsThrows   string
+	jsObject   map[string]any
+)
+
+var jsNull = jsNullType{}
+
+func (f fakeJS) tag() string {
+	switch f.v.(type) {
+	case nil:
+		return "Undefined"
+	case jsNullType:
+		return "Null"
+	case float64:
+		return "Number"
+	case string, jsLong:
+		return "String"
+	case jsBigInt:
+		return "BigInt"
+	case bool:
+		return "Boolean"
+	case jsObject:
+		return "Object"
+	case []any:
+		return "Array"
+	case jsFunc:
+		return "Function"
+	}
+	panic("fakeJS: no JavaScript type for this Go value")
+}
+
+func (f fakeJS) number() float64 {
+	switch v := f.v.(type) {
+	case float64:
+		return v
+	case bool:
+		if v {
+			return 1
+		}
+		return 0
+	}
+	return math.NaN()
+}
+
+// length counts UTF-16 code units, as JavaScript does.
+func (f fakeJS) length() int {
+	switch v := f.v.(type) {
+	case string:
+		return len(utf16.Encode([]rune(v)))
+	case jsBigInt:
+		return len(v)
+	case jsLong:
+		return int(v)
+	}
+	return 0
+}
+
+func (f fakeJS) text(n int) string {
+	var s string
+	switch v := f.v.(type) {
+	case string:
+		s = v
+	case jsBigInt:
+		s = string(v)
+	case jsLong:
+		return strings.Repeat("x", min(n, int(v)))
+	}
+	if u := utf16.Encode([]rune(s)); len(u) > n {
+		return string(utf16.Decode(u[:n]))
+	}
+	return s
+}
+
+func (f fakeJS) keys() []jsValue {
+	o := f.v.(jsObject)
+	var ks []string
+	for k := range o {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks) // Object.keys's order is insertion's; any order will do
+	out := make([]jsValue, len(ks))
+	for i, k := range ks {
+		out[i] = fakeJS{k}
+	}
+	return out
+}
+
+func (f fakeJS) get(key string) jsValue {
+	v := f.v.(jsObject)[key]
+	if t, ok := v.(jsThrows); ok {
+		panic(string(t))
+	}
+	return fakeJS{v}
+}
+
+// jsLong is a JavaScript string of n "x"s that holds none of them, so that
+// a test can pass a 300 MB string without making one.
+type jsLong int
+
+func (l jsLong) String() string { return "" }

@@ -1,0 +1,279 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// This file reads what a page script passes the JS API: a JSON string
+// (read with encoding/json) or a plain object (read key by key, through
+// jsValue, never through JSON.stringify, which turns NaN into null, throws
+// on a BigInt or a circular object, and calls toJSON). Every value is read
+// as a scalar, a number's text or a string, or marked bad with why; what
+// the keys mean is the adapter's business (configFrom, planFrom). Nothing
+// here copies or quotes more of the input than a short prefix, so a huge
+// input gets a short answer, quickly.
+
+const (
+	// maxInputChars is the longest JSON text the API reads, in UTF-16 code
+	// units as JavaScript counts a string's length: a Config is a few
+	// hundred bytes, and every key of it with long values under 10 KB.
+	maxInputChars = 1 << 20
+	// maxValueChars is the longest value the API reads as a scalar; a
+	// longer one is refused by its length, without being read.
+	maxValueChars = 200
+	// quoteChars is how much of a value or a key a message quotes.
+	quoteChars = 40
+)
+
+// scalar is one value as given: the text of a number, or a string (from a
+// form field, a URL, an HTML attribute, a JSON string or a JS string), or
+// why it cannot be read (bad).
+type scalar struct {
+	text   string
+	quoted bool
+	// size is the value's length, in characters, when text holds only its
+	// first quoteChars (a value too long to read); 0 otherwise.
+	size int
+	// bad is why the value is neither a number nor a string ("an object
+	// is not a number or a string: ..."); "" when it is one.
+	bad string
+}
+
+// show quotes a string value for a message, and leaves a number bare. A
+// long value is cut to its first quoteChars characters, with its length.
+func (s scalar) show() string {
+	if s.size > 0 {
+		return strconv.Quote(s.text) + "… (" + countChars(s.size) + ")"
+	}
+	if len(s.text) > quoteChars {
+		return scalar{text: prefix(s.text, quoteChars), quoted: s.quoted, size: utf8.RuneCountInString(s.text)}.show()
+	}
+	if s.quoted {
+		return strconv.Quote(s.text)
+	}
+	return s.text
+}
+
+// tooLong is the message for a value too long to be a setting's, or "".
+func (s scalar) tooLong() string {
+	if s.size == 0 && len(s.text) <= maxValueChars {
+		return ""
+	}
+	return s.show() + " is too long to be a setting: give a number, such as 8, or a word, such as fifo"
+}
+
+func countChars(n int) string {
+	if n == 1 {
+		return "1 character"
+	}
+	return groupDigits(strconv.Itoa(n)) + " characters"
+}
+
+// groupDigits writes a count's digits in threes: 300,000,000.
+func groupDigits(s string) string {
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// prefix is s cut to at most n bytes, on a character boundary.
+func prefix(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// input is a call's argument as read: its keys' values, or err when it is
+// not an object at all.
+type input struct {
+	vals map[string]scalar
+	err  error
+}
+
+// notScalar is the bad of a value that is neither a number nor a string.
+func notScalar(what string) string {
+	return what + " is not a number or a string: give a number, such as 8, or a string"
+}
+
+// readObject reads a JSON object, the API's input, with encoding/json:
+// each value a number (its text), a string, or null, which means "keep
+// the default" and is left out; any other value (true, an array, an
+// object) is read as bad. A key given twice keeps its last value, as
+// json.Unmarshal does. JSON that is not one object is an error.
+func readObject(data string) input {
+	if len(data) > maxInputChars*3 { // a UTF-16 unit is at most 3 bytes of UTF-8
+		return input{err: errors.New("the input is " + countChars(utf8.RuneCountInString(data)) + " of JSON, more than any configuration needs: give at most " + countChars(maxInputChars))}
+	}
+	t := strings.TrimSpace(data)
+	if !strings.HasPrefix(t, "{") {
+		what := "it is empty"
+		if t != "" {
+			what = "it starts " + scalar{text: t, quoted: true}.show()
+		}
+		return input{err: errors.New("the input is not a JSON object: " + what + "; give an object such as {\"workers\": 8}")}
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(t), &raw); err != nil {
+		return input{err: errors.New("the input is not a JSON object: " + strings.TrimPrefix(err.Error(), "json: "))}
+	}
+	vals := make(map[string]scalar, len(raw))
+	for k, v := range raw {
+		switch c := v[0]; {
+		case c == 'n': // null
+		case c == '"':
+			var s string
+			if err := json.Unmarshal(v, &s); err != nil {
+				panic("wasm: a JSON string that json.Unmarshal checked does not read: " + err.Error())
+			}
+			vals[k] = scalar{text: s, quoted: true}
+		case c == '-' || '0' <= c && c <= '9':
+			vals[k] = scalar{text: string(v)}
+		case c == 't' || c == 'f':
+			vals[k] = scalar{bad: notScalar(string(v))}
+		case c == '[':
+			vals[k] = scalar{bad: notScalar("an array")}
+		default:
+			vals[k] = scalar{bad: notScalar("an object")}
+		}
+	}
+	return input{vals: vals}
+}
+
+// jsValue is one JavaScript value, as the API reads its argument:
+// main_js.go wraps a js.Value, the tests a Go value. Its methods panic
+// only as JavaScript throws (a getter, a Proxy); readJS catches that.
+type jsValue interface {
+	// tag is the value's type as Object.prototype.toString names it:
+	// "Undefined", "Null", "Boolean", "Number", "String", "BigInt",
+	// "Symbol", "Function", "Array", "Object", "Date", ...
+	tag() string
+	// number is a Number's value; a Boolean's as 1 or 0.
+	number() float64
+	// length is a String's length, in UTF-16 code units, or the number of
+	// a BigInt's digits.
+	length() int
+	// text is a String's first n code units (all of it if shorter), or
+	// a BigInt's decimal digits.
+	text(n int) string
+	// keys are an object's own enumerable keys, as Object.keys gives them.
+	keys() []jsValue
+	// get is an object's property key.
+	get(key string) jsValue
+}
+
+// readJS reads the API's argument: undefined or null is the empty object
+// (every default), a string is JSON text, and a plain object is read key
+// by key. Anything else is an error that says what it is.
+func readJS(v jsValue) (in input) {
+	defer func() {
+		if r := recover(); r != nil {
+			in = input{err: errors.New("reading the input threw " + shortText(panicText(r)) + ": give a plain object, or a JSON string")}
+		}
+	}()
+	switch tag := v.tag(); tag {
+	case "Undefined", "Null":
+		return input{vals: map[string]scalar{}}
+	case "String":
+		if n := v.length(); n > maxInputChars {
+			return input{err: errors.New("the input is " + countChars(n) + " of JSON, more than any configuration needs: give at most " + countChars(maxInputChars))}
+		}
+		return readObject(v.text(maxInputChars))
+	case "Object":
+		keys := v.keys()
+		vals := make(map[string]scalar, len(keys))
+		for _, kv := range keys {
+			n := kv.length()
+			k := kv.text(maxValueChars)
+			if n > maxValueChars {
+				// A key nobody could mean: named by its first characters.
+				vals[scalar{text: prefix(k, quoteChars), quoted: true, size: n}.show()] = scalar{}
+				continue
+			}
+			if s := readJSValue(v, k); s != (scalar{}) { // undefined and null keep the default
+				vals[k] = s
+			}
+		}
+		return input{vals: vals}
+	default:
+		return input{err: errors.New("the input is " + article(tag) + ": give an object, such as {workers: 8}, or a JSON string of one")}
+	}
+}
+
+// readJSValue reads o[k] as a scalar, or marks it bad.
+func readJSValue(o jsValue, k string) (s scalar) {
+	defer func() {
+		if r := recover(); r != nil {
+			s = scalar{bad: "reading it threw " + shortText(panicText(r)) + ": give a number or a string"}
+		}
+	}()
+	return jsScalar(o.get(k))
+}
+
+// jsScalar reads v as a scalar: a number, a BigInt or a string, or the
+// empty scalar for undefined and null; anything else is marked bad.
+func jsScalar(v jsValue) scalar {
+	switch tag := v.tag(); tag {
+	case "Undefined", "Null":
+		return scalar{} // as in JSON: keep the default; readJS drops it
+	case "Number":
+		return scalar{text: jsNumber(v.number())}
+	case "BigInt", "String":
+		quoted := tag == "String"
+		if n := v.length(); n > maxValueChars {
+			return scalar{text: v.text(quoteChars), quoted: quoted, size: n}
+		}
+		return scalar{text: v.text(maxValueChars), quoted: quoted}
+	case "Boolean":
+		return scalar{bad: notScalar(strconv.FormatBool(v.number() != 0))}
+	default:
+		return scalar{bad: notScalar(article(tag))}
+	}
+}
+
+// jsNumber writes x as JavaScript's String(x) does: NaN, Infinity,
+// -Infinity, and plain digits from 1e-6 to 1e21.
+func jsNumber(x float64) string {
+	switch {
+	case math.IsNaN(x):
+		return "NaN"
+	case math.IsInf(x, 1):
+		return "Infinity"
+	case math.IsInf(x, -1):
+		return "-Infinity"
+	}
+	if ax := math.Abs(x); ax != 0 && (ax < 1e-6 || ax >= 1e21) {
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	return strconv.FormatFloat(x, 'f', -1, 64)
+}
+
+// article is a JavaScript type's tag with "a" or "an": "an array".
+func article(tag string) string {
+	switch tag {
+	case "Undefined", "Null":
+		return strings.ToLower(tag)
+	case "Object", "Array":
+		return "an " + strings.ToLower(tag)
+	case "BigInt":
+		return "a BigInt"
+	}
+	return "a " + strings.ToLower(tag)
+}
+
+// shortText is s cut to a message's length.
+func shortText(s string) string {
+	if len(s) <= 2*quoteChars {
+		return s
+	}
+	return prefix(s, 2*quoteChars) + "…"
+}

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"encoding/json"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/shedsim/shedsim/sim"
+)
+
+// TestErrorAnswerIsValidJSON holds fail, which writes the {"error": ...}
+// answers and the shedsim:error event's detail, to JSON that JSON.parse
+// reads, whatever the text: a panic's message may hold control characters
+// or invalid UTF-8, which Go's quoting writes as escapes JSON does not have
+// (\x01, \a, \U000e0001).
+func TestErrorAnswerIsValidJSON(t *testing.T) {
+	for _, s := range []string{"", "index out of range [3] with length 0", "\x00\x01\a\b\f\n\r\t\v\x1b\x1f\x7f",
+		"bad \xff utf-8 \xe2\x82 \xc0\x80", "\u2028 \u2029 \U0001F600 \U000E0001 <script>\"&\\</script>", "a surrogate half, U+D800, as WTF-8: \xed\xa0\x80"} {
+		out := fail(s)
+		require.True(t, json.Valid([]byte(out)), "fail(%q) = %s is not JSON", s, out)
+		var got errorJSON
+		require.NoError(t, json.Unmarshal([]byte(out), &got))
+		// Each byte that is not UTF-8 reads back as U+FFFD, as in
+		// json.Marshal; everything else as it was.
+		assert.Equal(t, string([]rune(s)), got.Error, "fail(%q) reads back", s)
+		want, err := json.Marshal(errorJSON{s})
+		require.NoError(t, err)
+		assert.Equal(t, string(want), out, "fail(%q) is json.Marshal's", s)
+	}
+	assert.False(t, json.Valid([]byte(`{"error":`+strconv.Quote("\x01\a\U000E0001")+`}`)), "strconv.Quote is not JSON")
+}
+
+func TestReadObject(t *testing.T) {
+	tests := []struct {
+		reason string
+		in     string
+		vals   map[string]scalar
+		err    string // a part of the error; "" for none
+	}{
+		{reason: "numbers keep their text, strings are unquoted", in: ` {"a": 1.5e3, "b":"x\"y\\u00e9\n", "c":-0} `,
+			vals: map[string]scalar{"a": {text: "1.5e3"}, "b": {text: "x\"y\\u00e9\n", quoted: true}, "c": {text: "-0"}}},
+		{reason: "escapes", in: `{"s":"\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00\ud800x"}`,
+			vals: map[string]scalar{"s": {text: "\"\\/\b\f\n\r\t\u00e9\U0001F600\ufffdx", quoted: true}}},
+		{reason: "null keeps the default", in: `{"a":null}`, vals: map[string]scalar{}},
+		{reason: "the empty object", in: `{}`, vals: map[string]scalar{}},
+		{reason: "other values are bad, saying what they are, not echoing them", in: `{"a":true,"b":[1,{"c":"]"}],"c":{"d":1},"e":false}`,
+			vals: map[string]scalar{"a": {bad: notScalar("true")}, "b": {bad: notScalar("an array")}, "c": {bad: notScalar("an object")}, "e": {bad: notScalar("false")}}},
+		{reason: "a key given twice keeps its last value", in: `{"a":[1],"a":2,"b":1,"b":null}`,
+			vals: map[string]scalar{"a": {text: "2"}}},
+		{reason: "broken JSON", in: `{"workers":`, err: "not a JSON object"},
+		{reason: "no value", in: `{"workers"}`, err: "not a JSON object"},
+		{reason: "a trailing comma", in: `{"a":1,}`, err: "not a JSON object"},
+		{reason: "an array", in: `[1,2]`, err: "not a JSON object: it starts \"[1,2]\""},
+		{reason: "null", in: `null`, err: "not a JSON object: it starts \"null\""},
+		{reason: "a string", in: `"rate"`, err: "not a JSON object"},
+		{reason: "nothing", in: ``, err: "not a JSON object: it is empty"},
+		{reason: "two objects", in: `{} {}`, err: "not a JSON object"},
+		{reason: "a bad number", in: `{"a":01}`, err: "not a JSON object"},
+		{reason: "a bare word", in: `{"a":nope}`, err: "not a JSON object"},
+		{reason: "a control character in a string", in: "{\"a\":\"x\ny\"}", err: "not a JSON object"},
+		{reason: "a long non-object is quoted short", in: "[" + strings.Repeat("1,", 1000) + "1]", err: `it starts "[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1"… (2,003 characters)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reason, func(t *testing.T) {
+			in := readObject(tt.in)
+			if tt.err != "" {
+				require.Error(t, in.err, tt.reason)
+				assert.Contains(t, in.err.Error(), tt.err, tt.reason)
+				assert.Less(t, len(in.err.Error()), 200, "the error quotes a prefix at most")
+				return
+			}
+			require.NoError(t, in.err, tt.reason)
+			assert.Equal(t, tt.vals, in.vals, tt.reason)
+		})
+	}
+}
+
+func nilIfEmpty(s []string) []string {
+	if len(s) == 0 {
+		return nil
+	}
+	return s
+}
+
+func TestQueryMatchesNetURL(t *testing.T) {
+	// parseQuery reads what url.ParseQuery reads, and more (below).
+	for _, q := range []string{"", "?", "?policy=bounded&retries=3", "a=1&a=2&b", "x=a+b%20c&z=%41", "k;=1&ok=1", "=v&&e=", "sale_rps=150%25"} {
+		want := map[string]string{}
+		vs, _ := url.ParseQuery(trimQ(q))
+		for k, v := range vs {
+			want[k] = v[0]
+		}
+		assert.Equal(t, want, parseQuery(q), "parseQuery(%q)", q)
+	}
+	// Where net/url drops a key with a malformed escape, the page keeps what
+	// was typed, as the browser's URLSearchParams does: a link written by
+	// hand with a percentage means the percentage.
+	assert.Equal(t, map[string]string{"order_share": "35%", "y": "%zz", "z": "A%4"}, parseQuery("?order_share=35%&y=%zz&z=%41%4"))
+	d := ConfigStrings(sim.DefaultConfig())
+	vals := ConfigStrings(sim.DefaultConfig())
+	vals["policy"], vals["retries"] = "bounded", "3"
+	assert.Equal(t, "?policy=bounded&retries=3", encodeQuery(ConfigKeys(), vals, d))
+	assert.Equal(t, "", encodeQuery(ConfigKeys(), d, d), "the defaults make no query")
+}
+
+func trimQ(q string) string {
+	if len(q) > 0 && q[0] == '?' {
+		return q[1:]
+	}
+	return q
+}
