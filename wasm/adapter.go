@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
-	"net/url"
 	"reflect"
 	"slices"
 	"strconv"
@@ -1048,7 +1047,7 @@ func QueueHint(v report.View) string {
 
 // encodeQuery writes vals in the order of keys, leaving out those equal
 // to defaults, as a URL query: "?policy=bounded&retries=3", or "" when
-// nothing differs, each key and value escaped with url.QueryEscape.
+// nothing differs, each key and value escaped as url.QueryEscape does.
 func encodeQuery(keys []string, vals, defaults map[string]string) string {
 	var b strings.Builder
 	for _, k := range keys {
@@ -1061,7 +1060,32 @@ func encodeQuery(keys []string, vals, defaults map[string]string) string {
 		} else {
 			b.WriteByte('&')
 		}
-		b.WriteString(url.QueryEscape(k) + "=" + url.QueryEscape(v))
+		b.WriteString(queryEscape(k) + "=" + queryEscape(v))
+	}
+	return b.String()
+}
+
+// queryEscape is url.QueryEscape: letters, digits and -_.~ as they are, a
+// space as +, every other byte as %XX. It stays hand-written for its
+// size: net/url, which brings net/netip and unique, is 110 KB of the
+// page's raw WebAssembly (25 KB gzipped), and the page is at its 4.5 MB
+// raw budget without it (README, "Speed and size"). TestQueryMatchesNetURL
+// holds it to net/url.
+func queryEscape(s string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '_', c == '.', c == '~':
+			b.WriteByte(c)
+		case c == ' ':
+			b.WriteByte('+')
+		default:
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+		}
 	}
 	return b.String()
 }
@@ -1069,8 +1093,8 @@ func encodeQuery(keys []string, vals, defaults map[string]string) string {
 // queryUnescape is url.QueryUnescape, but for a malformed escape: + is a
 // space and %XX a byte, and a % that starts no escape stays a %, as the
 // browser's URLSearchParams reads it, so that a link typed by hand with
-// order_share=35% means 35% (url.ParseQuery drops such a key). It is not
-// there to save bytes: net/url has no reading this lenient.
+// order_share=35% means 35% (url.ParseQuery drops such a key): net/url
+// has no reading this lenient.
 func queryUnescape(s string) string {
 	unhex := func(c byte) (byte, bool) {
 		switch {

@@ -89,6 +89,9 @@ func nilIfEmpty(s []string) []string {
 
 func TestQueryMatchesNetURL(t *testing.T) {
 	// parseQuery reads what url.ParseQuery reads, and more (below).
+	for _, s := range []string{"", "bounded", "retry-after", "a b", "1e3", "5%", "x&y=z", "é", "~._-", "a+b", "/?#", "\x00\xff"} {
+		assert.Equal(t, url.QueryEscape(s), queryEscape(s), "queryEscape(%q)", s)
+	}
 	for _, q := range []string{"", "?", "?policy=bounded&retries=3", "a=1&a=2&b", "x=a+b%20c&z=%41", "k;=1&ok=1", "=v&&e=", "sale_rps=150%25"} {
 		want := map[string]string{}
 		vs, _ := url.ParseQuery(trimQ(q))
