@@ -96,6 +96,29 @@ type Config struct {
 	// ClientWindowS is the history the ratio and throttle clients keep, in
 	// seconds (default 120, the SRE book's two minutes).
 	ClientWindowS float64 `json:"client_window_s"`
+	// The incidents (see incident.go and MODEL.md's rules 22 to 24): a
+	// capacity loss and a slowdown, each from a time for a while. Their
+	// zero values mean none, as in the post.
+	//
+	// LossWorkers is how many workers are gone during the loss (default 0,
+	// none; at most Workers). The idle ones go first; then those serving,
+	// whose requests are lost and whose clients see the timeout.
+	LossWorkers int `json:"loss_workers,omitempty"`
+	// LossStartS is when the workers go, in seconds from the start of the
+	// run (default 0).
+	LossStartS float64 `json:"loss_start_s,omitempty"`
+	// LossS is how long they stay gone, in seconds; 0 (the default) keeps
+	// them gone for the rest of the run.
+	LossS float64 `json:"loss_s,omitempty"`
+	// SlowFactor multiplies every service time drawn during the slowdown
+	// (default 0, none; 3 for a dependency three times slower). A request
+	// already in service keeps the time it drew.
+	SlowFactor float64 `json:"slow_factor,omitempty"`
+	// SlowStartS is when the slowdown starts, in seconds (default 0).
+	SlowStartS float64 `json:"slow_start_s,omitempty"`
+	// SlowS is how long it lasts, in seconds; 0 (the default) lasts for the
+	// rest of the run.
+	SlowS float64 `json:"slow_s,omitempty"`
 	// Seed selects the random streams; the same seed gives the same run on
 	// every platform (default 1). At most 2^53-1, so that it survives a
 	// round trip through JavaScript.
@@ -317,6 +340,7 @@ func (c Config) Validate() error {
 	real("ratio_max", c.RatioMax, 0, 0.9, "", false)
 	real("throttle_k", c.ThrottleK, 1, 100, "", false)
 	real("client_window_s", c.ClientWindowS, 1, 3600, " s", false)
+	c.validateIncidents(bad, real, durOK)
 	if c.Seed > MaxSeed {
 		bad("seed", limits.CountU(c.Seed)+" is too large: use a whole number from 0 to "+limits.CountU(MaxSeed))
 	}
@@ -380,9 +404,10 @@ func (c Config) SaleEndS() float64 { return c.SaleStartS + c.SaleS }
 // Drains reports the fluid view (rule 18) for a client with the given
 // retries: after the sale an unbounded queue that holds more than a timeout's
 // worth of work drains only if NormalRPS x FluidTries(retries), the fixed
-// client's 1 + retries, is below CapacityRPS.
+// client's 1 + retries, is below CapacityAfterRPS (CapacityRPS, unless an
+// incident lasts the rest of the run).
 func (c Config) Drains(retries int) bool {
-	return c.NormalRPS*c.FluidTries(retries) < c.CapacityRPS()
+	return c.NormalRPS*c.FluidTries(retries) < c.CapacityAfterRPS()
 }
 
 // HoldsTimeout reports whether the policy can keep a request waiting as long

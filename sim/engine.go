@@ -12,7 +12,7 @@ import (
 type attempt struct {
 	first   int64  // the person's first arrival, ns
 	t0      int64  // this attempt's arrival, ns; its client gives up at t0 + timeout (deadline)
-	limit   int64  // codel and lifo: how long it may wait, ns (rule 9)
+	limit   int64  // codel and lifo: how long it may wait, ns (rule 9); once in service, when its service started, ns
 	seq     uint64 // arrival order, to keep the queue's two lines in order
 	window  int32  // the person's window, by first arrival
 	try     int32  // 1 for the first attempt, 2 for the first retry, ...
@@ -47,6 +47,21 @@ type engine struct {
 	normalGap, saleGap                      float64 // mean ns between arrivals; 0 for no arrivals
 	bound                                   int
 	retries                                 int32
+	// who is measured (rule 15) and from when back to normal is (rule 17):
+	// the sale's, unless an incident alone triggers the run (see
+	// Config.PeopleStartS)
+	peopleStart, peopleEnd, calm int64
+
+	// the incidents (rules 22 and 23; see incident.go)
+	incidents          bool // any incident: the service draw is stretched, loss events are scheduled
+	slowStart, slowEnd int64
+	slowFactor         float64
+	lossStart, lossEnd int64
+	lossWorkers        int
+	down               int   // workers gone now
+	owed               int   // workers still to go, busy refusing when the loss started
+	goneNS             int64 // worker time gone, booked to the run's end when a worker goes
+	killed             int   // requests lost with the worker serving them
 
 	arrivals, orders, service, jitter stream
 
@@ -182,6 +197,10 @@ func newEngine(c Config, prev *engine) *engine {
 	if prev != nil {
 		e.recycle(prev)
 	}
+	e.peopleStart, e.peopleEnd, e.calm = e.saleStart, e.saleEnd, e.saleEnd
+	if c.HasIncident() {
+		e.startIncidents()
+	}
 	e.windows = make([]Window, (e.end+windowNS-1)/windowNS)
 	for i := range e.windows {
 		e.windows[i].StartS = float64(int64(i)*windowNS) / 1e9
@@ -231,7 +250,7 @@ func (e *engine) deadline(a *attempt) int64 { return a.t0 + e.timeout }
 func (e *engine) gone(a *attempt) bool { return e.now >= e.deadline(a) }
 
 // inSale reports whether a's person first arrived during the sale (rule 15).
-func (e *engine) inSale(a *attempt) bool { return a.first >= e.saleStart && a.first < e.saleEnd }
+func (e *engine) inSale(a *attempt) bool { return a.first >= e.peopleStart && a.first < e.peopleEnd }
 
 // final reports whether a is its person's last possible attempt.
 func (e *engine) final(a *attempt) bool { return a.try > e.retries }
@@ -304,8 +323,12 @@ func (e *engine) loop() {
 			// vary; refusals finishing are in their own line.
 			if ev.kind == serviceDone {
 				e.finishService(ev.a)
-			} else {
+			} else if ev.kind == retryArrival {
 				e.send(ev.a)
+			} else { // an incident's start or end, which may take events out
+				e.handling = false
+				e.events.pop()
+				e.incident(ev.kind)
 			}
 			if e.handling { // it scheduled nothing
 				e.handling = false
@@ -333,6 +356,10 @@ func (e *engine) traceNext(next int) {
 		ev = e.retryLine.front()
 	default:
 		ev = e.events.buf[0]
+	}
+	if ev.kind >= lossStarts {
+		e.trace(e.now, [...]string{"loss starts", "loss ends"}[ev.kind-lossStarts], nil)
+		return
 	}
 	e.trace(e.now, [...]string{"service done", "refusal done", "retry"}[ev.kind], e.at(ev.a))
 }
@@ -433,7 +460,7 @@ func (e *engine) startWork() {
 			e.free--
 			done := e.now + e.refusalCost
 			e.refusingNS += min(done, e.end) - e.now
-			if during := min(done, e.saleEnd) - max(e.now, e.saleStart); during > 0 {
+			if during := min(done, e.peopleEnd) - max(e.now, e.peopleStart); during > 0 {
 				e.saleRefusingNS += during
 			}
 			e.refusing.pushBack(event{at: done, seq: e.nextSeq(), a: i, kind: refusalDone})
@@ -469,8 +496,13 @@ func (e *engine) startWork() {
 			}
 		}
 		e.free--
-		// Drawn when a worker starts it, from its own stream (rule 3).
-		d := float64(e.serviceMean*e.service.ExpFloat64()) + 0.5
+		// Drawn when a worker starts it, from its own stream (rule 3),
+		// then stretched by the incidents (rule 23).
+		d := float64(e.serviceMean * e.service.ExpFloat64())
+		if e.incidents {
+			d = e.stretch(a, d)
+		}
+		d += 0.5
 		if d > float64(e.end) {
 			d = float64(e.end)
 		}
@@ -512,7 +544,13 @@ func (e *engine) refuse(i id) {
 }
 
 func (e *engine) finishRefusal(i id) {
-	e.free++
+	if e.owed > 0 { // a worker lost while it was refusing goes now (rule 22)
+		e.owed--
+		e.down++
+		e.goneNS += e.end - e.now
+	} else {
+		e.free++
+	}
 	e.sayNo(i)
 	e.dispatch()
 }
@@ -672,8 +710,8 @@ func (e *engine) result() Result {
 	if s.Orders > 0 {
 		s.OrdersAnsweredShare = float64(s.OrdersAnswered) / float64(s.Orders)
 	}
-	if e.saleEnd > e.saleStart {
-		s.RefusingShare = float64(e.saleRefusingNS) / float64(float64(c.Workers)*float64(e.saleEnd-e.saleStart))
+	if e.peopleEnd > e.peopleStart {
+		s.RefusingShare = float64(e.saleRefusingNS) / float64(float64(c.Workers)*float64(e.peopleEnd-e.peopleStart))
 	}
 	s.MedianWaitMS = e.waits.quantileMS(0.5)
 	s.P99WaitMS = e.waits.quantileMS(0.99)
@@ -686,11 +724,11 @@ func (e *engine) result() Result {
 			w.AnsweredShare = float64(w.Answered) / float64(settled)
 		}
 	}
-	r.BackToNormalS = backToNormal(r.Windows, e.saleEnd)
+	r.BackToNormalS = backToNormal(r.Windows, e.calm)
 	switch {
 	case r.BackToNormalS != nil:
 		r.Recovery = Normal
-	case nobodyAfter(r.Windows, e.saleEnd):
+	case nobodyAfter(r.Windows, e.calm):
 		r.Recovery = Unmeasured
 	case c.Client == Throttle && e.queue.len() == 0:
 		r.Recovery = Throttled
@@ -703,7 +741,7 @@ func (e *engine) result() Result {
 	}
 
 	total := int64(c.Workers) * e.end
-	idle := total - e.usefulNS - e.wastedNS - e.refusingNS
+	idle := total - e.usefulNS - e.wastedNS - e.refusingNS - e.goneNS
 	if idle < 0 {
 		panic("sim: worker time over budget: " + strconv.FormatInt(total-idle, 10) + " ns used of " + strconv.FormatInt(total, 10))
 	}
@@ -712,7 +750,9 @@ func (e *engine) result() Result {
 		Wasted:   float64(e.wastedNS) / 1e9,
 		Refusing: float64(e.refusingNS) / 1e9,
 		Idle:     float64(idle) / 1e9,
+		Gone:     float64(e.goneNS) / 1e9,
 	}
+	r.LostInService = e.killed
 	return r
 }
 

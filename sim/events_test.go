@@ -2,6 +2,7 @@ package sim
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"testing"
 )
@@ -25,7 +26,13 @@ func TestGoldenEvents(t *testing.T) {
 	}
 	for _, tc := range cases {
 		var b bytes.Buffer
-		fmt.Fprintf(&b, "The first %d events of %+v\n", tc.n, tc.c)
+		// The Config as JSON, whose omitempty fields (the incidents and
+		// the rest added since) leave this line alone at their defaults.
+		cj, err := json.Marshal(tc.c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "The first %d events of %s\n", tc.n, cj)
 		e := newEngine(tc.c, nil)
 		seen := 0
 		e.trace = func(at int64, what string, a *attempt) {

@@ -101,6 +101,10 @@ func ExampleSamples() {
 	// big-sale
 	// timeout-4s
 	// workers-13
+	// deploy
+	// deploy-retries
+	// deploy-budget
+	// slow-dependency
 }
 
 func ExampleLab() {

@@ -17,13 +17,15 @@ var configKeys = []string{
 	"policy", "workers", "service_ms", "normal_rps", "sale_rps", "sale_start_s", "sale_s", "duration_s",
 	"timeout_ms", "retries", "retry_delay_ms", "retry_jitter_ms", "queue", "refusal_cost_ms", "order_share",
 	"codel_target_ms", "codel_interval_ms", "client", "seed",
+	"loss_workers", "loss_start_s", "loss_s", "slow_factor", "slow_start_s", "slow_s",
 }
 
 // addFuzzConfig adds c to f's seed corpus.
 func addFuzzConfig(f *testing.F, c Config) {
 	f.Add(int(c.Policy), c.Workers, c.ServiceMS, c.NormalRPS, c.SaleRPS, c.SaleStartS, c.SaleS, c.DurationS,
 		c.TimeoutMS, c.Retries, c.RetryDelayMS, c.RetryJitterMS, c.Queue, c.RefusalCostMS, c.OrderShare,
-		c.CoDelTargetMS, c.CoDelIntervalMS, int(c.Client), c.Seed)
+		c.CoDelTargetMS, c.CoDelIntervalMS, int(c.Client), c.Seed,
+		c.LossWorkers, c.LossStartS, c.LossS, c.SlowFactor, c.SlowStartS, c.SlowS)
 }
 
 // FuzzRun builds a Config from the fuzzer's values. An invalid one must be
@@ -51,6 +53,12 @@ func FuzzRun(f *testing.F) {
 		func(c *Config) { c.SaleStartS = 280 },
 		func(c *Config) { c.NormalRPS, c.Retries = 100_000, 100 },
 		func(c *Config) { c.Client = 99 },
+		func(c *Config) { c.SaleRPS, c.LossWorkers, c.LossStartS, c.LossS, c.Retries = 70, 3, 60, 30, 3 },
+		func(c *Config) { c.LossWorkers, c.LossStartS, c.Policy, c.RefusalCostMS = 8, 61, Bounded, 80 },
+		func(c *Config) { c.SlowFactor, c.SlowStartS, c.SlowS = 3, 60, 20 },
+		func(c *Config) { c.LossWorkers, c.LossStartS = 9, 400 },
+		func(c *Config) { c.SlowFactor, c.SlowS = 0.5, 295 },
+		func(c *Config) { c.LossStartS, c.SlowS = 10, 10 },
 	}
 	for _, cl := range Clients {
 		c := d
@@ -65,7 +73,8 @@ func FuzzRun(f *testing.F) {
 
 	f.Fuzz(func(t *testing.T, policy, workers int, serviceMS, normalRPS, saleRPS, saleStartS, saleS, durationS,
 		timeoutMS float64, retries int, retryDelayMS, jitterMS float64, queue int, refusalCostMS, orderShare,
-		codelTargetMS, codelIntervalMS float64, client int, seed uint64) {
+		codelTargetMS, codelIntervalMS float64, client int, seed uint64,
+		lossWorkers int, lossStartS, lossS, slowFactor, slowStartS, slowS float64) {
 		// The fuzzed fields over the defaults, so that fields not fuzzed
 		// (the client strategies' parameters) keep their defaults.
 		c := DefaultConfig()
@@ -73,6 +82,7 @@ func FuzzRun(f *testing.F) {
 		c.SaleStartS, c.SaleS, c.DurationS, c.TimeoutMS, c.Retries = saleStartS, saleS, durationS, timeoutMS, retries
 		c.RetryDelayMS, c.RetryJitterMS, c.Queue, c.RefusalCostMS = retryDelayMS, jitterMS, queue, refusalCostMS
 		c.OrderShare, c.CoDelTargetMS, c.CoDelIntervalMS, c.Client, c.Seed = orderShare, codelTargetMS, codelIntervalMS, Client(client), seed
+		c.LossWorkers, c.LossStartS, c.LossS, c.SlowFactor, c.SlowStartS, c.SlowS = lossWorkers, lossStartS, lossS, slowFactor, slowStartS, slowS
 		if err := c.Validate(); err != nil {
 			fes := FieldErrors(err)
 			require.NotEmpty(t, fes, "an invalid Config is refused with field errors: %v", err)

@@ -41,7 +41,7 @@ func checkInvariants(t testing.TB, c Config, r Result) {
 		}
 		people += w.People
 		attempts += w.Attempts
-		if w.StartS >= c.SaleStartS && w.StartS < c.SaleEndS() {
+		if w.StartS >= c.PeopleStartS() && w.StartS < c.PeopleEndS() {
 			inSale.People += w.People
 			inSale.Answered += w.Answered
 			inSale.Refused += w.Refused
@@ -51,7 +51,7 @@ func checkInvariants(t testing.TB, c Config, r Result) {
 	}
 	assert.Equal(t, r.People, people, "the windows' people add up to everyone")
 	assert.Equal(t, r.Attempts, attempts, "the windows' attempts add up to every attempt")
-	if math.Mod(c.SaleStartS, 10) == 0 && math.Mod(c.SaleEndS(), 10) == 0 {
+	if math.Mod(c.PeopleStartS(), 10) == 0 && math.Mod(c.PeopleEndS(), 10) == 0 {
 		assert.Equal(t, Window{People: s.People, Answered: s.Answered, Refused: s.Refused, TimedOut: s.TimedOut, Unfinished: s.Unfinished}, inSale,
 			"a sale on window boundaries is the sum of its windows")
 	}
@@ -111,7 +111,7 @@ func checkInvariants(t testing.TB, c Config, r Result) {
 	} else if assert.NotNil(t, s.MedianWaitMS) && assert.NotNil(t, s.P99WaitMS) {
 		assert.GreaterOrEqual(t, *s.MedianWaitMS, 0.0)
 		assert.LessOrEqual(t, *s.MedianWaitMS, *s.P99WaitMS, "median <= p99")
-		assert.LessOrEqual(t, *s.P99WaitMS, 1.001*(c.DurationS-c.SaleStartS)*1000+1, "no answer comes after the run")
+		assert.LessOrEqual(t, *s.P99WaitMS, 1.001*(c.DurationS-c.PeopleStartS())*1000+1, "no answer comes after the run")
 		// Each attempt lasts at most the timeout, and each retry waits at
 		// most its delay: Backoff's cap, or the delay and its jitter.
 		// (RetryAfter's hint depends on the queue, so it has no bound here.)
@@ -145,24 +145,37 @@ func checkInvariants(t testing.TB, c Config, r Result) {
 
 	// Worker time adds up to workers x duration (rule 19).
 	wt := r.WorkerTimeS
-	for name, x := range map[string]float64{"useful": wt.Useful, "wasted": wt.Wasted, "refusing": wt.Refusing, "idle": wt.Idle} {
+	for name, x := range map[string]float64{"useful": wt.Useful, "wasted": wt.Wasted, "refusing": wt.Refusing, "idle": wt.Idle, "gone": wt.Gone} {
 		assert.GreaterOrEqual(t, x, 0.0, "worker time %s", name)
 	}
 	total := float64(c.Workers) * c.DurationS
-	assert.InDelta(t, total, wt.Useful+wt.Wasted+wt.Refusing+wt.Idle, 1e-6+1e-15*total,
-		"useful + wasted + refusing + idle = workers x duration")
+	assert.InDelta(t, total, wt.Useful+wt.Wasted+wt.Refusing+wt.Idle+wt.Gone, 1e-6+1e-15*total,
+		"useful + wasted + refusing + idle + gone = workers x duration")
+	// Lost capacity (rule 22): the workers gone for the loss, no more
+	// (those refusing when it starts go when they finish, so less).
+	if c.LossWorkers == 0 {
+		assert.Zero(t, wt.Gone, "no loss, no worker gone")
+		assert.Zero(t, r.LostInService, "no loss, no request lost with its worker")
+	} else {
+		lossS := min(c.LossEndS(), c.DurationS) - c.LossStartS
+		assert.LessOrEqual(t, wt.Gone, float64(c.LossWorkers)*lossS+1e-6, "at most the lost workers' time is gone")
+		assert.LessOrEqual(t, r.LostInService, c.LossWorkers, "at most one request lost with each lost worker")
+		if c.RefusalCostMS == 0 {
+			assert.InDelta(t, float64(c.LossWorkers)*lossS, wt.Gone, 1e-6, "with nobody refusing, every lost worker goes at once")
+		}
+	}
 	if c.RefusalCostMS == 0 {
 		assert.Zero(t, wt.Refusing, "refusing is free")
 	}
 	// The sale's share of refusing is part of the whole run's refusing.
 	assert.True(t, s.RefusingShare >= 0 && s.RefusingShare <= 1, "the sale's refusing share %g is a share", s.RefusingShare)
-	assert.LessOrEqual(t, s.RefusingShare*float64(c.Workers)*c.SaleS, wt.Refusing+1e-9,
+	assert.LessOrEqual(t, s.RefusingShare*float64(c.Workers)*(c.PeopleEndS()-c.PeopleStartS()), wt.Refusing+1e-9,
 		"refusing during the sale is no more than refusing in the whole run")
 
 	// Back to normal (rule 17), computed again from the windows.
 	var want *float64
 	for i, w := range r.Windows {
-		if w.StartS < c.SaleEndS() {
+		if w.StartS < c.CalmS() {
 			continue
 		}
 		ok, evidence := true, false
@@ -171,14 +184,14 @@ func checkInvariants(t testing.TB, c Config, r Result) {
 			evidence = evidence || v.People > v.Unfinished
 		}
 		if ok && evidence {
-			x := w.StartS - c.SaleEndS()
+			x := w.StartS - c.CalmS()
 			want = &x
 			break
 		}
 	}
 	nobodyAfter := true
 	for _, w := range r.Windows {
-		if w.StartS >= c.SaleEndS() && w.People > 0 {
+		if w.StartS >= c.CalmS() && w.People > 0 {
 			nobodyAfter = false
 		}
 	}
@@ -236,12 +249,43 @@ func randomConfig(rng *rand.Rand) Config {
 	c.CoDelIntervalMS = 1 + 299*rng.Float64()
 	c.Client = Clients[rng.IntN(len(Clients))]
 	c.Seed = rng.Uint64() % (MaxSeed + 1)
+	randomIncidents(rng, &c)
 	if n := c.ExpectedAttempts(); n > 100_000 {
 		f := 100_000 / n
 		c.NormalRPS *= f
 		c.SaleRPS *= f
 	}
 	return c
+}
+
+// randomIncidents gives c, half the time, a capacity loss, a slowdown or
+// both, within its run; sometimes with no spike, so that they trigger it.
+func randomIncidents(rng *rand.Rand, c *Config) {
+	span := func() (start, length float64) {
+		start = math.Floor((c.DurationS - 20) * rng.Float64())
+		if rng.IntN(4) > 0 { // else for the rest of the run
+			length = math.Floor((c.DurationS - 10 - start) * rng.Float64())
+		}
+		return start, length
+	}
+	switch rng.IntN(6) {
+	case 0, 1, 2:
+		return
+	case 3:
+		c.LossWorkers = 1 + rng.IntN(c.Workers)
+		c.LossStartS, c.LossS = span()
+	case 4:
+		c.SlowFactor = 1 + 9*rng.Float64()
+		c.SlowStartS, c.SlowS = span()
+	case 5:
+		c.LossWorkers = 1 + rng.IntN(c.Workers)
+		c.LossStartS, c.LossS = span()
+		c.SlowFactor = 1 + 4*rng.Float64()
+		c.SlowStartS, c.SlowS = span()
+	}
+	if rng.IntN(3) == 0 {
+		c.SaleRPS = c.NormalRPS
+	}
 }
 
 // invariantConfigs are the Configs the invariants are checked on: every
@@ -296,6 +340,16 @@ func invariantConfigs(t *testing.T) []struct {
 		{"a bound of one", func(c *Config) { c.Policy, c.Queue = Bounded, 1 }},
 		{"the largest seed", func(c *Config) { c.Seed = MaxSeed }},
 		{"seed 0", func(c *Config) { c.Seed = 0 }},
+		{"every worker lost for 30 s, no sale", func(c *Config) { c.SaleRPS, c.LossWorkers, c.LossStartS, c.LossS = 70, 8, 60, 30 }},
+		{"a loss for the rest of the run from the start", func(c *Config) { c.LossWorkers = 3 }},
+		{"a loss while workers are refusing at a cost", func(c *Config) {
+			c.Policy, c.RefusalCostMS, c.LossWorkers, c.LossStartS, c.LossS = Bounded, 80, 7, 90, 20
+		}},
+		{"a loss and retries", func(c *Config) { c.Retries, c.LossWorkers, c.LossStartS, c.LossS = 3, 3, 70, 30 }},
+		{"a slowdown in the sale", func(c *Config) { c.SlowFactor, c.SlowStartS, c.SlowS = 3, 70, 20 }},
+		{"a slowdown for the rest of the run, no sale", func(c *Config) { c.SaleRPS, c.SlowFactor, c.SlowStartS = 70, 1.1, 30 }},
+		{"a loss after the sale", func(c *Config) { c.LossWorkers, c.LossStartS, c.LossS = 2, 150, 30 }},
+		{"the largest slowdown", func(c *Config) { c.SlowFactor, c.SlowStartS, c.SlowS = maxSlowFactor, 60, 10 }},
 	}
 	for _, e := range edges {
 		c := DefaultConfig()

@@ -27,7 +27,7 @@ type Result struct {
 	// Windows are the 10 s windows of the run, by first arrival.
 	Windows []Window `json:"windows"`
 	// WorkerTimeS is the workers' time by use, in seconds; it adds up to
-	// Workers x DurationS.
+	// Workers x DurationS (counting the time of workers gone).
 	WorkerTimeS WorkerTime `json:"worker_time_s"`
 	// AttemptsPerPerson is the mean attempts sent per sale person (0 when
 	// nobody arrived during the sale).
@@ -41,6 +41,9 @@ type Result struct {
 	LongestQueue int `json:"longest_queue"`
 	// Client is what the sending side's client strategy did.
 	Client ClientStats `json:"client"`
+	// LostInService counts the requests lost with the worker serving them
+	// when a capacity loss began (rule 22): their clients see the timeout.
+	LostInService int `json:"lost_in_service,omitempty"`
 }
 
 // ClientStats is what the sending side did over the whole run (see Client).
@@ -123,6 +126,9 @@ type WorkerTime struct {
 	Refusing float64 `json:"refusing"`
 	// Idle is the rest.
 	Idle float64 `json:"idle"`
+	// Gone is the time of the workers a capacity loss took away (rule 22);
+	// with it the five add up to Workers x DurationS.
+	Gone float64 `json:"gone,omitempty"`
 }
 
 // Recovery says how a run ended after the sale (rule 18).

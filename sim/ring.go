@@ -124,6 +124,8 @@ const (
 	refusalDone                   // a worker finishes refusing (rule 12)
 	retryArrival                  // a client's retry arrives (rule 13)
 	timeoutDue                    // a client gives up, unless answered or refused first (rule 4)
+	lossStarts                    // the lost workers go (rule 22)
+	lossEnds                      // they come back
 )
 
 // event is something scheduled to happen at virtual time at (ns). Events at
@@ -203,4 +205,48 @@ func (h *eventHeap) siftDown(e event) {
 		i = m
 	}
 	s[i] = e
+}
+
+// remove takes out the event at index j and returns it: O(log n), for the
+// rare event cancelled before it is due (a request lost with its worker).
+func (h *eventHeap) remove(j int) event {
+	ev := h.buf[j]
+	h.n--
+	if j == h.n {
+		return ev
+	}
+	last := h.buf[h.n]
+	// Put last in the hole at j: up if it is earlier than j's parent, else
+	// down.
+	s := h.buf[:h.n]
+	i := j
+	for i > 0 {
+		p := (i - 1) / 2
+		if !last.before(s[p].at, s[p].seq) {
+			break
+		}
+		s[i] = s[p]
+		i = p
+	}
+	if i != j {
+		s[i] = last
+		return ev
+	}
+	for {
+		l := 2*i + 1
+		if l >= len(s) {
+			break
+		}
+		m := l
+		if r := l + 1; r < len(s) && s[r].before(s[l].at, s[l].seq) {
+			m = r
+		}
+		if !s[m].before(last.at, last.seq) {
+			break
+		}
+		s[i] = s[m]
+		i = m
+	}
+	s[i] = last
+	return ev
 }

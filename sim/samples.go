@@ -54,7 +54,22 @@ func Samples() []Sample {
 			with(func(c *Config) { c.TimeoutMS = 4000 })},
 		{"workers-13", "13 workers", "The fewest workers whose capacity is over 150 a second.",
 			with(func(c *Config) { c.Workers = 13 })},
+		{"deploy", "A deploy takes 3 of 8 workers", "No sale: a deploy takes 3 of the 8 workers for 30 s from 60 s. With 5 workers, 62.5 a second against 70 arriving: the queue grows, then drains once they are back.",
+			with(deploy)},
+		{"deploy-retries", "A deploy, with 3 retries", "The same deploy with clients that retry 3 times: the queue fills with a timeout's worth of dead work and never drains. A metastable failure with no sale at all.",
+			with(func(c *Config) { deploy(c); c.Retries = 3 })},
+		{"deploy-budget", "A deploy, 3 retries, a retry budget", "The same deploy and retries under a token-bucket budget: the queue drains once the workers are back.",
+			with(func(c *Config) { deploy(c); c.Retries = 3; c.Client = Budget })},
+		{"slow-dependency", "A dependency 3 times slower", "No sale: from 60 s every request takes 3 times as long for 20 s, 33 a second of capacity against 70 arriving.",
+			with(func(c *Config) { c.SaleRPS = c.NormalRPS; c.SlowFactor, c.SlowStartS, c.SlowS = 3, 60, 20 })},
 	}
+}
+
+// deploy is the deploy samples' incident: no sale, and 3 of the 8 workers
+// gone for 30 s from 60 s.
+func deploy(c *Config) {
+	c.SaleRPS = c.NormalRPS
+	c.LossWorkers, c.LossStartS, c.LossS = 3, 60, 30
 }
 
 // SampleKeys lists the samples' keys, in order.
