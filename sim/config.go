@@ -340,7 +340,7 @@ func (c Config) Validate() error {
 	real("ratio_max", c.RatioMax, 0, 0.9, "", false)
 	real("throttle_k", c.ThrottleK, 1, 100, "", false)
 	real("client_window_s", c.ClientWindowS, 1, 3600, " s", false)
-	c.validateIncidents(bad, real, durOK)
+	errs = append(errs, c.validateIncidents(real, durOK)...)
 	if c.Seed > MaxSeed {
 		bad("seed", limits.CountU(c.Seed)+" is too large: use a whole number from 0 to "+limits.CountU(MaxSeed))
 	}

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"math"
-	"strconv"
 
 	"github.com/shedsim/shedsim/sim/internal/limits"
 )
@@ -138,32 +137,35 @@ func (c Config) CapacityDuringRPS() float64 {
 	return float64(c.Workers-c.LossWorkers) * 1000 / s
 }
 
-// validateIncidents checks the incidents' fields with Validate's helpers;
-// durOK says whether DurationS is valid.
-func (c Config) validateIncidents(bad func(field, msg string), real func(string, float64, float64, float64, string, bool) bool, durOK bool) {
+// validateIncidents checks the incidents' fields, with Validate's real for
+// the ranges; durOK says whether DurationS is valid.
+func (c Config) validateIncidents(real func(string, float64, float64, float64, string, bool) bool, durOK bool) []error {
+	var errs []error
+	bad := func(field, says string) { errs = append(errs, NewFieldError(field, says)) }
 	if c.LossWorkers < 0 || c.LossWorkers > max(c.Workers, 1) {
-		bad("loss_workers", strconv.Itoa(c.LossWorkers)+" is out of range: use a whole number from 0 (no loss) to "+strconv.Itoa(max(c.Workers, 1))+", the workers there are")
+		bad("loss_workers", limits.Count(int64(c.LossWorkers))+" is out of range: use a whole number from 0 (no loss) to "+
+			limits.Count(int64(max(c.Workers, 1)))+", the {workers} there are")
 	}
 	c.validateSpan(bad, real, durOK, "loss_start_s", "loss_s", c.LossWorkers != 0, c.LossStartS, c.LossS, "loss_workers")
 	if c.SlowFactor != 0 {
 		real("slow_factor", c.SlowFactor, 1, maxSlowFactor, " times the service time (0 for no slowdown)", false)
 	}
 	c.validateSpan(bad, real, durOK, "slow_start_s", "slow_s", c.SlowFactor != 0, c.SlowStartS, c.SlowS, "slow_factor")
+	return errs
 }
 
 // validateSpan checks an incident's start and length: within the run, and
 // ending at least a 10 s window before the run's end (or lasting the rest
-// of it), and both 0 when there is no such incident.
-func (c Config) validateSpan(bad func(field, msg string), real func(string, float64, float64, float64, string, bool) bool, durOK bool,
+// of it), and both 0 when there is no such incident, what being the field
+// that makes one.
+func (c Config) validateSpan(bad func(field, says string), real func(string, float64, float64, float64, string, bool) bool, durOK bool,
 	startKey, lenKey string, on bool, start, length float64, what string) {
 	if !on {
-		for _, f := range []struct {
-			key string
-			x   float64
-		}{{startKey, start}, {lenKey, length}} {
-			if f.x != 0 {
-				bad(f.key, limits.Num(f.x)+" without an incident to time: set "+what+" too, or make this 0")
-			}
+		if start != 0 {
+			bad(startKey, limits.Num(start)+" s, but {"+what+"} is 0, so there is nothing to start: set {"+what+"} too, or make this 0")
+		}
+		if length != 0 {
+			bad(lenKey, limits.Num(length)+" s, but {"+what+"} is 0, so there is nothing to last: set {"+what+"} too, or make this 0")
 		}
 		return
 	}
@@ -173,12 +175,12 @@ func (c Config) validateSpan(bad func(field, msg string), real func(string, floa
 		return
 	}
 	if start >= c.DurationS {
-		bad(startKey, limits.Num(start)+" s is not in the "+limits.Num(c.DurationS)+" s run: start it before "+limits.Num(c.DurationS)+" s, or make duration_s longer")
+		bad(startKey, limits.Num(start)+" s is not in the "+limits.Num(c.DurationS)+" s run: start it before "+limits.Num(c.DurationS)+" s, or make {duration_s} longer")
 		return
 	}
 	if length > 0 && start+length+10 > c.DurationS {
 		bad(lenKey, "it ends at "+limits.Num(start+length)+" s, too late for a "+limits.Num(c.DurationS)+" s run: end it by "+
-			limits.Num(c.DurationS-10)+" s, so that a 10 s window after it can show recovery, make it 0 to last the rest of the run, or make duration_s longer")
+			limits.Num(c.DurationS-10)+" s, so that a 10 s window after it can show recovery, make it 0 to last the rest of the run, or make {duration_s} longer")
 	}
 }
 

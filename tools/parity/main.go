@@ -222,6 +222,7 @@ func (g generator) shrink(c *sim.Config, f float64) {
 	c.NormalRPS = float64(c.NormalRPS * f)
 	c.SaleRPS = float64(c.SaleRPS * f)
 	c.Workers = max(1, int(math.Round(float64(float64(c.Workers)*f))))
+	c.LossWorkers = min(c.LossWorkers, c.Workers)
 }
 
 func (g generator) config() sim.Config {
@@ -353,6 +354,24 @@ func (g generator) config() sim.Config {
 	c.RatioMax = float64(g.between(0, 900)) / 1000
 	c.ThrottleK = float64(g.between(1000, 100_000)) / 1000
 	c.ClientWindowS = float64(g.between(10, 36_000)) / 10
+
+	// Incidents: a third of the time a capacity loss, a third a slowdown,
+	// each from a whole second for a while or the rest of the run.
+	span := func() (start, length float64) {
+		start = float64(g.between(0, room))
+		if g.chance(0.8) {
+			length = float64(g.between(1, max(1, room-int(start))))
+		}
+		return start, length
+	}
+	if g.chance(0.35) {
+		c.LossWorkers = g.between(1, c.Workers)
+		c.LossStartS, c.LossS = span()
+	}
+	if g.chance(0.35) {
+		c.SlowFactor = float64(g.between(1000, 100_000)) / 1000
+		c.SlowStartS, c.SlowS = span()
+	}
 
 	switch {
 	case g.chance(0.05):

@@ -479,6 +479,12 @@ func configFlags(fs *flag.FlagSet, c *sim.Config) {
 	fs.Float64Var(&c.RatioMax, "ratio-max", c.RatioMax, "ratio client: largest share of retries among requests")
 	fs.Float64Var(&c.ThrottleK, "throttle-k", c.ThrottleK, "throttle client: K")
 	fs.Float64Var(&c.ClientWindowS, "client-window-s", c.ClientWindowS, "ratio and throttle clients: history kept, s")
+	fs.IntVar(&c.LossWorkers, "loss-workers", c.LossWorkers, "incident: workers lost (0: none), the idle first, then those serving, whose requests are lost")
+	fs.Float64Var(&c.LossStartS, "loss-start-s", c.LossStartS, "incident: when the workers go, s")
+	fs.Float64Var(&c.LossS, "loss-s", c.LossS, "incident: how long they stay gone, s (0: the rest of the run)")
+	fs.Float64Var(&c.SlowFactor, "slow-factor", c.SlowFactor, "incident: service times multiplied by this, 1 to 100 (0: no slowdown)")
+	fs.Float64Var(&c.SlowStartS, "slow-start-s", c.SlowStartS, "incident: when the slowdown starts, s")
+	fs.Float64Var(&c.SlowS, "slow-s", c.SlowS, "incident: how long it lasts, s (0: the rest of the run)")
 	fs.Uint64Var(&c.Seed, "seed", c.Seed, "random seed; the same seed gives the same run everywhere")
 }
 
