@@ -288,7 +288,8 @@ func FuzzArrivalOrder(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, policy, workers int, serviceMS, normalRPS, saleRPS, saleStartS, saleS, durationS,
 		timeoutMS float64, retries int, retryDelayMS, jitterMS float64, queue int, refusalCostMS, orderShare,
-		codelTargetMS, codelIntervalMS float64, client int, seed uint64) {
+		codelTargetMS, codelIntervalMS float64, client int, seed uint64,
+		_ int, _, _, _, _, _ float64) { // the incidents, which the arrival-order path declines
 		c := DefaultConfig()
 		c.Policy = []Policy{FIFO, Skip, Bounded, CoDel}[uint(policy)%4]
 		c.Workers, c.ServiceMS, c.NormalRPS, c.SaleRPS = workers, serviceMS, normalRPS, saleRPS
