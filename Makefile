@@ -146,15 +146,17 @@ serve: site
 	$(GO) run ./tools/shedsim
 	$(GO) run ./tools/serve -addr $(SERVE_ADDR) -dir site
 
-# The engine's benchmarks on one core (the lab's target is for one) and on
-# two (sim.Runs uses every core); the rest as they come. Two commands, not
+# The engine's benchmarks, and the sweep's, on one core (the lab's target
+# is for one) and on two (sim.Runs uses every core); the rest as they come. Two commands, not
 # -cpu 1,2: with b.Loop, go test measures a list's first entry at the
 # default GOMAXPROCS.
 bench: site
 	@$(NEED_GO)
 	$(GO) test -run '^$$' -bench . -benchmem -cpu 1 ./sim
 	$(GO) test -run '^$$' -bench . -benchmem -cpu 2 ./sim
-	$(GO) test -run '^$$' -bench . -benchmem $$($(GO) list ./... | grep -v '/sim$$')
+	$(GO) test -run '^$$' -bench . -benchmem -cpu 1 ./sim/sweep
+	$(GO) test -run '^$$' -bench . -benchmem -cpu 2 ./sim/sweep
+	$(GO) test -run '^$$' -bench . -benchmem $$($(GO) list ./... | grep -v -e '/sim$$' -e '/sim/sweep$$')
 
 clean:
 	rm -f site/sim.wasm site/sim.wasm.js site/wasm_exec.js

@@ -129,9 +129,9 @@ func (k Knob) Label(c sim.Config) string {
 		return plural(x, "retry", "retries")
 	case "queue":
 		if x == 0 {
-			return "the automatic bound of " + num(float64(c.QueueBound())) + " (" + num(round3(c.QueueSeconds())) + " s of work)"
+			return "the automatic bound of " + num(float64(c.QueueBound())) + " (" + work(c.QueueSeconds()) + ")"
 		}
-		return "a bound of " + num(x) + " (" + num(round3(c.QueueSeconds())) + " s of work)"
+		return "a bound of " + num(x) + " (" + work(c.QueueSeconds()) + ")"
 	}
 	return k.Key + " " + num(x) + k.unit()
 }
@@ -167,7 +167,14 @@ func num(x float64) string {
 	return limits.Num(x)
 }
 
-func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
+// work is a queue's worth of work in seconds as a time: "70 ms of work"
+// under a second, "1.5 s of work" from a second up.
+func work(s float64) string {
+	if ms := math.Round(s * 1000); ms < 1000 {
+		return num(ms) + " ms of work"
+	}
+	return num(math.Round(s*100)/100) + " s of work"
+}
 
 // clip is s, or its first 40 characters and "...", so that a message never
 // echoes a long input back.

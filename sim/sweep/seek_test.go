@@ -69,6 +69,17 @@ func TestSeekSays(t *testing.T) {
 		"11 workers: back in 20 of 20 seeds, 35.6% answered, p99 wait 1974 ms (answered under 90%).", a.Says())
 }
 
+// TestSeekQueueAsATime checks the smallest bound the bounded queue needs
+// to answer 66% of the post's sale, quoted as a time.
+func TestSeekQueueAsATime(t *testing.T) {
+	base := sim.DefaultConfig()
+	base.Policy = sim.Bounded
+	a, err := Seek(SeekSpec{Base: base, Knob: "queue", From: 1, To: 150, Seeds: 10, Goal: Goal{Answered: 0.66}})
+	require.NoError(t, err)
+	require.True(t, a.Found)
+	assert.Contains(t, a.Says(), "The smallest bound with at least 66% of the sale answered over seeds 1 to 10: a bound of 7 (70 ms of work)")
+}
+
 func TestSeekAtTheEdges(t *testing.T) {
 	base := sim.DefaultConfig()
 	a, err := Seek(SeekSpec{Base: base, Knob: "workers", From: 20, To: 40, Seeds: 5, Goal: Goal{Answered: 0.9}})

@@ -125,17 +125,37 @@ func (f *sweepFlags) refuse(err error) error {
 // knob's value replaces it at every setting), and one that counts for
 // nothing (sim.Config.Unused) at every one of ends, the Configs at the
 // range's ends: a setting that counts somewhere in the range is kept.
-func (f *sweepFlags) checkGiven(knobs []string, scope sim.Scope, ends ...sim.Config) error {
+//
+// knobs are the knobs as given, each after its flag: "--knob", "sale-rps".
+// A knob that counts for nothing at every end is refused too.
+func (f *sweepFlags) checkGiven(knobs [][2]string, scope sim.Scope, ends ...sim.Config) error {
 	spell := flagSpelling(f.set)
 	given := configKeysGiven(f.set)
 	for _, key := range given {
 		for _, kn := range knobs {
-			if k, err := sweep.ParseKnob(kn); err == nil && k.Key == key {
-				return usageError{f.name + ": " + spell(key, "") + ": the knob " + flagName(kn) + " varies it; drop " + spell(key, "")}
+			if k, err := sweep.ParseKnob(kn[1]); err == nil && k.Key == key {
+				return usageError{f.name + ": " + spell(key, "") + ": " + kn[0] + " " + flagName(k.Key) + " varies it; drop " + spell(key, "")}
 			}
 		}
 	}
 	var unusedEverywhere []error
+	for _, kn := range knobs {
+		k, err := sweep.ParseKnob(kn[1])
+		if err != nil {
+			continue
+		}
+		everywhere := true
+		for _, c := range ends {
+			if c.Unused([]string{k.Key}, scope) == nil {
+				everywhere = false
+			}
+		}
+		if everywhere {
+			err := ends[0].Unused([]string{k.Key}, scope)
+			why, _, _ := strings.Cut(sim.FieldErrors(err)[0].Say(spell), ", or leave out")
+			return usageError{f.name + ": " + kn[0] + " " + flagName(k.Key) + ": it changes nothing here: it " + why}
+		}
+	}
 	for _, key := range given {
 		var first error
 		everywhere := true
@@ -195,7 +215,7 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 		return f.refuse(err)
 	}
 	k, _ := sweep.ParseKnob(spec.Knob) // valid: Validate said so
-	if err := f.checkGiven([]string{spec.Knob}, sim.Scope{EveryPolicy: !f.set["policy"]}, k.With(f.c, spec.From), k.With(f.c, spec.To)); err != nil {
+	if err := f.checkGiven([][2]string{{"--knob", spec.Knob}}, sim.Scope{EveryPolicy: !f.set["policy"]}, k.With(f.c, spec.From), k.With(f.c, spec.To)); err != nil {
 		return err
 	}
 	spec.Progress = sweepProgress(stderr, f.c)
@@ -380,7 +400,7 @@ func runMap(args []string, stdout, stderr io.Writer) error {
 			corners = append(corners, kx.With(ky.With(f.c, y), x))
 		}
 	}
-	if err := f.checkGiven([]string{spec.X.Knob, spec.Y.Knob}, sim.Scope{}, corners...); err != nil {
+	if err := f.checkGiven([][2]string{{"--x", spec.X.Knob}, {"--y", spec.Y.Knob}}, sim.Scope{}, corners...); err != nil {
 		return err
 	}
 	spec.Progress = sweepProgress(stderr, f.c)
@@ -466,7 +486,7 @@ func runSeek(args []string, stdout, stderr io.Writer) error {
 		return f.refuse(err)
 	}
 	k, _ := sweep.ParseKnob(spec.Knob) // valid: Validate said so
-	if err := f.checkGiven([]string{spec.Knob}, sim.Scope{}, k.With(f.c, spec.From), k.With(f.c, spec.To)); err != nil {
+	if err := f.checkGiven([][2]string{{f.flagOfField["knob"], spec.Knob}}, sim.Scope{}, k.With(f.c, spec.From), k.With(f.c, spec.To)); err != nil {
 		return err
 	}
 	spec.Progress = sweepProgress(stderr, f.c)
