@@ -167,6 +167,28 @@
     });
   }
 
+  // painted resolves once the page has painted its first content (or,
+  // for a page that shows none, such as one in a background tab, a
+  // moment after it is parsed): the engine's module downloads and
+  // compiles meanwhile, but runs only then, so that it never holds up the
+  // page's first paint.
+  var painted = new Promise(function (resolve) {
+    if (typeof PerformanceObserver === 'function' && (PerformanceObserver.supportedEntryTypes || []).indexOf('paint') >= 0) {
+      new PerformanceObserver(function (list, observer) {
+        if (list.getEntriesByName('first-contentful-paint').length) {
+          observer.disconnect();
+          resolve();
+        }
+      }).observe({ type: 'paint', buffered: true });
+    }
+    function soon() { setTimeout(resolve, 500); }
+    if (document.readyState === 'loading') {
+      document.addEventListener('DOMContentLoaded', soon);
+    } else {
+      soon();
+    }
+  });
+
   // start starts the one Go runtime of the page; every widget shares it.
   function start() {
     if (runtime) {
@@ -189,6 +211,8 @@
           throw new Error('sim.wasm: ' + err.message + '; sim.wasm.js: ' + err2.message);
         });
       });
+    }).then(function (result) {
+      return painted.then(function () { return result; });
     }).then(function (result) {
       var instance = result.instance || result;
       // run executes main until it blocks, so shedsim exists on return.
@@ -538,7 +562,10 @@
     var frames = document.getElementsByTagName('iframe');
     for (var i = 0; i < frames.length; i++) {
       if (frames[i].contentWindow === ev.source) {
-        frames[i].height = String(Math.min(Math.ceil(d.height), 20000));
+        // The height is the frame's content's, whatever the page's
+        // box-sizing (CSSOM, which a Content-Security-Policy allows).
+        frames[i].style.boxSizing = 'content-box';
+        frames[i].style.height = Math.min(Math.ceil(d.height), 20000) + 'px';
       }
     }
   });

@@ -1,0 +1,563 @@
+//go:build !js
+
+package browser
+
+import (
+	"fmt"
+	"html"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/shedsim/shedsim/tools/internal/siteserve"
+)
+
+// The embedding tests (issue 9): the README's snippets, read from the
+// README, pasted into blogs served from another origin than the site, in
+// real Chromium. The site is on one loopback port, the blogs on another.
+
+// readmeOrigin is where the README says the site is published; the tests
+// put the site's test server there.
+const readmeOrigin = "https://example.org"
+
+// snippets are the README's embedding snippets, with the site's address
+// in place of https://example.org/shedsim/.
+type snippets struct {
+	Widget string // <script src=".../loader.js" async> and a <shed-sim>
+	CSP    string // the Content-Security-Policy header's value
+	Iframe string // the <iframe> of frame.html
+	Resize string // the <script> that resizes the iframe
+}
+
+// readmeSnippets reads the code blocks of the README's "Embedding it in a
+// blog post" section and tells them apart by what they hold; each must be
+// there once.
+func readmeSnippets(t *testing.T) snippets {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	require.NoError(t, err)
+	readme := string(b)
+	start := strings.Index(readme, "\n## Embedding it in a blog post\n")
+	require.GreaterOrEqual(t, start, 0, "README.md has the section \"Embedding it in a blog post\"")
+	section := readme[start+1:]
+	if end := strings.Index(section[3:], "\n## "); end >= 0 {
+		section = section[:end+3]
+	}
+	var s snippets
+	found := map[string]int{}
+	for _, m := range regexp.MustCompile("(?s)```[a-z]*\n(.*?)```").FindAllStringSubmatch(section, -1) {
+		block := strings.TrimSpace(m[1])
+		switch {
+		case strings.HasPrefix(block, "Content-Security-Policy:"):
+			s.CSP = strings.TrimSpace(strings.TrimPrefix(block, "Content-Security-Policy:"))
+			found["csp"]++
+		case strings.Contains(block, "<shed-sim"):
+			s.Widget = block
+			found["widget"]++
+		case strings.Contains(block, "<iframe"):
+			s.Iframe = block
+			found["iframe"]++
+		case strings.HasPrefix(block, "<script>") && strings.Contains(block, "message"):
+			s.Resize = block
+			found["resize"]++
+		default:
+			t.Fatalf("README's embedding section has a code block the tests do not know:\n%s", block)
+		}
+	}
+	assert.Equal(t, map[string]int{"csp": 1, "widget": 1, "iframe": 1, "resize": 1}, found, "the README's embedding snippets")
+	require.Contains(t, s.Widget, readmeOrigin+"/shedsim/loader.js", "the widget snippet loads the loader from the README's address")
+	m := regexp.MustCompile(`height="(\d+)"`).FindStringSubmatch(s.Iframe)
+	require.NotNil(t, m, "the iframe snippet gives a starting height")
+	iframeStart = m[1]
+	return s
+}
+
+// iframeStart is the iframe snippet's starting height, in px.
+var iframeStart string
+
+// at puts the site's origin (such as http://127.0.0.1:41234) where the
+// snippet says https://example.org, and its folder for /shedsim/.
+func (s snippets) at(siteURL string) snippets {
+	r := strings.NewReplacer(readmeOrigin+"/shedsim/", siteURL+"/", readmeOrigin, siteURL)
+	return snippets{r.Replace(s.Widget), r.Replace(s.CSP), r.Replace(s.Iframe), r.Replace(s.Resize)}
+}
+
+// TestEmbedPageShowsTheREADMEsSnippets holds embed.html's snippets, which
+// its copy buttons copy, to the README's. It needs no browser.
+func TestEmbedPageShowsTheREADMEsSnippets(t *testing.T) {
+	want := readmeSnippets(t)
+	b, err := os.ReadFile(filepath.Join("..", "..", "site", "embed.html"))
+	require.NoError(t, err)
+	page := string(b)
+	for _, c := range []struct{ id, want string }{{"snippet", want.Widget}, {"iframe-snippet", want.Iframe}, {"resize-snippet", want.Resize}} {
+		m := regexp.MustCompile(`(?s)<pre id="` + c.id + `"><code>(.*?)</code></pre>`).FindStringSubmatch(page)
+		if assert.NotNil(t, m, "embed.html has #%s", c.id) {
+			assert.Equal(t, c.want, html.UnescapeString(m[1]), "embed.html's #%s is the README's", c.id)
+		}
+	}
+}
+
+// blog is a test host page: a blog post with its own stylesheet, into
+// which the README's snippets are pasted.
+type blog struct {
+	name   string // served as /name.html, its stylesheet as /name.css
+	column string // the article column's max-width
+	css    string // its rules after the common ones
+	csp    bool   // served with the README's Content-Security-Policy
+	theme  string // the widgets' theme under theme="auto"
+	// kinds lists the widgets of a page that shows every kind (no
+	// README snippets but the loader's).
+	kinds []string
+}
+
+// blogCSS is every test blog's stylesheet before its own rules.
+const blogCSS = `html { overflow-y: scroll; }
+body { margin: 0; background: #ffffff; color: #222222; font: 18px/1.6 Georgia, "DejaVu Serif", serif; }
+header { display: flex; gap: 12px; align-items: center; background: #f4f1ea; padding: 12px 24px; }
+article { max-width: COLUMN; margin: 0 auto; padding: 0 16px; }
+table { border-collapse: collapse; }
+td, th { border: 1px solid #cccccc; padding: 4px 8px; }
+button { background: #eeeeee; color: #111111; border: 1px solid #999999; padding: 6px 12px; }
+input { width: 200px; }
+h2 { font-size: 26px; color: #333333; }
+a { color: #0645ad; }
+`
+
+// hostileCSS sets everything a careless theme sets globally, on the
+// elements the widget draws with.
+const hostileCSS = `* { margin: 9px; padding: 5px; border: 2px dashed #ff00ff; box-sizing: content-box; background-color: #fff8e0;
+  text-transform: uppercase; letter-spacing: 0.12em; line-height: 2.4; text-align: right; list-style: square; }
+svg { display: inline; width: 24px !important; height: 24px !important; }
+rect { fill: #000000 !important; stroke: #00ff00; }
+table { width: 100% !important; text-align: right; border-collapse: separate; background: #00ff00; }
+button { background: #ff0000 !important; color: #ffff00; border-radius: 0; width: 100%; }
+input { width: 100% !important; background: #000000; color: #00ff00; }
+h2 { font-size: 3em; color: #800080; }
+`
+
+var blogs = []blog{
+	{name: "light", column: "720px", theme: "light"},
+	{name: "dark", column: "720px", theme: "dark", css: `body { background: #121417; color: #dddddd; }
+header { background: #1d2025; }
+h2 { color: #eeeeee; }
+a { color: #8ab4f8; }
+`},
+	{name: "narrow", column: "600px", theme: "light"},
+	{name: "hostile", column: "720px", theme: "light", css: hostileCSS},
+	{name: "strict", column: "720px", theme: "light", csp: true},
+}
+
+// kindPages show every kind of widget in a column: a post's 720 px and a
+// sidebar's 280 px.
+var kindPages = []blog{
+	{name: "kinds-720", column: "720px", theme: "light", kinds: allKinds},
+	{name: "kinds-280", column: "280px", theme: "light", kinds: allKinds},
+}
+
+var allKinds = []string{"simulator", "compare", "chart", "lab", "planner"}
+
+// secondWidget is the widget each blog has besides the README's, of
+// another kind.
+const secondWidget = `<shed-sim kind="chart" policy="bounded" sale_rps="200" id="second"></shed-sim>`
+
+// page writes b's HTML; without widgets, the same page with nothing
+// pasted in (the "before" its elements' styles are compared with).
+func (b blog) page(sn snippets, widgets bool) string {
+	var post strings.Builder
+	post.WriteString(`<h1>What overload does to a checkout</h1>
+<p id="p1">A sale sends more people than the workers can serve. <a id="link" href="#last">Skip to the end</a>, or read on.</p>
+<h2 id="h2">Every policy in the sale</h2>
+<p>Here is every policy side by side, with your own retries:</p>
+`)
+	if len(b.kinds) > 0 {
+		if widgets {
+			loader, _, _ := strings.Cut(sn.Widget, "\n")
+			post.WriteString(loader + "\n")
+			for _, k := range b.kinds {
+				controls := ""
+				if k == "compare" {
+					controls = ` controls="all"` // the widest form
+				}
+				fmt.Fprintf(&post, "<h2>%s</h2>\n<shed-sim kind=%q id=\"kind-%s\"%s></shed-sim>\n", k, k, k, controls)
+			}
+		}
+	} else {
+		if widgets {
+			post.WriteString(sn.Widget + "\n")
+		}
+		post.WriteString(`<p>And the bounded queue over time:</p>
+`)
+		if widgets {
+			post.WriteString(secondWidget + "\n")
+		}
+		post.WriteString(`<table id="tbl"><tr><th>Policy</th><th>Answered</th></tr><tr><td>Unbounded</td><td>3%</td></tr></table>
+<h2>Where scripts are stripped</h2>
+`)
+		if widgets {
+			post.WriteString(sn.Iframe + "\n")
+			if !b.csp {
+				post.WriteString(sn.Resize + "\n") // the strict page runs no inline script: its loader resizes the iframe
+			}
+		}
+	}
+	post.WriteString(`<p id="last">That is all.</p>`)
+	return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>A blog: ` + b.name + `</title>
+<link rel="stylesheet" href="/` + b.name + `.css">
+</head>
+<body>
+<header><svg id="logo" width="40" height="20" viewBox="0 0 40 20" aria-hidden="true"><rect id="logo-rect" width="40" height="20" fill="#cc3333"></rect></svg>
+<span>A blog</span> <input id="search" type="search" aria-label="Search"> <button id="subscribe" type="button">Subscribe</button></header>
+<article id="post">
+` + post.String() + `
+</article>
+</body>
+</html>
+`
+}
+
+// blogServer serves the blogs with the README's snippets pointing at
+// siteURL; /NAME-before.html is NAME's page with nothing pasted in.
+func blogServer(t *testing.T, sn snippets, pages []blog) *httptest.Server {
+	t.Helper()
+	mux := http.NewServeMux()
+	for _, b := range pages {
+		mux.HandleFunc("/"+b.name+".css", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/css; charset=utf-8")
+			fmt.Fprint(w, strings.ReplaceAll(blogCSS, "COLUMN", b.column)+b.css)
+		})
+		for _, widgets := range []bool{true, false} {
+			path := "/" + b.name + ".html"
+			if !widgets {
+				path = "/" + b.name + "-before.html"
+			}
+			mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
+				if b.csp {
+					w.Header().Set("Content-Security-Policy", sn.CSP)
+				}
+				w.Header().Set("Content-Type", "text/html; charset=utf-8")
+				w.Header().Set("Cache-Control", "no-store")
+				fmt.Fprint(w, b.page(sn, widgets))
+			})
+		}
+	}
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// siteServer serves site/ as a host would publish it: with
+// Access-Control-Allow-Origin on sim.wasm, as netlify.toml does, or
+// without (cors false).
+func siteServer(t *testing.T, s *session, cors bool) *httptest.Server {
+	t.Helper()
+	files := siteserve.Handler(s.site)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if cors && r.URL.Path == "/sim.wasm" {
+			w.Header().Set("Access-Control-Allow-Origin", "*")
+		}
+		files.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// hostRecorder runs first in every document of a blog's tab: it records
+// the page's CSP violations and the heights its iframes post.
+const hostRecorder = `(() => {
+	const r = window.__hostTest = {csp: [], heights: []};
+	document.addEventListener('securitypolicyviolation', (e) => r.csp.push(e.violatedDirective + ' blocked ' + e.blockedURI));
+	window.addEventListener('message', (e) => { if (e.data && e.data.shedsim === 'height') r.heights.push(e.data.height); });
+})();`
+
+// widgetState is a JavaScript function of a <shed-sim> element: "" while
+// it is still loading or computing, else what it shows ("done", or the
+// error it shows).
+const widgetState = `((el) => {
+	const root = el.shadowRoot;
+	if (!root) return '';
+	const fatal = root.querySelector('.shedsim-fatal, .shedsim-error:not([hidden])');
+	if (fatal && fatal.textContent.trim()) return 'error: ' + fatal.textContent.trim();
+	const box = root.querySelector('.shedsim-root');
+	if (!box || box.hidden) return '';
+	switch (el.getAttribute('kind') || 'simulator') {
+	case 'lab': return root.querySelector('[id$="lab-recovered"][data-recovery]') ? 'done' : '';
+	case 'planner': { const a = root.querySelector('[id$="plan-answer"]'); return a && a.textContent.trim() ? 'done' : ''; }
+	default: {
+		const s = root.querySelector('.summary');
+		const t = s ? s.textContent.trim() : '';
+		return t && !t.startsWith('Computing') && !root.querySelector('[data-rows="pending"]') ? 'done' : '';
+	}
+	}
+})`
+
+// allWidgetsDone waits until every <shed-sim> on the page shows its
+// results; one that shows an error fails the test.
+func allWidgetsDone(tb *tab, want int) {
+	tb.tb.Helper()
+	got := poll[[]string](tb, "every widget to show its results", `(() => {
+		const list = [...document.querySelectorAll('shed-sim')];
+		const states = list.map(`+widgetState+`);
+		if (list.length !== `+fmt.Sprint(want)+`) return false;
+		return states.every(s => s !== '') ? states : false;
+	})()`, `[...document.querySelectorAll('shed-sim')].map(e => (e.id || e.getAttribute('kind')) + ': ' + `+widgetState+`(e)).join(' | ')`)
+	for i, s := range got {
+		assert.Equal(tb.tb, "done", s, "widget %d", i)
+	}
+}
+
+// hostStyle is the computed style of the blog's own elements: what the
+// widget must leave alone.
+const hostStyle = `(() => {
+	const props = ['color', 'background-color', 'font-family', 'font-size', 'line-height', 'width', 'margin-left', 'margin-right',
+		'padding-left', 'text-align', 'text-transform', 'display', 'fill', 'border-top-color', 'border-top-width', 'border-radius', 'box-sizing'];
+	const out = {};
+	for (const sel of ['html', 'body', 'header', '#logo', '#logo-rect', '#search', '#subscribe', 'article', 'h1', '#h2', '#p1', '#link', '#tbl', '#tbl td', '#last']) {
+		const e = document.querySelector(sel);
+		if (!e) continue;
+		const cs = getComputedStyle(e);
+		const m = {};
+		for (const p of props) m[p] = cs.getPropertyValue(p);
+		out[sel] = m;
+	}
+	return out;
+})()`
+
+// palette is what each theme fills the outcomes with (widget.css).
+var palette = map[string]map[string]string{
+	"light": {"answered": "rgb(46, 125, 91)", "refused": "rgb(217, 154, 30)", "timed_out": "rgb(194, 65, 59)"},
+	"dark":  {"answered": "rgb(79, 191, 140)", "refused": "rgb(232, 180, 72)", "timed_out": "rgb(240, 106, 98)"},
+}
+
+// widgetFills is the computed fill of each outcome's rects in each widget
+// of the page, by the widget's index and the outcome, with its theme.
+const widgetFills = `[...document.querySelectorAll('shed-sim')].map((el) => {
+	const root = el.shadowRoot, m = {theme: root.querySelector('.shedsim-root').getAttribute('data-theme')};
+	for (const k of ['answered', 'refused', 'timed_out']) {
+		const fills = [...new Set([...root.querySelectorAll('rect.' + k)].map(r => getComputedStyle(r).fill))];
+		m[k] = fills.join(' ');
+	}
+	return m;
+})`
+
+// fits reports, for each <shed-sim>, how far it or anything in it sticks
+// out of the article's column (0 when it fits).
+const fits = `(() => {
+	const col = document.querySelector('article').getBoundingClientRect();
+	const inner = col.right - parseFloat(getComputedStyle(document.querySelector('article')).paddingRight);
+	return [...document.querySelectorAll('shed-sim')].map((el) => {
+		const r = el.getBoundingClientRect();
+		const box = el.shadowRoot.querySelector('.shedsim');
+		return {id: el.id, width: r.width, out: Math.max(0, r.right - inner), scroll: Math.max(0, box.scrollWidth - box.clientWidth)};
+	});
+})()`
+
+type fit struct {
+	ID     string  `json:"id"`
+	Width  float64 `json:"width"`
+	Out    float64 `json:"out"`
+	Scroll float64 `json:"scroll"`
+}
+
+// screenshot keeps a full-page PNG of the tab under the test's artifact
+// directory (go test -artifacts keeps it) and logs where.
+func screenshot(tb *tab, t *testing.T, name string) {
+	t.Helper()
+	png, err := chromedp.Run(tb.ctx, chromedp.FullScreenshot(100))
+	require.NoError(t, err, "a screenshot of %s", name)
+	path := filepath.Join(t.ArtifactDir(), name+".png")
+	require.NoError(t, os.WriteFile(path, png, 0o644))
+	t.Logf("screenshot: %s", path)
+}
+
+// TestEmbedOnAForeignBlog pastes the README's snippets into five blogs on
+// another origin than the site (light, dark, a 600 px column, a hostile
+// stylesheet, the README's strict CSP) and checks what a reader sees:
+// issue 9's "How it is checked".
+func TestEmbedOnAForeignBlog(t *testing.T) {
+	s := startBrowser(t)
+	site := siteServer(t, s, true)
+	sn := readmeSnippets(t).at(site.URL)
+	host := blogServer(t, sn, append(append([]blog(nil), blogs...), kindPages...))
+	origins := []string{site.URL + "/", host.URL + "/"}
+
+	var lightWidget map[string]map[string]string // the light blog's widget's own styles, for the hostile one
+	for _, b := range blogs {
+		t.Run(b.name, func(t *testing.T) {
+			// Before: the same page with nothing pasted in.
+			before := s.newTab(t)
+			before.do("a 1,280 px viewport", chromedp.EmulateViewport(1280, 900))
+			before.do("opening "+b.name+"-before", chromedp.Navigate(host.URL+"/"+b.name+"-before.html"))
+			want := eval[map[string]map[string]string](before, hostStyle)
+			require.NotEmpty(t, want, "the blog's elements")
+			before.close()
+
+			tb := s.newTab(t, recorder, hostRecorder)
+			tb.do("a 1,280 px viewport", chromedp.EmulateViewport(1280, 900))
+			tb.open(host.URL + "/" + b.name + ".html")
+			allWidgetsDone(tb, 2)
+
+			// The engine started once, after the blog had painted.
+			counts := eval[struct {
+				Instantiated int     `json:"instantiated"`
+				GoRuns       int     `json:"goRuns"`
+				GoRunMS      float64 `json:"goRunMS"`
+			}](tb, `__shedsimTest`)
+			assert.Equal(t, 1, counts.Instantiated, "WebAssembly modules instantiated for two widgets")
+			assert.Equal(t, 1, counts.GoRuns, "Go runtimes started for two widgets")
+			fcp := eval[float64](tb, `(performance.getEntriesByName('first-contentful-paint')[0] || {startTime: -1}).startTime`)
+			assert.Positive(t, fcp, "the blog painted")
+			assert.Less(t, fcp, counts.GoRunMS, "the blog paints before the engine starts (first paint %.0f ms, engine %.0f ms)", fcp, counts.GoRunMS)
+
+			// The widgets use their own palette, in the blog's theme.
+			for i, f := range eval[[]map[string]string](tb, widgetFills) {
+				assert.Equal(t, b.theme, f["theme"], "widget %d's theme on the %s blog", i, b.name)
+				for k, colour := range palette[b.theme] {
+					if i == 1 && k == "timed_out" {
+						continue // the bounded queue's chart may have no timed-out part
+					}
+					assert.Equal(t, colour, f[k], "widget %d's %s rects", i, k)
+				}
+			}
+
+			// The blog's elements look as they did before.
+			got := eval[map[string]map[string]string](tb, hostStyle)
+			for sel, props := range want {
+				for p, v := range props {
+					assert.Equal(t, v, got[sel][p], "%s's %s on the %s blog, before and after the widgets", sel, p, b.name)
+				}
+			}
+
+			// Nothing of the blog's reaches the widget's own elements:
+			// the hostile blog's widget is styled as the light one's.
+			own := eval[map[string]map[string]string](tb, `(() => {
+				const root = document.querySelector('shed-sim').shadowRoot, out = {};
+				const props = ['fill', 'display', 'background-color', 'border-top-width', 'border-top-style', 'margin-top', 'padding-left',
+					'text-transform', 'letter-spacing', 'text-align', 'list-style-type', 'box-sizing', 'line-height'];
+				for (const sel of ['.shedsim', 'svg.share-bar', 'rect.answered', 'input', 'h3', '.policy-bars', '.legend li', 'details summary', 'a.open-full']) {
+					const e = root.querySelector(sel);
+					if (!e) { out[sel] = {missing: 'yes'}; continue; }
+					const cs = getComputedStyle(e), m = {};
+					for (const p of props) m[p] = cs.getPropertyValue(p);
+					out[sel] = m;
+				}
+				return out;
+			})()`)
+			switch b.name {
+			case "light":
+				lightWidget = own
+			case "hostile":
+				require.NotNil(t, lightWidget, "the light blog ran first")
+				for sel, props := range lightWidget {
+					for p, v := range props {
+						if p == "line-height" {
+							continue // in px, after the inherited font size
+						}
+						assert.Equal(t, v, own[sel][p], "the widget's %s's %s on the hostile blog and the light one", sel, p)
+					}
+				}
+			}
+
+			// The iframe: scrolled to, as a reader does, it loads, posts
+			// its height and is resized to it (by the README's lines, or
+			// on the strict blog by the loader itself).
+			tb.do("scrolling to the iframe", chromedp.Evaluate[chromedp.Void](`document.querySelector('iframe').scrollIntoView()`))
+			h := poll[float64](tb, "the iframe to be as tall as it says", `(() => {
+				const f = document.querySelector('iframe'), hs = __hostTest.heights;
+				const last = hs[hs.length - 1];
+				return hs.length && last > 300 && Math.abs(parseFloat(getComputedStyle(f).height) - last) < 1 ? last : false;
+			})()`, `JSON.stringify({heights: __hostTest.heights, iframe: getComputedStyle(document.querySelector('iframe')).height})`)
+			t.Logf("%s: the iframe of frame.html is %.0f px tall (the snippet starts it at %s)", b.name, h, iframeStart)
+			assert.NotEqual(t, iframeStart, fmt.Sprint(h), "the iframe was resized from its starting height")
+
+			tb.do("back to the top", chromedp.Evaluate[chromedp.Void](`scrollTo(0, 0)`))
+			screenshot(tb, t, b.name)
+
+			// Widgets the blog's own script adds and removes.
+			tb.do("adding a planner and removing the chart", chromedp.Evaluate[chromedp.Void](`(() => {
+				const p = document.createElement('shed-sim');
+				p.setAttribute('kind', 'planner');
+				p.id = 'added';
+				document.querySelector('#tbl').after(p);
+				document.querySelector('#second').remove();
+			})()`))
+			allWidgetsDone(tb, 2)
+			assert.Equal(t, 1, eval[int](tb, `__shedsimTest.goRuns`), "the added widget shares the engine")
+			assert.Empty(t, eval[[]any](tb, `__shedsimTest.errors`), "shedsim:error events")
+
+			// Nothing went wrong, nothing went elsewhere.
+			assert.Empty(t, eval[[]string](tb, `__hostTest.csp`), "CSP violations on the %s blog", b.name)
+			tb.noProblems()
+			requests, _, _ := tb.logged()
+			var outside []string
+			for _, u := range requests {
+				if !strings.HasPrefix(u, origins[0]) && !strings.HasPrefix(u, origins[1]) && !strings.HasPrefix(u, "data:") {
+					outside = append(outside, u)
+				}
+			}
+			assert.Empty(t, outside, "requests outside the blog's origin and the site's")
+			streamed := false
+			for _, u := range requests {
+				streamed = streamed || u == site.URL+"/sim.wasm"
+				assert.NotEqual(t, site.URL+"/sim.wasm.js", u, "the base64 copy is not needed over http with the CORS header")
+			}
+			assert.True(t, streamed, "sim.wasm is fetched")
+		})
+	}
+
+	// Every kind in a post's column and in a sidebar's, on a phone and a
+	// laptop.
+	for _, b := range kindPages {
+		for _, width := range []int64{390, 1280} {
+			t.Run(fmt.Sprintf("%s/%d", b.name, width), func(t *testing.T) {
+				tb := s.newTab(t, recorder, hostRecorder)
+				tb.do(fmt.Sprintf("a %d px viewport", width), chromedp.EmulateViewport(width, 900))
+				tb.open(host.URL + "/" + b.name + ".html")
+				allWidgetsDone(tb, len(b.kinds))
+				for _, f := range eval[[]fit](tb, fits) {
+					t.Logf("%s at %d px: %s is %.0f px wide", b.name, width, f.ID, f.Width)
+					assert.Zero(t, f.Out, "%s sticks out of its column by %v px", f.ID, f.Out)
+					assert.Zero(t, f.Scroll, "%s scrolls sideways by %v px", f.ID, f.Scroll)
+				}
+				assert.LessOrEqual(t, eval[float64](tb, `document.documentElement.scrollWidth - document.documentElement.clientWidth`), 0.0,
+					"the blog scrolls sideways")
+				assert.Empty(t, eval[[]string](tb, `__hostTest.csp`), "CSP violations")
+				tb.noProblems()
+				screenshot(tb, t, fmt.Sprintf("%s-%d", b.name, width))
+			})
+		}
+	}
+}
+
+// TestEmbedWithoutCORS: a site served without Access-Control-Allow-Origin
+// on sim.wasm still draws the widget, from the base64 copy, and the
+// console names the header to add.
+func TestEmbedWithoutCORS(t *testing.T) {
+	s := startBrowser(t)
+	site := siteServer(t, s, false)
+	sn := readmeSnippets(t).at(site.URL)
+	host := blogServer(t, sn, blogs[:1])
+	tb := s.newTab(t, recorder)
+	tb.open(host.URL + "/light.html")
+	allWidgetsDone(tb, 2)
+	_, problems, _ := tb.logged()
+	named := false
+	for _, p := range problems {
+		named = named || strings.Contains(p, "shedsim:") && strings.Contains(p, `"Access-Control-Allow-Origin: *"`)
+	}
+	assert.True(t, named, "a console error names the header; the page logged:\n  %s", strings.Join(problems, "\n  "))
+	requests, _, _ := tb.logged()
+	assert.Contains(t, requests, site.URL+"/sim.wasm.js", "the widget falls back to the base64 copy")
+}
