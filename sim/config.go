@@ -173,7 +173,9 @@ const (
 	MaxAttempts = 10_000_000
 	// MaxSeed is the largest seed, 2^53-1, the largest integer a JavaScript
 	// number holds exactly.
-	MaxSeed     = 1<<53 - 1
+	MaxSeed = 1<<53 - 1
+	// MaxWorkers is the most workers a Config may have.
+	MaxWorkers  = maxWorkers
 	maxTokens   = 1_000_000
 	maxWorkers  = 100_000
 	maxRetries  = 100

@@ -2,6 +2,7 @@ package report
 
 import (
 	"errors"
+	"math"
 	"slices"
 	"strconv"
 
@@ -40,6 +41,44 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 		}}, nil
 	}
 	var out []Advice
+	// try runs an alternative and adds what it measured. An alternative that
+	// is not a valid Config (more workers than allowed, a run over the
+	// budget) is not advised: there is no run to quote. Nor is one whose
+	// say returns "": it measured no difference worth the change.
+	try := func(change func(*sim.Config), say func(r sim.Result) string) bool {
+		alt := c
+		change(&alt)
+		r, err := sim.Run(alt)
+		if err != nil {
+			return false
+		}
+		if text := say(r); text != "" {
+			out = append(out, Advice{Text: text, Config: alt, Answered: r.Sale.AnsweredShare})
+		}
+		return true
+	}
+	// same says that r measured what cur did, as the advice prints it.
+	same := func(r sim.Result) bool {
+		return Percent(r.Sale.AnsweredShare) == Percent(cur.Sale.AnsweredShare) && Recovered(r) == Recovered(cur)
+	}
+
+	// Capacity first, whenever it is short: no policy answers more people
+	// than the workers can serve (the post: "Capacity sets the ceiling").
+	if k := keepUp(c); c.Workers < k.workers {
+		capacity, rate := apart(float64(k.workers)*1000/c.ServiceMS, k.rate, 2)
+		ran := try(func(a *sim.Config) { a.Workers = k.workers }, func(r sim.Result) string {
+			return fill("Run %s workers, the fewest whose capacity (%s/s) is over %s: %s answered with this policy%s.",
+				Count(k.workers), capacity, fill(k.words, rate), Percent(r.Sale.AnsweredShare), andRecovered(", ", r))
+		})
+		if !ran {
+			// Too many workers to simulate (or a run over the budget): say
+			// so, with the numbers, rather than nothing.
+			now, rate := apart(c.CapacityRPS(), k.rate, 2)
+			out = append(out, Advice{Text: fill("Add capacity: %s workers at %s serve %s/s, under %s; keeping up would take %s workers, more than this simulates (%s): make the work shorter, or the traffic lower.",
+				Count(c.Workers), Duration(c.ServiceMS), now, fill(k.words, rate), Count(k.workers), Count(sim.MaxWorkers)),
+				Config: c, Answered: cur.Sale.AnsweredShare})
+		}
+	}
 
 	// The best early-no policy for this config, by answered share.
 	best := compared[earlyNo[0]]
@@ -55,7 +94,9 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 				Millis(best.Sale.MedianWaitMS), andRecovered("; ", best)),
 			Config: best.Config, Answered: best.Sale.AnsweredShare,
 		})
-	} else if fast := fastest(compared, cur); fast != nil {
+	} else if fast := fastest(compared, cur); fast != nil && fast.Sale.AnsweredShare >= 0.5 {
+		// (A quicker policy is worth naming only if it answers most
+		// people: "0.0%, close to this policy's 0.0%" is no advice.)
 		out = append(out, Advice{
 			Text: fill("%s answers %s, close to this policy's %s, with a median wait of %s instead of %s.",
 				capital(PolicyNoun(fast.Config.Policy)), Percent(fast.Sale.AnsweredShare), Percent(cur.Sale.AnsweredShare),
@@ -64,36 +105,6 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 		})
 	}
 
-	// try runs an alternative and adds what it measured. An alternative that
-	// is not a valid Config (more workers than allowed, a run over the
-	// budget) is not advised: there is no run to quote. Nor is one whose
-	// say returns "": it measured no difference worth the change.
-	try := func(change func(*sim.Config), say func(r sim.Result) string) {
-		alt := c
-		change(&alt)
-		r, err := sim.Run(alt)
-		if err != nil {
-			return
-		}
-		if text := say(r); text != "" {
-			out = append(out, Advice{Text: text, Config: alt, Answered: r.Sale.AnsweredShare})
-		}
-	}
-	// same says that r measured what cur did, as the advice prints it.
-	same := func(r sim.Result) bool {
-		return Percent(r.Sale.AnsweredShare) == Percent(cur.Sale.AnsweredShare) && Recovered(r) == Recovered(cur)
-	}
-
-	if n := c.SuggestedWorkers(); c.Workers < n && c.SaleRPS > c.NormalRPS && !NoSale(c) {
-		try(func(a *sim.Config) { a.Workers = n }, func(r sim.Result) string {
-			if same(r) {
-				return ""
-			}
-			capacity, sale := apart(r.Config.CapacityRPS(), c.SaleRPS, 2)
-			return fill("Or run %s workers, the fewest whose capacity (%s/s) is over the sale's %s/s: %s answered with this policy%s.",
-				strconv.Itoa(n), capacity, sale, Percent(r.Sale.AnsweredShare), andRecovered(", ", r))
-		})
-	}
 	if c.Retries > 0 {
 		try(func(a *sim.Config) { a.Retries = 0 }, func(r sim.Result) string {
 			if same(r) {
@@ -151,8 +162,15 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 			}
 		}
 		policy, share, who, isBack := PolicyNoun(c.Policy), Percent(cur.Sale.AnsweredShare), SalePeople(c), andRecovered(", and is ", cur)
+		notBack := cur.BackToNormalS == nil && cur.Recovery != sim.Unmeasured
 		var text string
 		switch {
+		case notBack || cur.Sale.AnsweredShare < 0.5:
+			// Never "nothing to change" for a run that is not back or that
+			// answers under half its people: nothing here helped, which is
+			// not the same.
+			text = fill("No change this advice tries does better, and this is not a good run: %s answers %s of %s%s. Look at the traffic, the timeout and the work each request takes.",
+				policy, share, who, andRecovered(", and is ", cur))
 		case Percent(most.Sale.AnsweredShare) == share:
 			text = fill("Nothing to change: %s answers %s of %s, as many as any policy here%s.", policy, share, who, isBack)
 		case most.Sale.AnsweredShare > cur.Sale.AnsweredShare+0.01 && !slices.Contains(earlyNo, c.Policy):
@@ -167,6 +185,33 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 		out = append(out, Advice{Text: text, Config: c, Answered: cur.Sale.AnsweredShare})
 	}
 	return out, nil
+}
+
+// need is the capacity a Config lacks: the fewest workers whose capacity
+// is over the highest arrival rate it has, and that rate in words, with
+// "%s" for the rate ("the sale's %s/s").
+type need struct {
+	workers int
+	rate    float64
+	words   string
+}
+
+// keepUp is the fewest workers whose capacity is over c's highest rate of
+// arrivals, the sale's or, under steady load or with a sale quieter than
+// the rest of the day, the normal rate: floor(rate x ServiceMS / 1000) + 1
+// (rule 21, 13 at the shop's numbers, where it is sim.Config.SuggestedWorkers).
+func keepUp(c sim.Config) need {
+	rate, words := c.NormalRPS, "the %s/s that arrive all day"
+	switch {
+	case !NoSale(c) && c.SaleRPS > c.NormalRPS:
+		rate, words = c.SaleRPS, "the sale's %s/s"
+	case !NoSale(c):
+		words = "the normal %s/s"
+	}
+	// Clamp before converting: a rate times an hour's service is far past
+	// any int a platform agrees on.
+	n := min(math.Floor(float64(rate*c.ServiceMS)/1000), 1e12) + 1
+	return need{int(n), rate, words}
 }
 
 // andRecovered is sep and how r ended after the sale, for the end of a

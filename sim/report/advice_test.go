@@ -62,21 +62,76 @@ func TestAdviseOnlyWhatDiffers(t *testing.T) {
 func TestAdviseDefaultSaysWhatThePostSays(t *testing.T) {
 	c := sim.DefaultConfig()
 	adv := advise(t, c)
-	require.Len(t, adv, 2, "the post: it suggests the bounded queue, or 13 workers")
+	require.Len(t, adv, 2, "the post: it suggests 13 workers, or the bounded queue")
 
-	sw := adv[0]
-	assert.True(t, strings.HasPrefix(sw.Text, "Switch to the bounded queue: "), "first the bounded queue: %q", sw.Text)
-	assert.Equal(t, sim.Bounded, sw.Config.Policy, "the switch's Config is the bounded queue")
+	w := adv[0]
+	assert.True(t, strings.HasPrefix(w.Text, "Run 13 workers, the fewest whose capacity (162.5/s) is over the sale's 150/s: "),
+		"first 13 workers, the fewest whose capacity is over 150 a second, since capacity sets the ceiling: %q", w.Text)
 	want := c
-	want.Policy = sim.Bounded
-	assert.Equal(t, want, sw.Config, "only the policy changes")
-
-	w := adv[1]
-	assert.True(t, strings.HasPrefix(w.Text, "Or run 13 workers, the fewest whose capacity (162.5/s) is over the sale's 150/s: "),
-		"then 13 workers, the fewest whose capacity is over 150 a second: %q", w.Text)
-	want = c
 	want.Workers = 13
 	assert.Equal(t, want, w.Config, "only the workers change")
+
+	sw := adv[1]
+	assert.True(t, strings.HasPrefix(sw.Text, "Switch to the bounded queue: "), "then the bounded queue: %q", sw.Text)
+	assert.Equal(t, sim.Bounded, sw.Config.Policy, "the switch's Config is the bounded queue")
+	want = c
+	want.Policy = sim.Bounded
+	assert.Equal(t, want, sw.Config, "only the policy changes")
+}
+
+// TestAdviseCapacityFirst: when capacity is short at any time, under a
+// sale or all day, the first suggestion is the fewest workers that keep
+// up, with what they measured; and a run that is not back, or answers
+// under half its people, is never "nothing to change" (issue 14, item 3).
+func TestAdviseCapacityFirst(t *testing.T) {
+	workers := func(n int) func(*sim.Config) { return func(c *sim.Config) { c.Workers = n } }
+	service := func(ms float64) func(*sim.Config) { return func(c *sim.Config) { c.ServiceMS = ms } }
+	sale := func(s float64) func(*sim.Config) { return func(c *sim.Config) { c.SaleS = s } }
+	timeout := func(ms float64) func(*sim.Config) { return func(c *sim.Config) { c.TimeoutMS = ms } }
+	tests := []struct {
+		reason  string
+		config  sim.Config
+		workers int    // the first item's workers; 0 for a capacity no run can have
+		want    string // the first item's prefix
+	}{
+		{"steady overload, twice capacity all day", shop(policy(sim.LIFO), normalRPS(200), saleRPS(200)), 17,
+			"Run 17 workers, the fewest whose capacity (212.5/s) is over the 200/s that arrive all day: "},
+		{"steady overload under the unbounded queue", shop(normalRPS(120), saleRPS(120)), 10,
+			"Run 10 workers, the fewest whose capacity (125/s) is over the 120/s that arrive all day: "},
+		{"a sale quieter than the day", shop(policy(sim.Bounded), normalRPS(150), saleRPS(120)), 13,
+			"Run 13 workers, the fewest whose capacity (162.5/s) is over the normal 150/s: "},
+		{"tiny capacity: one worker at a second", shop(workers(1), service(1000)), 151,
+			"Run 151 workers, the fewest whose capacity (151/s) is over the sale's 150/s: "},
+		{"tiny capacity under a policy that says no", shop(policy(sim.CoDel), workers(1), service(500)), 76,
+			"Run 76 workers, the fewest whose capacity (152/s) is over the sale's 150/s: "},
+		{"a huge short sale", shop(saleRPS(100_000), sale(5)), 8_001,
+			"Run 8,001 workers, the fewest whose capacity (100,012.5/s) is over the sale's 100,000/s: "},
+		{"capacity no run can have: an hour a request", shop(service(3_600_000)), 0,
+			"Add capacity: 8 workers at 3,600 s serve 0.0022/s, under the sale's 150/s; keeping up would take 540,001 workers, more than this simulates (100,000)"},
+	}
+	for _, tt := range tests {
+		adv := advise(t, tt.config)
+		first := adv[0]
+		assert.True(t, strings.HasPrefix(first.Text, tt.want), "%s: %q should start with %q", tt.reason, first.Text, tt.want)
+		if tt.workers > 0 {
+			want := tt.config
+			want.Workers = tt.workers
+			assert.Equal(t, want, first.Config, "%s: only the workers change", tt.reason)
+			r := run(t, first.Config)
+			assert.Contains(t, first.Text, report.Percent(r.Sale.AnsweredShare)+" answered with this policy, "+report.Recovered(r), "%s: the measured result", tt.reason)
+			assert.Greater(t, float64(tt.workers)*1000/tt.config.ServiceMS, max(tt.config.SaleRPS, tt.config.NormalRPS), "%s: they keep up", tt.reason)
+			assert.LessOrEqual(t, float64(tt.workers-1)*1000/tt.config.ServiceMS, max(tt.config.SaleRPS, tt.config.NormalRPS), "%s: the fewest", tt.reason)
+		}
+		for _, a := range adv {
+			assert.False(t, strings.HasPrefix(a.Text, "Nothing to change"), "%s: %q", tt.reason, a.Text)
+			assert.NotContains(t, a.Text, "close to this policy's 0.0%", tt.reason)
+		}
+	}
+	// Enough workers, and no policy helps, but a timeout shorter than the
+	// work: under half answered and not back, which is not "nothing".
+	adv := advise(t, shop(policy(sim.Bounded), workers(13), timeout(60)))
+	require.Len(t, adv, 1)
+	assert.True(t, strings.HasPrefix(adv[0].Text, "No change this advice tries does better, and this is not a good run: the bounded queue answers 47.4%"), adv[0].Text)
 }
 
 // TestAdviceQuotesWhatItRan re-runs every item's Config: the answered share
@@ -108,7 +163,7 @@ func TestAdviceQuotesWhatItRan(t *testing.T) {
 			if strings.HasPrefix(a.Text, "Switch to") || strings.Contains(a.Text, "close to this policy's") {
 				assert.Contains(t, a.Text, report.Millis(r.Sale.MedianWaitMS), "%s, item %d: quotes its Config's median wait", tt.name, i)
 			}
-			if strings.HasPrefix(a.Text, "Switch to") || strings.HasPrefix(a.Text, "Or run") {
+			if strings.HasPrefix(a.Text, "Switch to") || strings.HasPrefix(a.Text, "Run ") {
 				assert.Contains(t, a.Text, report.Recovered(r), "%s, item %d: says how its Config recovered", tt.name, i)
 			}
 			assert.NoError(t, a.Config.Validate(), "%s, item %d: a Config the page can try", tt.name, i)
@@ -244,6 +299,9 @@ func TestAdviseWhenAlreadyBest(t *testing.T) {
 	}
 	for _, tt := range tests {
 		adv := advise(t, tt.config)
+		if strings.HasPrefix(adv[0].Text, "Run ") && len(adv) > 1 {
+			adv = adv[1:] // short of capacity, capacity comes first (TestAdviseCapacityFirst)
+		}
 		assert.True(t, strings.HasPrefix(adv[0].Text, tt.want), "%s: %q should start with %q (%s)", tt.name, adv[0].Text, tt.want, tt.reason)
 		for _, a := range adv {
 			assert.False(t, strings.HasPrefix(a.Text, "Switch to"), "%s: no switch from a policy that is already best", tt.name)

@@ -74,7 +74,7 @@ func TestPostLines(t *testing.T) {
 	assert.Contains(t, plan, "With 18, 7.56% wait at all; with 19, 4.35%.", "the post: with 18, 7.56%; with 19, 4.35%")
 	one, _, err := runArgs(t, "--sample", "sale")
 	require.NoError(t, err)
-	assert.Contains(t, one, "Or run 13 workers", "the post: it suggests 13 workers")
+	assert.Contains(t, one, "Run 13 workers", "the post: it suggests 13 workers")
 	assert.Contains(t, one, "Switch to the bounded queue", "the post: it suggests the bounded queue")
 }
 
