@@ -47,7 +47,7 @@ func (m MapSpec) check() ([]float64, []float64, []sim.Config, error) {
 	ky, ys, ey := rangeErrors("y_", m.Y.Knob, m.Y.From, m.Y.To, m.Y.Steps)
 	err := errors.Join(ex, ey, seedsFrom(m.Base, m.Seeds))
 	if ex == nil && ey == nil && kx.Key == ky.Key {
-		err = errors.Join(err, &sim.FieldError{Field: "y_knob", Msg: "is " + kx.Key + " as x_knob is: a map needs two different knobs"})
+		err = errors.Join(err, sim.NewFieldError("y_knob", "is {"+kx.Key+"}, the same knob as the other axis: a map needs two different knobs"))
 	}
 	if err != nil {
 		return nil, nil, nil, err

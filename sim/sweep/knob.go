@@ -72,7 +72,7 @@ func ParseKnob(s string) (Knob, error) {
 		}
 	}
 	if key == "seed" {
-		return Knob{}, &sim.FieldError{Field: "knob", Msg: "the seed is not a knob: every step runs the same seeds (see seeds)"}
+		return Knob{}, sim.NewFieldError("knob", "the seed is not a knob: every step runs the same seeds (see {seeds})")
 	}
 	return Knob{}, &sim.FieldError{Field: "knob", Msg: strconv.Quote(clip(s)) + " is not a numeric field: use one of " + strings.Join(KnobKeys(), ", ")}
 }
@@ -102,7 +102,8 @@ func (k Knob) With(c sim.Config, x float64) sim.Config {
 // no value is clamped on the way (sim's own limits are far below it).
 const maxWhole = 1 << 40
 
-// checkValue says what is wrong with x as a value of k, or "".
+// checkValue says what is wrong with x as a value of k, or "", with the
+// knob marked for sim.NewFieldError.
 func (k Knob) checkValue(x float64) string {
 	switch {
 	case math.IsNaN(x):
@@ -110,9 +111,9 @@ func (k Knob) checkValue(x float64) string {
 	case math.IsInf(x, 0):
 		return num(x) + " is not a finite number"
 	case k.Whole && math.Abs(x) > maxWhole:
-		return num(x) + " is too large for " + k.Key
+		return num(x) + " is too large for {" + k.Key + "}"
 	case k.Whole && x != math.Trunc(x):
-		return num(x) + " is not a whole number, and " + k.Key + " is one"
+		return num(x) + " is not a whole number, and {" + k.Key + "} is one"
 	}
 	return ""
 }

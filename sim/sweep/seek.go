@@ -35,7 +35,7 @@ func (g Goal) errors() error {
 		errs = append(errs, &sim.FieldError{Field: "p99_wait_ms", Msg: num(g.P99WaitMS) + " is out of range: use a wait from 0 to 86,400,000 ms (a day), or 0 for no goal"})
 	}
 	if len(errs) == 0 && g == (Goal{}) {
-		errs = append(errs, &sim.FieldError{Field: "goal", Msg: "no goal is set: give at least one of answered, back and p99_wait_ms"})
+		errs = append(errs, sim.NewFieldError("goal", "no goal is set: give at least one of {answered}, {back} and {p99_wait_ms}"))
 	}
 	return errors.Join(errs...)
 }
@@ -171,25 +171,25 @@ func (s SeekSpec) check() (Knob, grid, error) {
 		x     float64
 	}{{"from", s.From}, {"to", s.To}} {
 		if msg := k.checkValue(end.x); msg != "" {
-			errs = append(errs, &sim.FieldError{Field: end.field, Msg: msg})
+			errs = append(errs, sim.NewFieldError(end.field, msg))
 		}
 	}
 	step := s.Step
 	if len(errs) == 0 {
 		switch {
 		case !(s.From < s.To):
-			errs = append(errs, &sim.FieldError{Field: "to", Msg: num(s.To) + " is not above from, " + num(s.From) + ": give the range low to high (largest chooses the direction)"})
+			errs = append(errs, sim.NewFieldError("to", num(s.To)+" is not above {from}, "+num(s.From)+": give the range low to high ({largest} chooses the direction)"))
 		case step == 0 && k.Whole:
 			step = 1
 		case step == 0:
 			step = math.Pow(10, math.Floor(math.Log10((s.To-s.From)/100)))
 		}
 	}
-	if msg := k.checkValue(step); msg != "" || !(step > 0) {
+	if msg := k.checkValue(step); len(errs) == 0 && (msg != "" || !(step > 0)) {
 		if msg == "" {
 			msg = num(step) + " is not above 0"
 		}
-		errs = append(errs, &sim.FieldError{Field: "step", Msg: msg + ": use a step above 0, or 0 to have one picked"})
+		errs = append(errs, sim.NewFieldError("step", msg+": use a step above 0, or 0 to have one picked"))
 	}
 	errs = append(errs, s.Goal.errors(), seedsFrom(s.Base, s.Seeds))
 	if err := errors.Join(errs...); err != nil {

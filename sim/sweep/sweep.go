@@ -102,7 +102,7 @@ func rangeErrors(prefix, key string, from, to float64, steps int) (Knob, []float
 		x     float64
 	}{{"from", from}, {"to", to}} {
 		if msg := k.checkValue(end.x); msg != "" {
-			errs = append(errs, &sim.FieldError{Field: prefix + end.field, Msg: msg})
+			errs = append(errs, sim.NewFieldError(prefix+end.field, msg))
 		}
 	}
 	switch {
@@ -116,8 +116,8 @@ func rangeErrors(prefix, key string, from, to float64, steps int) (Knob, []float
 	}
 	if k.Whole && steps > 1 {
 		if gap := (to - from) / float64(steps-1); gap != float64(int64(gap)) {
-			return k, nil, &sim.FieldError{Field: prefix + "steps", Msg: k.Key + " is a whole number, and " + strconv.Itoa(steps) +
-				" steps from " + num(from) + " to " + num(to) + " are " + num(gap) + " apart: use " + wholeSteps(from, to)}
+			return k, nil, sim.NewFieldError(prefix+"steps", "{"+k.Key+"} is a whole number, and "+strconv.Itoa(steps)+
+				" steps from "+num(from)+" to "+num(to)+" are "+num(gap)+" apart: use "+wholeSteps(from, to))
 		}
 	}
 	return k, Values(from, to, steps), nil

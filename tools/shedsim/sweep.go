@@ -113,7 +113,17 @@ func (f *sweepFlags) refuse(err error) error {
 		if !ok {
 			name = spell(fe.Field, "")
 		}
-		parts = append(parts, name+": "+fe.Say(spell))
+		msg := fe.Say(spell)
+		if strings.HasSuffix(fe.Field, "knob") {
+			// It lists knobs, which the command line writes as their flags
+			// without the dashes in front: --knob sale-rps.
+			msg = strings.ReplaceAll(msg, "_", "-")
+		}
+		if fe.Field == "goal" { // no one flag: the message names them
+			parts = append(parts, msg)
+			continue
+		}
+		parts = append(parts, name+": "+msg)
 	}
 	if len(parts) == 0 {
 		return err // not the input's fault
@@ -469,7 +479,6 @@ func runSeek(args []string, stdout, stderr io.Writer) error {
 	f.fs.Float64Var(&goal.Back, "back", 0, "goal: at least this share of seeds back to normal (0.95 = 95%)")
 	f.fs.Float64Var(&goal.P99WaitMS, "p99-wait-ms", 0, "goal: at most this mean p99 wait, ms")
 	f.requiredFlag = []string{"from", "to"}
-	f.flagOfField["goal"] = "--answered, --back or --p99-wait-ms"
 	if done, err := f.parse(args, stdout, "shedsim seek (--smallest workers | --largest sale-rps) --from 1 --to 40 [--answered 0.9 --back 0.95 --p99-wait-ms 0 --step 0 --seeds 10 --policy NAME] [--json | --csv]"); done || err != nil {
 		return err
 	}
