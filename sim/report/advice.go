@@ -105,6 +105,16 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 		})
 	}
 
+	if c.LossWorkers > 0 && c.LossWorkers < c.Workers {
+		// Spare workers, so that the loss leaves as many as there were.
+		try(func(a *sim.Config) { a.Workers = c.Workers + c.LossWorkers }, func(r sim.Result) string {
+			if same(r) {
+				return ""
+			}
+			return fill("Or keep %s spare: with %s workers the loss leaves the %s there were, and this policy answers %s%s.",
+				strconv.Itoa(c.LossWorkers), strconv.Itoa(c.Workers+c.LossWorkers), strconv.Itoa(c.Workers), Percent(r.Sale.AnsweredShare), andRecovered(", ", r))
+		})
+	}
 	if c.Retries > 0 {
 		try(func(a *sim.Config) { a.Retries = 0 }, func(r sim.Result) string {
 			if same(r) {

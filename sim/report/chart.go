@@ -74,8 +74,9 @@ func Timeline(r sim.Result) Chart {
 	// explicit float64), so no platform fuses a multiply-add and the
 	// geometry is the same to the bit everywhere.
 	x := func(s float64) float64 { return marginL + float64(float64(s/c.DurationS)*plotW) }
-	if !NoSale(c) { // no band for a sale that is not there
-		ch.Sale = Rect{X: x(c.SaleStartS), Y: marginT, W: x(c.SaleEndS()) - x(c.SaleStartS), H: plotH}
+	if HasBand(c) { // no band for a sale that is not there, unless an incident is the trigger
+		from, to := c.PeopleStartS(), min(c.PeopleEndS(), c.DurationS)
+		ch.Sale = Rect{X: x(from), Y: marginT, W: x(to) - x(from), H: plotH}
 	}
 	for _, w := range r.Windows {
 		end := min(w.StartS+10, c.DurationS)
@@ -132,12 +133,14 @@ func timelineSummary(r sim.Result) string {
 	c := r.Config
 	zero := 0
 	for _, w := range r.Windows {
-		if w.StartS >= c.SaleStartS && w.StartS < c.SaleEndS() && w.People > w.Unfinished && w.Answered == 0 {
+		if w.StartS >= c.PeopleStartS() && w.StartS < c.PeopleEndS() && w.People > w.Unfinished && w.Answered == 0 {
 			zero++
 		}
 	}
 	during := "During the sale, from"
-	if NoSale(c) {
+	if IncidentOnly(c) {
+		during = "During " + Trigger(c) + ", from"
+	} else if NoSale(c) {
 		during = "With no sale, from"
 	}
 	answered := Percent(r.Sale.AnsweredShare) + " of people were answered"

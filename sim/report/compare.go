@@ -96,20 +96,20 @@ func Recovered(r sim.Result) string {
 	switch {
 	case r.BackToNormalS != nil && *r.BackToNormalS == 0:
 		return "back to normal at once"
-	case r.BackToNormalS != nil && NoSale(r.Config):
+	case r.BackToNormalS != nil && NoSale(r.Config) && !IncidentOnly(r.Config):
 		return "back to normal " + Seconds(*r.BackToNormalS) + " after " + Seconds(r.Config.SaleEndS())
 	case r.BackToNormalS != nil:
-		return "back to normal " + Seconds(*r.BackToNormalS) + " after the sale"
+		return "back to normal " + Seconds(*r.BackToNormalS) + " after " + afterTrigger(r.Config)
 	case r.Recovery == sim.Backlog:
 		return "not back by " + Seconds(r.Config.DurationS) + ": a backlog too long for the run"
 	case r.Recovery == sim.Throttled:
 		return "not back by " + Seconds(r.Config.DurationS) + ": the clients are still throttling themselves"
 	case r.Recovery == sim.Overloaded:
 		return "not back by " + Seconds(r.Config.DurationS) + ": overloaded even at normal traffic"
-	case r.Recovery == sim.Unmeasured && NoSale(r.Config):
+	case r.Recovery == sim.Unmeasured && NoSale(r.Config) && !IncidentOnly(r.Config):
 		return "not measured: nobody arrived after " + Seconds(r.Config.SaleEndS())
 	case r.Recovery == sim.Unmeasured:
-		return "not measured: nobody arrived after the sale"
+		return "not measured: nobody arrived after " + afterTrigger(r.Config)
 	case !r.Config.Drains(0): // no retry is needed to keep it full
 		return "not back by " + Seconds(r.Config.DurationS) + ": stuck, the normal traffic alone is over capacity"
 	default:

@@ -91,10 +91,11 @@ func apart(a, b float64, decimals int) (string, string) {
 	return sa, sb
 }
 
-// saleSpan is when the sale starts and ends, "60 s" and "120 s", apart: a
-// sale of 0.02 s from 357 s is "357 s" to "357.02 s".
+// saleSpan is when the sale's people start and stop arriving, "60 s" and
+// "120 s", apart: a sale of 0.02 s from 357 s is "357 s" to "357.02 s". With
+// no sale and an incident, it is the incidents' (sim.Config.PeopleStartS).
 func saleSpan(c sim.Config) (string, string) {
-	from, to := apart(c.SaleStartS, c.SaleEndS(), 1)
+	from, to := apart(c.PeopleStartS(), c.PeopleEndS(), 1)
 	return from + " s", to + " s"
 }
 

@@ -33,9 +33,9 @@ func FluidLine(c sim.Config, retries int) string {
 	}
 	if c.Client == sim.Throttle {
 		return fill("%s: the clients send at most %s x what is accepted, so with nothing accepted almost nothing reaches the service's %s/s: %s",
-			head, Number(c.ThrottleK, 2), Number(c.CapacityRPS(), 2), verdict)
+			head, Number(c.ThrottleK, 2), Number(c.CapacityAfterRPS(), 2), verdict)
 	}
-	load, capacity := apart(float64(c.NormalRPS*tries), c.CapacityRPS(), 2)
+	load, capacity := apart(float64(c.NormalRPS*tries), c.CapacityAfterRPS(), 2)
 	line := fill("%s: %s/s x %s tries = %s/s against %s/s, %s",
 		head, Number(c.NormalRPS, 2), triesNumber(tries), load, capacity, verdict)
 	switch {
@@ -60,10 +60,11 @@ func triesNumber(tries float64) string {
 // Fluid is the fluid view for retries 0 to max(3, c.Retries), as the post
 // prints it. Adaptive throttling's does not depend on the retries: one line.
 func Fluid(c sim.Config) []string {
-	if c.Client == sim.Throttle {
-		return []string{FluidLine(c, c.Retries)}
-	}
 	out := []string{}
+	out = append(out, IncidentFluid(c)...) // first what an incident leaves, if any
+	if c.Client == sim.Throttle {
+		return append(out, FluidLine(c, c.Retries))
+	}
 	for r := 0; r <= max(3, c.Retries); r++ {
 		out = append(out, FluidLine(c, r))
 	}
@@ -75,7 +76,20 @@ func Fluid(c sim.Config) []string {
 // arithmetic for this config: whether a queue full of abandoned work drains
 // after the sale. For a policy that cannot hold anyone that long it is the
 // longest wait this run measured in the queue.
+//
+// With an incident it starts with the incident's arithmetic
+// (IncidentFluid): the capacity it leaves against the arrivals, and what
+// is left when the capacity comes back.
 func Outlook(r sim.Result) Line {
+	l := outlook(r)
+	if c := r.Config; c.HasIncident() {
+		l = Line{"During and after " + incidentNoun(c), strings.Join(IncidentFluid(c), " ") + " " + l.String()}
+	}
+	return l
+}
+
+// outlook is Outlook without the incidents' arithmetic.
+func outlook(r sim.Result) Line {
 	c := r.Config
 	if !c.HoldsTimeout() && r.LongestQueueWaitMS < c.TimeoutMS {
 		return Line{"Longest wait in the queue", fill("%s, against a %s timeout: no request can wait for nothing here.",
@@ -84,25 +98,28 @@ func Outlook(r sim.Result) Line {
 	tries := c.FluidTries(c.Retries)
 	if c.Policy == sim.Skip && c.Drains(c.Retries) {
 		return Line{"Once everyone times out", fill("a worker drops each abandoned request at no cost, so a queue of them empties as fast as the workers reach it: at %s/s against %s/s, the service is back as soon as the arrivals fall under its capacity.",
-			Number(float64(c.NormalRPS*tries), 2), Number(c.CapacityRPS(), 2))}
+			Number(float64(c.NormalRPS*tries), 2), Number(c.CapacityAfterRPS(), 2))}
 	}
 	if c.Client == sim.Throttle {
 		return Line{"Once everyone times out", fill("the clients send at most %s x what is accepted, so with nothing accepted almost nothing reaches the service's %s/s: its queue drains, and the clients' throttle decides when people are answered again.",
-			Number(c.ThrottleK, 2), Number(c.CapacityRPS(), 2))}
+			Number(c.ThrottleK, 2), Number(c.CapacityAfterRPS(), 2))}
 	}
 	noun := "tries"
 	if triesNumber(tries) == "1" {
 		noun = "try"
 	}
 	load := float64(c.NormalRPS * tries)
-	loadText, capacity := apart(load, c.CapacityRPS(), 2)
+	loadText, capacity := apart(load, c.CapacityAfterRPS(), 2)
 	once, even := " once the sale ends", ", even after the sale"
-	if NoSale(c) {
+	switch {
+	case IncidentOnly(c):
+		once, even = " once "+triggerEnds(c), ", even after "+Trigger(c)
+	case NoSale(c):
 		once, even = "", ""
 	}
 	if c.Drains(c.Retries) {
 		return Line{"Once everyone times out", fill("each person sends %s %s, %s/s x %s = %s/s against %s/s: a backlog drains at %s/s%s.",
-			triesNumber(tries), noun, Number(c.NormalRPS, 2), triesNumber(tries), loadText, capacity, Number(c.CapacityRPS()-load, 2), once)}
+			triesNumber(tries), noun, Number(c.NormalRPS, 2), triesNumber(tries), loadText, capacity, Number(c.CapacityAfterRPS()-load, 2), once)}
 	}
 	return Line{"Once everyone times out", fill("each person sends %s %s, %s/s x %s = %s/s against %s/s: once the queue holds more than %s of work it never drains%s.",
 		triesNumber(tries), noun, Number(c.NormalRPS, 2), triesNumber(tries), loadText, capacity, Duration(c.TimeoutMS), even)}
@@ -146,7 +163,7 @@ func ThisRun(r sim.Result) Line {
 	switch {
 	case r.BackToNormalS == nil && r.Recovery == sim.Stuck && !r.Config.Drains(0):
 		text = fill("stuck: not back by %s. The normal traffic alone, %s/s, is over the %s/s capacity%s.",
-			Seconds(r.Config.DurationS), Number(r.Config.NormalRPS, 2), Number(r.Config.CapacityRPS(), 2), tally(r))
+			Seconds(r.Config.DurationS), Number(r.Config.NormalRPS, 2), Number(r.Config.CapacityAfterRPS(), 2), tally(r))
 	case r.BackToNormalS == nil && r.Recovery == sim.Stuck:
 		text = fill("stuck: not back by %s. Retries keep the queue full%s.",
 			Seconds(r.Config.DurationS), tally(r))

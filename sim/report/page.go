@@ -48,9 +48,9 @@ func WindowTable(r sim.Result) (t Table, inSale []bool) {
 	t.Header = []string{"Window", "People", "Answered", "Refused", "Timed out", "Still waiting", "Attempts"}
 	for _, w := range r.Windows {
 		label := Seconds(w.StartS) + " to " + Seconds(min(w.StartS+10, c.DurationS))
-		sale := !NoSale(c) && w.StartS >= c.SaleStartS && w.StartS < c.SaleEndS()
+		sale := InBand(c, w.StartS)
 		if sale {
-			label += " (sale)"
+			label += " (" + bandMark(c) + ")"
 		}
 		inSale = append(inSale, sale)
 		t.Rows = append(t.Rows, []string{label, Count(w.People), WindowAnswered(w), Count(w.Refused), Count(w.TimedOut), Count(w.Unfinished), Count(w.Attempts)})

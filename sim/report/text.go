@@ -101,8 +101,8 @@ func service(c sim.Config) string {
 	if NoSale(c) {
 		sale = "no sale"
 	}
-	return fill("%s %s at %s (%s/s), %s/s normally and %s, a %s timeout",
-		strconv.Itoa(c.Workers), plural(c.Workers, "worker", "workers"), Duration(c.ServiceMS), Number(c.CapacityRPS(), 1), normal, sale, Duration(c.TimeoutMS))
+	return fill("%s %s at %s (%s/s), %s/s normally and %s%s, a %s timeout",
+		strconv.Itoa(c.Workers), plural(c.Workers, "worker", "workers"), Duration(c.ServiceMS), Number(c.CapacityRPS(), 1), normal, sale, incidents(c), Duration(c.TimeoutMS))
 }
 
 // NoSale reports whether c's traffic has no sale: the sale's rate is the
@@ -114,6 +114,9 @@ func NoSale(c sim.Config) bool { return c.SaleRPS == c.NormalRPS || c.SaleS == 0
 // a sentence: "the sale's people", or with no sale "the people from 60 s
 // to 120 s".
 func SalePeople(c sim.Config) string {
+	if IncidentOnly(c) {
+		return "the people who arrived during " + Trigger(c)
+	}
 	if NoSale(c) {
 		return "the people " + Arrived(c)
 	}
@@ -124,6 +127,9 @@ func SalePeople(c sim.Config) string {
 // "nobody arrived during the sale", "nobody arrived in a sale of 0 s", or
 // with no sale "nobody arrived from 60 s to 120 s".
 func Nobody(c sim.Config) string {
+	if IncidentOnly(c) {
+		return "nobody arrived during " + Trigger(c)
+	}
 	if c.SaleS == 0 {
 		return "nobody arrived in a sale of 0 s"
 	}
@@ -146,6 +152,9 @@ func salePercent(r sim.Result, share float64) string { return PercentOf(share, r
 // SaleBand says what the chart's shaded band is: the sale, or that there
 // is none.
 func SaleBand(c sim.Config) string {
+	if IncidentOnly(c) {
+		return "the shaded band is " + Trigger(c)
+	}
 	if NoSale(c) {
 		return "there is no sale, so no shaded band"
 	}
@@ -155,6 +164,9 @@ func SaleBand(c sim.Config) string {
 // SaleArrivals says when those people first arrived, for a heading:
 // "during the sale", or "from 60 s to 120 s (no sale)".
 func SaleArrivals(c sim.Config) string {
+	if IncidentOnly(c) {
+		return Arrived(c)
+	}
 	if NoSale(c) {
 		return Arrived(c) + " (no sale)"
 	}
@@ -166,6 +178,9 @@ func SaleArrivals(c sim.Config) string {
 // sale of 0 s".
 func Arrived(c sim.Config) string {
 	switch {
+	case IncidentOnly(c):
+		from, to := saleSpan(c)
+		return fill("during %s, from %s to %s", Trigger(c), from, to)
 	case c.SaleS == 0:
 		return fill("at %s, in a sale of 0 s", Seconds(c.SaleStartS))
 	case NoSale(c):
@@ -182,10 +197,18 @@ func AboutTheNumbers(c sim.Config) string {
 	return fill("One run, seed %s. The post's figures come from a run of its own: this engine matches them on average over seeds, "+
 		"not seed by seed, so change the seed to see the spread. Shares are of the people who first arrived %s, by each person's last attempt. "+
 		"Wasted: requests a worker finished after their client had given up, over the whole run. %s",
-		strconv.FormatUint(c.Seed, 10), SaleArrivals(c), backToNormalNote)
+		strconv.FormatUint(c.Seed, 10), SaleArrivals(c), backToNormalNoteFor(c))
 }
 
 const backToNormalNote = "Back to normal: the first 10 s after the sale from which every later 10 s answers at least 90% of its people."
+
+// backToNormalNoteFor is backToNormalNote for c's trigger.
+func backToNormalNoteFor(c sim.Config) string {
+	if afterTrigger(c) == "the sale" {
+		return backToNormalNote
+	}
+	return "Back to normal: the first 10 s after " + afterTrigger(c) + " from which every later 10 s answers at least 90% of its people."
+}
 
 // WritePostTables runs base and its variations and writes the post's tables
 // to w: every policy in the sale, the bound as a time, an ordinary morning,
@@ -308,7 +331,7 @@ func WritePostTables(w io.Writer, base sim.Config) error {
 		p("Over budget: with that many retries the run would send more than " + Count(sim.MaxAttempts) + " attempts.\n")
 	}
 
-	p("\nThe fluid view: after the sale, an unbounded queue drains only if every person's tries fit\n")
+	p("\nThe fluid view: after %s, an unbounded queue drains only if every person's tries fit\n", afterTrigger(base))
 	for _, l := range Fluid(base) {
 		p("  %s\n", l)
 	}
@@ -331,8 +354,8 @@ func WriteTimelines(w io.Writer, c sim.Config) error {
 	if err != nil {
 		return err
 	}
-	marks := "Sale windows are marked *.\n"
-	if NoSale(c) {
+	marks := capital(bandMark(c)) + " windows are marked *.\n"
+	if !HasBand(c) {
 		marks = ""
 	}
 	if _, err := io.WriteString(w, fill("Answered per 10 s of arrivals, every policy: %s.\n%s\n", Describe(c), marks)); err != nil {
@@ -344,7 +367,7 @@ func WriteTimelines(w io.Writer, c sim.Config) error {
 	}
 	for i, w0 := range rs[0].Windows {
 		mark := " "
-		if marks != "" && w0.StartS >= c.SaleStartS && w0.StartS < c.SaleEndS() {
+		if marks != "" && InBand(c, w0.StartS) {
 			mark = "*"
 		}
 		row := []string{fill("%s %s", mark, Seconds(w0.StartS))}
@@ -385,15 +408,15 @@ func WriteView(w io.Writer, v View) error {
 	if err == nil {
 		_, err = ComparisonTable(v.Rows).WriteTo(w)
 	}
-	marks := " (* the sale)"
-	if NoSale(c) {
+	marks := " (* " + Trigger(c) + ")"
+	if !HasBand(c) {
 		marks = ""
 	}
 	p("\n%s, answered per 10 s of arrivals%s:\n\n", c.Policy.Title(), marks)
 	t := Table{Header: []string{"Window", "People", "Answered", "Refused", "Timed out", "Still waiting", "Attempts"}}
 	for _, win := range v.Chosen.Windows {
 		mark := " "
-		if marks != "" && win.StartS >= c.SaleStartS && win.StartS < c.SaleEndS() {
+		if marks != "" && InBand(c, win.StartS) {
 			mark = "*"
 		}
 		t.Rows = append(t.Rows, []string{mark + " " + Seconds(win.StartS), Count(win.People), WindowAnswered(win),
@@ -406,7 +429,7 @@ func WriteView(w io.Writer, v View) error {
 	for _, a := range v.Advice {
 		p("- %s\n", a.Text)
 	}
-	p("\nThe fluid view: after the sale, an unbounded queue drains only if every person's tries fit\n")
+	p("\nThe fluid view: after %s, an unbounded queue drains only if every person's tries fit\n", afterTrigger(c))
 	for _, l := range v.Fluid {
 		p("  %s\n", l)
 	}

@@ -60,6 +60,26 @@ func wordsConfig(rng *rand.Rand) sim.Config {
 		c.OrderShare = 0
 	}
 	c.Seed = rng.Uint64N(1 << 40)
+	// Incidents, a third of the time each, sometimes with no sale: a loss
+	// of some workers, a slowdown, for a while or the rest of the run.
+	span := func() (start, length float64) {
+		start = float64(rng.IntN(int(c.DurationS) - 10))
+		if rng.IntN(4) > 0 {
+			length = float64(1 + rng.IntN(max(1, int(c.DurationS)-10-int(start))))
+		}
+		return start, length
+	}
+	if rng.IntN(3) == 0 {
+		c.LossWorkers = 1 + rng.IntN(c.Workers)
+		c.LossStartS, c.LossS = span()
+	}
+	if rng.IntN(3) == 0 {
+		c.SlowFactor = 1 + math.Round(rng.Float64()*900)/100
+		c.SlowStartS, c.SlowS = span()
+	}
+	if c.HasIncident() && rng.IntN(2) == 0 {
+		c.SaleRPS = c.NormalRPS
+	}
 	return c
 }
 
