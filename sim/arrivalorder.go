@@ -1,5 +1,7 @@
 package sim
 
+import "math"
+
 // The arrival-order path: the same model as the event loop (engine.go),
 // computed without an event list where the service takes requests in the
 // order they arrive.
@@ -64,10 +66,18 @@ func arrivalOrderTakes(c Config) bool {
 // arrivalLines is the arrival-order path's memory, kept from run to run by
 // Runs.
 type arrivalLines struct {
-	free     []int64       // a min-heap of the times the workers are next free, ns; -1 for free from the start
-	waiting  ring[int64]   // when each attempt still waiting leaves the queue, ns, in arrival (and leaving) order
-	timedOut ring[attempt] // retries after a timeout, in the order made; t0 is when each is due
-	refused  ring[attempt] // retries after a refusal, in the order made; t0 is when each is due
+	free     []int64     // a min-heap of the times the workers are next free, ns; -1 for free from the start
+	waiting  []int64     // when each attempt still waiting leaves the queue, ns, in arrival (and leaving) order
+	timedOut ring[retry] // retries after a timeout, in the order made
+	refused  ring[retry] // retries after a refusal, in the order made
+}
+
+// retry is a retry made and not yet sent.
+type retry struct {
+	due   int64 // when it arrives, ns
+	first int64 // its person's first arrival, ns
+	try   int32 // 2 for the first retry, ...
+	order bool
 }
 
 // arrivalOrder runs e's Config, which arrivalOrderTakes accepts, by the
@@ -76,26 +86,37 @@ type arrivalLines struct {
 // same time; the event loop must then run the Config on a fresh engine.
 func (e *engine) arrivalOrder() bool {
 	l := &e.lines
-	l.free = l.free[:0]
+	free := l.free[:0]
 	for range e.cfg.Workers {
-		l.free = append(l.free, -1)
+		free = append(free, -1)
 	}
-	l.waiting = ring[int64]{buf: l.waiting.buf}
-	l.timedOut = ring[attempt]{buf: l.timedOut.buf}
-	l.refused = ring[attempt]{buf: l.refused.buf}
-	codel := e.cfg.Policy == CoDel
+	if len(free)%2 == 0 { // a worker never free, so that every parent has two children
+		free = append(free, math.MaxInt64)
+	}
+	waiting, left := l.waiting[:0], 0 // waiting[left:] have not left the queue
+	l.timedOut = ring[retry]{buf: l.timedOut.buf}
+	l.refused = ring[retry]{buf: l.refused.buf}
+	defer func() { l.free, l.waiting = free, waiting }()
+
+	end, timeout, retries := e.end, e.timeout, e.retries
+	codel, skip, bounded := e.cfg.Policy == CoDel, e.cfg.Policy == Skip, e.cfg.Policy == Bounded
 	newMade := int64(-1) // when the next new person's arrival was drawn: before the run for the first
+	// The rate of new arrivals where the next one is (rule 2): draws that
+	// land before limit are scheduleArrival's, without its call.
+	gap, boundary := e.rateAt(e.arrival)
+	limit := min(boundary, end)
+	window, windowEnd := int32(0), int64(windowNS) // the new people's window, and its end
 	for {
 		// The next attempt to arrive, as the event loop orders them: by
 		// time, then by when each was made (its seq). Made at the same
 		// time, their order is the event loop's to know.
-		at, made, line := e.arrival, newMade, (*ring[attempt])(nil)
+		at, made, line := e.arrival, newMade, (*ring[retry])(nil)
 		if l.timedOut.n|l.refused.n > 0 {
-			for _, r := range [2]*ring[attempt]{&l.timedOut, &l.refused} {
+			for _, r := range [2]*ring[retry]{&l.timedOut, &l.refused} {
 				if r.n == 0 {
 					continue
 				}
-				due := r.buf[r.head].t0
+				due := r.buf[r.head].due
 				switch rm := due - e.retryDelay; {
 				case due < at || (due == at && rm < made):
 					at, made, line = due, rm, r
@@ -104,46 +125,66 @@ func (e *engine) arrivalOrder() bool {
 				}
 			}
 		}
-		if at >= e.end {
+		if at >= end {
 			break
 		}
+		// x, the attempt arriving at at
 		var x attempt
 		if line == nil {
-			x = attempt{first: at, try: 1, window: int32(at / windowNS)}
+			for at >= windowEnd {
+				window, windowEnd = window+1, windowEnd+windowNS
+			}
+			x.first, x.try, x.window = at, 1, window
 			x.order = e.orders.Float64() < e.cfg.OrderShare
-			e.windows[x.window].People++
-			if e.inSale(&x) {
+			newMade = at
+			u, j, ok := e.arrivals.expLayer()
+			if !ok {
+				u = e.arrivals.expBeyond(j)
+			}
+			if d := float64(gap * u); d < float64(limit-at) {
+				e.arrival = at + int64(d)
+			} else { // the rate changes first: draw again from there
+				e.scheduleArrival(boundary)
+				gap, boundary = e.rateAt(e.arrival)
+				limit = min(boundary, end)
+			}
+		} else {
+			r := line.popFront()
+			x.first, x.try, x.order, x.window = r.first, r.try, r.order, int32(r.first/windowNS)
+			e.retriesSent++
+		}
+		x.t0 = at
+		w, sale := &e.windows[x.window], e.inSale(&x)
+		w.Attempts++
+		if sale {
+			e.saleAttempts++
+		}
+		if x.try == 1 {
+			w.People++
+			if sale {
 				e.sale.People++
 				if x.order {
 					e.sale.Orders++
 				}
 			}
-			newMade = at
-			e.scheduleArrival(at)
-		} else {
-			x = line.popFront()
-			e.retriesSent++
-		}
-		x.t0 = at
-		e.windows[x.window].Attempts++
-		if e.inSale(&x) {
-			e.saleAttempts++
 		}
 
 		// The queue as x finds it: those that have not left by now.
-		for l.waiting.n > 0 && l.waiting.buf[l.waiting.head] < at {
-			l.waiting.popFront()
+		for left < len(waiting) && waiting[left] < at {
+			left++
 		}
-		if l.waiting.n > 0 && l.waiting.buf[l.waiting.head] == at {
+		if left == len(waiting) {
+			waiting, left = waiting[:0], 0
+		} else if waiting[left] == at {
 			return false // one leaves as x arrives: which is first?
 		}
 		switch {
-		case e.cfg.Policy == Bounded && l.waiting.n >= e.bound:
+		case bounded && len(waiting)-left >= e.bound:
 			e.refuseAt(&x, at)
 			continue
 		case codel:
 			// Fail at Scale's onNewRequest (rule 9), as the engine's arrive.
-			if l.waiting.n == 0 {
+			if left == len(waiting) {
 				e.lastEmpty = at
 			}
 			if at-e.lastEmpty > e.codelInterval {
@@ -155,24 +196,27 @@ func (e *engine) arrivalOrder() bool {
 
 		// Kiefer and Wolfowitz: x leaves the queue at p, when it has
 		// arrived and a worker is free.
-		top := l.free[0]
+		top := free[0]
 		if top == at {
 			return false // a worker finishes as x arrives: which is first?
 		}
 		p := max(at, top)
 		if p > at {
-			l.waiting.pushBack(p)
-			e.longestQueue = max(e.longestQueue, l.waiting.n)
+			if left > 0 && len(waiting) == cap(waiting) && left >= len(waiting)/2 {
+				waiting, left = waiting[:copy(waiting, waiting[left:])], 0
+			}
+			waiting = append(waiting, p)
+			e.longestQueue = max(e.longestQueue, len(waiting)-left)
 		}
-		deadline := e.deadline(&x)
-		if p >= e.end { // still waiting when the run ends
-			e.longestWait = max(e.longestWait, e.end-at)
+		deadline := at + timeout
+		if p >= end { // still waiting when the run ends
+			e.longestWait = max(e.longestWait, end-at)
 			e.clientGaveUp(&x)
 			continue
 		}
 		e.longestWait = max(e.longestWait, p-at)
 		switch {
-		case e.cfg.Policy == Skip && p >= deadline: // dropped (rule 7)
+		case skip && p >= deadline: // dropped (rule 7)
 			e.clientGaveUp(&x)
 			continue
 		case codel && p-at > x.limit: // over its limit (rule 9)
@@ -184,28 +228,43 @@ func (e *engine) arrivalOrder() bool {
 			continue
 		}
 		// Served: its service time is the next drawn (rule 3).
-		d := float64(e.serviceMean*e.service.ExpFloat64()) + 0.5
-		if d > float64(e.end) {
-			d = float64(e.end)
+		u, j, ok := e.service.expLayer()
+		if !ok {
+			u = e.service.expBeyond(j)
+		}
+		d := float64(e.serviceMean*u) + 0.5
+		if d > float64(end) {
+			d = float64(end)
 		}
 		done := p + int64(d)
-		l.replaceEarliestFree(done)
-		if done >= deadline { // finished, or not, after its client left
-			e.wastedNS += min(done, e.end) - p
-			if done < e.end {
+		replaceTop(free, done)
+		switch {
+		case done >= deadline: // finished, or not, after its client left
+			e.wastedNS += min(done, end) - p
+			if done < end {
 				e.wasted++
 			}
-			e.clientGaveUp(&x)
-			continue
-		}
-		e.usefulNS += min(done, e.end) - p
-		if done < e.end {
-			e.settle(&x, answered, done-x.first)
-		} else {
-			e.settle(&x, unfinished, 0)
+			if deadline < end && x.try > retries { // the common case of clientGaveUp
+				e.count(w, sale, x.order, timedOut, 0)
+			} else {
+				e.clientGaveUp(&x)
+			}
+		case done < end: // answered, as count counts it
+			e.usefulNS += done - p
+			w.Answered++
+			if sale {
+				e.sale.Answered++
+				if x.order {
+					e.sale.OrdersAnswered++
+				}
+				e.waits.add(done - x.first)
+			}
+		default:
+			e.usefulNS += end - p
+			e.count(w, sale, x.order, unfinished, 0)
 		}
 	}
-	e.now = e.end
+	e.now = end
 	return true
 }
 
@@ -239,38 +298,33 @@ func (e *engine) refuseAt(x *attempt, t int64) {
 // retryLater makes x's retry at time t, due RetryDelayMS later, on line;
 // one due at or after the run's end is never sent, and its person ends as x
 // did.
-func (e *engine) retryLater(line *ring[attempt], x *attempt, t int64, wasRefused bool) {
+func (e *engine) retryLater(line *ring[retry], x *attempt, t int64, wasRefused bool) {
 	e.retriesMade++
-	r := attempt{first: x.first, window: x.window, try: x.try + 1, order: x.order}
-	if r.t0 = t + e.retryDelay; r.t0 >= e.end {
-		if wasRefused {
-			e.settle(&r, refused, 0)
-		} else {
-			e.settle(&r, timedOut, 0)
-		}
+	r := retry{due: t + e.retryDelay, first: x.first, try: x.try + 1, order: x.order}
+	if r.due < e.end {
+		line.pushBack(r)
 		return
 	}
-	line.pushBack(r)
+	o := timedOut
+	if wasRefused {
+		o = refused
+	}
+	e.settle(x, o, 0) // as the retry would: the same person
 }
 
-// replaceEarliestFree gives the earliest-free worker its next free time,
-// done, and restores the heap.
-func (l *arrivalLines) replaceEarliestFree(done int64) {
-	h := l.free
+// replaceTop replaces the least of h, a binary min-heap of odd length
+// (so that every parent has two children), with x and restores the heap.
+func replaceTop(h []int64, x int64) {
 	i := 0
-	for {
-		c := 2*i + 1
-		if c >= len(h) {
-			break
+	for c := 1; c < len(h); c = 2*i + 1 {
+		if h[c+1] < h[c] {
+			c++
 		}
-		if r := c + 1; r < len(h) && h[r] < h[c] {
-			c = r
-		}
-		if h[c] >= done {
+		if h[c] >= x {
 			break
 		}
 		h[i] = h[c]
 		i = c
 	}
-	h[i] = done
+	h[i] = x
 }

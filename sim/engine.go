@@ -3,6 +3,7 @@ package sim
 import (
 	"math"
 	"strconv"
+	"sync"
 )
 
 // attempt is one request a client sends. A person's first attempt and each
@@ -124,8 +125,17 @@ func Run(c Config) (Result, error) {
 	if err := c.Validate(); err != nil {
 		return Result{}, err
 	}
-	return simulate(c, nil).result(), nil
+	e := simulate(c, spentEngines.Get().(*engine))
+	r := e.result()
+	spentEngines.Put(e)
+	return r, nil
 }
+
+// spentEngines are engines whose runs are over, whose memory Run reuses as
+// Runs does (a Result refers to none of it); the garbage collector empties
+// it, so it holds nothing for long. Its New is an empty engine, which
+// newEngine takes as a finished one with no memory to give.
+var spentEngines = sync.Pool{New: func() any { return new(engine) }}
 
 // eventLoopOnly, set by tests alone (-event-loop), makes simulate use the
 // event loop for every Config.
@@ -221,13 +231,7 @@ func (e *engine) nextSeq() uint64 {
 func (e *engine) scheduleArrival(t int64) {
 	e.arrival = math.MaxInt64
 	for t < e.end {
-		gap, boundary := e.normalGap, int64(math.MaxInt64)
-		switch {
-		case t < e.saleStart:
-			boundary = e.saleStart
-		case t < e.saleEnd:
-			gap, boundary = e.saleGap, e.saleEnd
-		}
+		gap, boundary := e.rateAt(t)
 		if gap > 0 {
 			d := float64(gap * e.arrivals.ExpFloat64())
 			if d < float64(boundary-t) && d < float64(e.end-t) {
@@ -238,6 +242,18 @@ func (e *engine) scheduleArrival(t int64) {
 		t = boundary
 	}
 	e.arrSeq = e.nextSeq()
+}
+
+// rateAt returns the mean gap between new people's arrivals at time t, ns
+// (0 for none), and when the rate next changes (rule 2).
+func (e *engine) rateAt(t int64) (gap float64, boundary int64) {
+	switch {
+	case t < e.saleStart:
+		return e.normalGap, e.saleStart
+	case t < e.saleEnd:
+		return e.saleGap, e.saleEnd
+	}
+	return e.normalGap, math.MaxInt64
 }
 
 // deadline is when a's client gives up (rule 4), ns.
@@ -597,7 +613,13 @@ func (e *engine) finishService(i id) {
 
 // settle records how a person ended, by their last attempt (rule 14).
 func (e *engine) settle(a *attempt, o outcome, waitNS int64) {
-	w := &e.windows[a.window]
+	e.count(&e.windows[a.window], e.inSale(a), a.order, o, waitNS)
+}
+
+// count records a person who ended with o, in their window w, and in the
+// sale's counts if they first arrived in the sale (sale), with their wait
+// if answered (rule 16).
+func (e *engine) count(w *Window, sale, order bool, o outcome, waitNS int64) {
 	switch o {
 	case answered:
 		w.Answered++
@@ -608,13 +630,13 @@ func (e *engine) settle(a *attempt, o outcome, waitNS int64) {
 	case unfinished:
 		w.Unfinished++
 	}
-	if !e.inSale(a) {
+	if !sale {
 		return
 	}
 	switch o {
 	case answered:
 		e.sale.Answered++
-		if a.order {
+		if order {
 			e.sale.OrdersAnswered++
 		}
 		e.waits.add(waitNS)

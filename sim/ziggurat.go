@@ -17,8 +17,27 @@ const zigguratR = 7.69711747013104972
 
 // ExpFloat64 returns an exponential draw with mean 1.
 func (s *stream) ExpFloat64() float64 {
+	x, j, ok := s.expLayer()
+	if !ok {
+		x = s.expBeyond(j)
+	}
+	return x
+}
+
+// expLayer is the draw's first try, small enough to inline: 32 random bits
+// j pick a layer and a point in it, x, which is the draw (ok) when it falls
+// in the layer's rectangle, as about 98.9% do; else expBeyond(j) finishes
+// the draw.
+func (s *stream) expLayer() (x float64, j uint32, ok bool) {
+	j = uint32(s.Uint64() >> 32)
+	i := j & 0xFF
+	return float64(j) * float64(we[i]), j, j < ke[i]
+}
+
+// expBeyond finishes a draw whose first 32 random bits j fell outside
+// their layer's rectangle: the tail, the wedge, or another try.
+func (s *stream) expBeyond(j uint32) float64 {
 	for {
-		j := uint32(s.Uint64() >> 32)
 		i := j & 0xFF
 		x := float64(j) * float64(we[i])
 		if j < ke[i] {
@@ -31,6 +50,7 @@ func (s *stream) ExpFloat64() float64 {
 		if fe[i]+float32(u*(fe[i-1]-fe[i])) < float32(portable.Exp(-x)) {
 			return x
 		}
+		j = uint32(s.Uint64() >> 32)
 	}
 }
 
