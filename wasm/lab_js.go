@@ -53,9 +53,10 @@ func labDims() []labDim {
 // labWidget is the lab: the 162 recorded combinations, each run live.
 type labWidget struct {
 	widget
-	page   bool
-	dims   []labDim
-	radios map[string][]el
+	page     bool
+	openPage *openLink // a widget's link to the lab page
+	dims     []labDim
+	radios   map[string][]el
 
 	summary, title, shares, chart, verdict, lines el
 	lastIndex                                     int
@@ -98,6 +99,8 @@ func mountLab(host el, prefix string, page bool, attrs map[string]string) *labWi
 	if page {
 		add(host, build(h("div", "class", "lab-layout"), form, out))
 	} else {
+		w.openPage = newOpenLink(&w.widget, attrs["base"], "lab.html", "Open in the lab")
+		add(out, w.openPage.p)
 		build(host, out, form) // a post's widget: its results first
 		bad = append(bad, hideControls(form, attrs["controls"])...)
 	}
@@ -190,6 +193,9 @@ func (w *labWidget) update(commit bool) {
 	idx := LabIndex(p, r, s, t)
 	if w.page && commit {
 		w.syncURL(encodeQuery(w.keys(), sel, defaults), true)
+	}
+	if w.openPage != nil {
+		w.openPage.to(encodeQuery(w.keys(), sel, defaults))
 	}
 	if idx == w.lastIndex {
 		return

@@ -16,6 +16,7 @@ import (
 type planWidget struct {
 	widget
 	page     bool
+	openPage *openLink // a widget's link to the planner page
 	fields   []*field
 	byKey    map[string]*field
 	modeAny  el
@@ -79,6 +80,8 @@ func mountPlanner(host el, prefix string, page bool, attrs map[string]string) *p
 		add(host, build(h("div", "class", "planner-layout"), form, w.results))
 	} else {
 		firstChild(w.results).SetTextContent("Servers needed")
+		w.openPage = newOpenLink(&w.widget, attrs["base"], "planner.html", "Open in the planner")
+		add(w.results, w.openPage.p)
 		build(host, w.results, form) // a post's widget: its results first
 	}
 
@@ -159,6 +162,9 @@ func (w *planWidget) update(commit bool) {
 	}
 	if w.page {
 		w.syncURL(encodeQuery(planKeys, vals, planDefaults), commit)
+	}
+	if w.openPage != nil {
+		w.openPage.to(encodeQuery(planKeys, vals, planDefaults))
 	}
 }
 

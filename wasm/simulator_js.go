@@ -42,7 +42,7 @@ type simWidget struct {
 	// The results' frame: the heading, the status line and the notes
 	// that say the results are stale or missing.
 	results, resultsTitle, summary, stale, empty, body el
-	openFull                                           el // a widget's link to the full simulator
+	openFull                                           *openLink // a widget's link to the full simulator
 
 	view    *report.View
 	lastKey string
@@ -237,8 +237,8 @@ func (w *simWidget) buildResults() {
 		build(w.body, legend("answered", "refused", "timed_out"), w.compare.bars, w.timeline.title, w.timeline.chart, w.timeline.lines)
 	}
 	if !w.page {
-		w.openFull = h("a", "class", "open-full", "id", w.id("open-full"), "href", w.base+"index.html", "Open in the full simulator")
-		add(w.body, build(h("p", "class", "open-full-p"), w.openFull))
+		w.openFull = newOpenLink(&w.widget, w.base, "index.html", "Open in the full simulator")
+		add(w.body, w.openFull.p)
 	}
 }
 
@@ -255,7 +255,7 @@ func (w *simWidget) update(commit bool) {
 	if w.page {
 		w.syncURL(q, commit)
 	} else {
-		w.openFull.SetAttribute("href", w.base+"index.html"+q)
+		w.openFull.to(q)
 	}
 }
 

@@ -97,3 +97,20 @@ func hideControls(form el, attr string) []string {
 	}
 	return []string{"controls " + strconv.Quote(attr) + " is not one of this kind's: use all (the default) or none"}
 }
+
+// openLink is a widget's link to the site's page of its kind, with the
+// widget's settings in its address, so that the reader can open the same
+// run there.
+type openLink struct {
+	p, a el
+	page string // the page's address, beside the loader (base)
+}
+
+func newOpenLink(w *widget, base, page, text string) *openLink {
+	a := h("a", "class", "open-full", "id", w.id("open-full"), "href", base+page, text)
+	return &openLink{p: build(h("p", "class", "open-full-p"), a), a: a, page: base + page}
+}
+
+// to points the link at the page with query (encodeQuery's, "" or
+// "?...").
+func (l *openLink) to(query string) { l.a.SetAttribute("href", l.page+query) }

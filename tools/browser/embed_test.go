@@ -113,9 +113,9 @@ type blog struct {
 	css    string // its rules after the common ones
 	csp    bool   // served with the README's Content-Security-Policy
 	theme  string // the widgets' theme under theme="auto"
-	// kinds lists the widgets of a page that shows every kind (no
-	// README snippets but the loader's).
-	kinds []string
+	// widgets are the attributes of each <shed-sim> of a page that tries
+	// kinds and attributes (no README snippets but the loader's).
+	widgets []string
 }
 
 // blogCSS is every test blog's stylesheet before its own rules.
@@ -158,11 +158,26 @@ a { color: #8ab4f8; }
 // kindPages show every kind of widget in a column: a post's 720 px and a
 // sidebar's 280 px.
 var kindPages = []blog{
-	{name: "kinds-720", column: "720px", theme: "light", kinds: allKinds},
-	{name: "kinds-280", column: "280px", theme: "light", kinds: allKinds},
+	{name: "kinds-720", column: "720px", theme: "light", widgets: allKinds},
+	{name: "kinds-280", column: "280px", theme: "light", widgets: allKinds},
 }
 
-var allKinds = []string{"simulator", "compare", "chart", "lab", "planner"}
+// allKinds is a widget of every kind; the comparison with every control,
+// the widest form.
+var allKinds = []string{`kind="simulator" id="kind-simulator"`, `kind="compare" controls="all" id="kind-compare"`,
+	`kind="chart" id="kind-chart"`, `kind="lab" id="kind-lab"`, `kind="planner" id="kind-planner"`}
+
+// attributesPage tries the attributes an author sets: theme, the custom
+// properties, controls, and ones that are wrong.
+var attributesPage = blog{name: "attributes", column: "720px", theme: "light",
+	css: "#custom { --shedsim-answered: #1b5e20; --shedsim-accent: #7b1fa2; }\n",
+	widgets: []string{
+		`id="dark" kind="compare" theme="dark" sale_rps="200" retries="3"`,
+		`id="custom" kind="chart"`,
+		`id="bad-controls" kind="compare" controls="retries bogus"`,
+		`id="no-controls" kind="lab" controls="none" policy="bounded"`,
+		`id="bad-theme" kind="planner" theme="blue" rate_rps="200"`,
+	}}
 
 // secondWidget is the widget each blog has besides the README's, of
 // another kind.
@@ -177,16 +192,12 @@ func (b blog) page(sn snippets, widgets bool) string {
 <h2 id="h2">Every policy in the sale</h2>
 <p>Here is every policy side by side, with your own retries:</p>
 `)
-	if len(b.kinds) > 0 {
+	if len(b.widgets) > 0 {
 		if widgets {
 			loader, _, _ := strings.Cut(sn.Widget, "\n")
 			post.WriteString(loader + "\n")
-			for _, k := range b.kinds {
-				controls := ""
-				if k == "compare" {
-					controls = ` controls="all"` // the widest form
-				}
-				fmt.Fprintf(&post, "<h2>%s</h2>\n<shed-sim kind=%q id=\"kind-%s\"%s></shed-sim>\n", k, k, k, controls)
+			for _, attrs := range b.widgets {
+				fmt.Fprintf(&post, "<h2>%s</h2>\n<shed-sim %s></shed-sim>\n", html.EscapeString(attrs), attrs)
 			}
 		}
 	} else {
@@ -307,15 +318,22 @@ const widgetState = `((el) => {
 // results; one that shows an error fails the test.
 func allWidgetsDone(tb *tab, want int) {
 	tb.tb.Helper()
+	for i, s := range widgetStates(tb, want) {
+		assert.Equal(tb.tb, "done", s, "widget %d", i)
+	}
+}
+
+// widgetStates waits until every <shed-sim> on the page shows its
+// results or an error, and returns what each shows (see widgetState).
+func widgetStates(tb *tab, want int) []string {
+	tb.tb.Helper()
 	got := poll[[]string](tb, "every widget to show its results", `(() => {
 		const list = [...document.querySelectorAll('shed-sim')];
 		const states = list.map(`+widgetState+`);
 		if (list.length !== `+fmt.Sprint(want)+`) return false;
 		return states.every(s => s !== '') ? states : false;
 	})()`, `[...document.querySelectorAll('shed-sim')].map(e => (e.id || e.getAttribute('kind')) + ': ' + `+widgetState+`(e)).join(' | ')`)
-	for i, s := range got {
-		assert.Equal(tb.tb, "done", s, "widget %d", i)
-	}
+	return got
 }
 
 // hostStyle is the computed style of the blog's own elements: what the
@@ -390,7 +408,7 @@ func TestEmbedOnAForeignBlog(t *testing.T) {
 	s := startBrowser(t)
 	site := siteServer(t, s, true)
 	sn := readmeSnippets(t).at(site.URL)
-	host := blogServer(t, sn, append(append([]blog(nil), blogs...), kindPages...))
+	host := blogServer(t, sn, append(append([]blog(nil), blogs...), append(kindPages, attributesPage)...))
 	origins := []string{site.URL + "/", host.URL + "/"}
 
 	var lightWidget map[string]map[string]string // the light blog's widget's own styles, for the hostile one
@@ -517,6 +535,8 @@ func TestEmbedOnAForeignBlog(t *testing.T) {
 		})
 	}
 
+	t.Run("attributes", func(t *testing.T) { testAttributes(t, s, host.URL, site.URL) })
+
 	// Every kind in a post's column and in a sidebar's, on a phone and a
 	// laptop.
 	for _, b := range kindPages {
@@ -525,7 +545,7 @@ func TestEmbedOnAForeignBlog(t *testing.T) {
 				tb := s.newTab(t, recorder, hostRecorder)
 				tb.do(fmt.Sprintf("a %d px viewport", width), chromedp.EmulateViewport(width, 900))
 				tb.open(host.URL + "/" + b.name + ".html")
-				allWidgetsDone(tb, len(b.kinds))
+				allWidgetsDone(tb, len(b.widgets))
 				for _, f := range eval[[]fit](tb, fits) {
 					t.Logf("%s at %d px: %s is %.0f px wide", b.name, width, f.ID, f.Width)
 					assert.Zero(t, f.Out, "%s sticks out of its column by %v px", f.ID, f.Out)
@@ -539,6 +559,59 @@ func TestEmbedOnAForeignBlog(t *testing.T) {
 			})
 		}
 	}
+}
+
+// testAttributes: what an author sets on <shed-sim> does what the README
+// says, and what is wrong is a message that names it.
+func testAttributes(t *testing.T, s *session, host, site string) {
+	tb := s.newTab(t, recorder)
+	tb.do("a 1,280 px viewport", chromedp.EmulateViewport(1280, 900))
+	tb.open(host + "/attributes.html")
+	states := widgetStates(tb, len(attributesPage.widgets))
+	type widget struct {
+		Theme    string   `json:"theme"`
+		Fill     string   `json:"fill"`
+		Accent   string   `json:"accent"`
+		Href     string   `json:"href"`
+		Inputs   []string `json:"inputs"`
+		FormShow bool     `json:"formShown"`
+		Problem  string   `json:"problem"`
+	}
+	got := eval[map[string]widget](tb, `(() => { const out = {};
+		for (const el of document.querySelectorAll('shed-sim')) {
+			const root = el.shadowRoot, a = root.querySelector('a.open-full'), rect = root.querySelector('rect.answered');
+			const form = root.querySelector('form');
+			out[el.id] = {theme: root.querySelector('.shedsim-root').getAttribute('data-theme'),
+				fill: rect ? getComputedStyle(rect).fill : '', accent: a ? getComputedStyle(a).color : '',
+				href: a ? a.getAttribute('href') : '',
+				inputs: [...root.querySelectorAll('input[type="text"], select')].map(i => i.id),
+				formShown: !!form && !!form.offsetParent,
+				problem: [...root.querySelectorAll('.shedsim-error:not([hidden])')].map(e => e.textContent.trim()).join(' ')};
+		}
+		return out; })()`)
+	t.Logf("states %q", states)
+
+	assert.Equal(t, "dark", got["dark"].Theme, `theme="dark" on a light blog`)
+	assert.Equal(t, palette["dark"]["answered"], got["dark"].Fill, `theme="dark"'s fills`)
+	assert.Equal(t, site+"/index.html?sale_rps=200&retries=3", got["dark"].Href, "the link opens the same run in the simulator")
+	assert.Empty(t, got["dark"].Inputs, "kind compare has no controls unless it is given some")
+
+	assert.Equal(t, "rgb(27, 94, 32)", got["custom"].Fill, "--shedsim-answered")
+	assert.Equal(t, "rgb(123, 31, 162)", got["custom"].Accent, "--shedsim-accent")
+
+	if assert.Len(t, got["bad-controls"].Inputs, 1, "the named control that is a setting") {
+		assert.True(t, strings.HasSuffix(got["bad-controls"].Inputs[0], "-in-retries"), "the control is retries: %s", got["bad-controls"].Inputs[0])
+	}
+	assert.Contains(t, got["bad-controls"].Problem, `"bogus" is not a setting`, "the one that is not is named")
+
+	assert.False(t, got["no-controls"].FormShow, `the lab with controls="none" shows no form`)
+	assert.Equal(t, site+"/lab.html?policy=bounded", got["no-controls"].Href, "the lab's link opens the same run in the lab")
+
+	assert.Contains(t, got["bad-theme"].Problem, `theme: "blue" is not a theme`, "a theme that is not one is named")
+	assert.Equal(t, "light", got["bad-theme"].Theme, "and the widget follows the blog meanwhile")
+	assert.Equal(t, site+"/planner.html?rate_rps=200", got["bad-theme"].Href, "the planner's link opens the same plan in the planner")
+	assert.Empty(t, eval[[]any](tb, `__shedsimTest.errors`), "shedsim:error events")
+	screenshot(tb, t, "attributes")
 }
 
 // TestEmbedWithoutCORS: a site served without Access-Control-Allow-Origin
