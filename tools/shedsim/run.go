@@ -791,9 +791,9 @@ func writePlan(w io.Writer, p plan.Plan) error {
 		return report.Duration(ms)
 	}
 	fmt.Fprintf(w, "Erlang C (M/M/c): %s/s at %s is %s Erlangs of work.\n", report.Number(in.RateRPS, 2), report.Duration(in.ServiceMS), report.Number(p.OfferedLoad, 2))
-	fmt.Fprintf(w, "The fewest servers for at most %s of requests to %s: %d.\n", report.Number(in.Target*100, 2)+"%", what, p.Servers)
+	fmt.Fprintf(w, "The fewest servers for at most %s of requests to %s: %s.\n", report.Number(in.Target*100, 2)+"%", what, report.Count(p.Servers))
 	if p.OneFewer != nil {
-		fmt.Fprintf(w, "With %d, %s %s; with %d, %s.\n\n", p.OneFewer.Servers, share(*p.OneFewer), what, p.Servers, share(p.Answer))
+		fmt.Fprintf(w, "With %s, %s %s; with %s, %s.\n\n", report.Count(p.OneFewer.Servers), share(*p.OneFewer), what, report.Count(p.Servers), share(p.Answer))
 	}
 	t := report.Table{Header: []string{"Servers", "Utilisation", "Share that " + what, "Mean wait", "p99 wait", ""}}
 	for _, r := range p.Nearby {
@@ -802,10 +802,10 @@ func writePlan(w io.Writer, p plan.Plan) error {
 			mark = "<- the answer"
 		}
 		if !r.Stable {
-			t.Rows = append(t.Rows, []string{fmt.Sprint(r.Servers), util(r), "100%", "grows without bound", "-", mark})
+			t.Rows = append(t.Rows, []string{report.Count(r.Servers), util(r), "100%", "grows without bound", "-", mark})
 			continue
 		}
-		t.Rows = append(t.Rows, []string{fmt.Sprint(r.Servers), util(r), share(r), wait(r.MeanWaitMS), wait(r.P99WaitMS), mark})
+		t.Rows = append(t.Rows, []string{report.Count(r.Servers), util(r), share(r), wait(r.MeanWaitMS), wait(r.P99WaitMS), mark})
 	}
 	_, err := t.WriteTo(w)
 	if err == nil {

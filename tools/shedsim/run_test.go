@@ -386,3 +386,13 @@ func shellWords(t *testing.T, s string) []string {
 	}
 	return out
 }
+
+// TestPlanGroupsDigits: the planner writes server counts as every other
+// count, grouped (issue 14, item 11: "the plan's 50390").
+func TestPlanGroupsDigits(t *testing.T) {
+	out, _, err := runArgs(t, "plan", "--rate-rps", "1000000", "--service-ms", "50")
+	require.NoError(t, err)
+	assert.Contains(t, out, "The fewest servers for at most 5% of requests to wait at all: 50,390.")
+	assert.Contains(t, out, "With 50,389, 5.04% wait at all; with 50,390, 4.99%.")
+	assert.Contains(t, out, "\n50,390 ")
+}
