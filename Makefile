@@ -135,9 +135,12 @@ test-arm64:
 
 # The page in a real browser, against the freshly built site: -count=1,
 # because the browser reads files the test cache cannot see.
+# -artifacts keeps the embedding tests' screenshots of each test blog
+# under tools/browser/out/_artifacts (the log names each file).
 test-browser: site
 	@$(NEED_CHROMIUM)
-	$(GO) test -count=1 ./tools/browser
+	mkdir -p tools/browser/out
+	$(GO) test -count=1 -artifacts -outputdir "$(CURDIR)/tools/browser/out" ./tools/browser
 
 # make serve SERVE_ADDR=127.0.0.1:9000 to use another port.
 SERVE_ADDR ?= 127.0.0.1:8080

@@ -457,7 +457,7 @@
         var msg = 'The widget\'s stylesheet, ' + link.href + ', did not load' +
           (baseOrigin && baseOrigin !== location.origin ? ': a Content-Security-Policy on this page must allow ' + baseOrigin + ' in style-src' : '') + '.';
         console.error('shedsim: ' + msg);
-        showError(el, msg);
+        el.say('style', msg);
       };
       shadow.appendChild(link);
       shadow.appendChild(themed);
@@ -474,9 +474,19 @@
       if (this.themed.getAttribute('data-theme') !== t.theme) {
         this.themed.setAttribute('data-theme', t.theme);
       }
-      if (this.note.textContent !== t.problem) {
-        this.note.textContent = t.problem;
-        this.note.hidden = !t.problem;
+      this.say('theme', t.problem);
+    }
+
+    // say shows (or with "", clears) the loader's own problem of a kind
+    // ("theme", "style") above the widget, where the simulator's redraws
+    // leave it.
+    say(kind, msg) {
+      this.problems = this.problems || {};
+      this.problems[kind] = msg;
+      var text = [this.problems.style, this.problems.theme].filter(Boolean).join(' ');
+      if (this.note.textContent !== text) {
+        this.note.textContent = text;
+        this.note.hidden = !text;
       }
     }
 

@@ -1,7 +1,11 @@
 // Package browser holds the page's tests in a real browser: they open the
 // built site (site/*.html, under file:// and over http) in headless
 // Chromium through the DevTools protocol and check what a person sees
-// against what the engine computes natively. It has no code of its own.
+// against what the engine computes natively. The embedding tests
+// (embed_test.go) paste the README's snippets, read from the README, into
+// test blogs served from another origin than the site, and keep a
+// screenshot of each under the test's artifacts (go test -artifacts). It
+// has no code of its own.
 //
 // Build the page first, then run them:
 //

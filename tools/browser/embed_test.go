@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -112,7 +113,10 @@ type blog struct {
 	column string // the article column's max-width
 	css    string // its rules after the common ones
 	csp    bool   // served with the README's Content-Security-Policy
-	theme  string // the widgets' theme under theme="auto"
+	// without lists directives of the README's policy that the page's
+	// leaves out (its author forgot them).
+	without []string
+	theme   string // the widgets' theme under theme="auto"
 	// widgets are the attributes of each <shed-sim> of a page that tries
 	// kinds and attributes (no README snippets but the loader's).
 	widgets []string
@@ -256,7 +260,14 @@ func blogServer(t *testing.T, sn snippets, pages []blog) *httptest.Server {
 			}
 			mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
 				if b.csp {
-					w.Header().Set("Content-Security-Policy", sn.CSP)
+					var kept []string
+					for _, d := range strings.Split(sn.CSP, ";") {
+						name, _, _ := strings.Cut(strings.TrimSpace(d), " ")
+						if !slices.Contains(b.without, name) {
+							kept = append(kept, strings.TrimSpace(d))
+						}
+					}
+					w.Header().Set("Content-Security-Policy", strings.Join(kept, "; "))
 				}
 				w.Header().Set("Content-Type", "text/html; charset=utf-8")
 				w.Header().Set("Cache-Control", "no-store")
@@ -612,6 +623,68 @@ func testAttributes(t *testing.T, s *session, host, site string) {
 	assert.Equal(t, site+"/planner.html?rate_rps=200", got["bad-theme"].Href, "the planner's link opens the same plan in the planner")
 	assert.Empty(t, eval[[]any](tb, `__shedsimTest.errors`), "shedsim:error events")
 	screenshot(tb, t, "attributes")
+}
+
+// TestEmbedUnderAPolicyMissingDirectives: a blog whose policy leaves out
+// the README's connect-src and style-src still gets a working engine (from
+// the base64 copy, which script-src allows), and the console names each
+// directive to add.
+func TestEmbedUnderAPolicyMissingDirectives(t *testing.T) {
+	s := startBrowser(t)
+	site := siteServer(t, s, true)
+	sn := readmeSnippets(t).at(site.URL)
+	require.Contains(t, sn.CSP, "connect-src")
+	require.Contains(t, sn.CSP, "style-src")
+	b := blog{name: "forgetful", column: "720px", theme: "light", csp: true, without: []string{"connect-src", "style-src"}}
+	host := blogServer(t, sn, []blog{b})
+	tb := s.newTab(t, recorder)
+	tb.open(host.URL + "/forgetful.html")
+	states := widgetStates(tb, 2)
+	for i, st := range states {
+		assert.Contains(t, st, "style-src", "widget %d says what its stylesheet needs", i)
+	}
+	poll[bool](tb, "the widgets' results, unstyled", `[...document.querySelectorAll('shed-sim')].every(e => {
+		const s = e.shadowRoot.querySelector('.summary'); return s && s.textContent.trim() && !s.textContent.startsWith('Computing'); })`, ``)
+	_, problems, _ := tb.logged()
+	for _, directive := range []string{"connect-src", "style-src"} {
+		named := false
+		for _, p := range problems {
+			named = named || strings.Contains(p, "shedsim:") && strings.Contains(p, site.URL+" in "+directive)
+		}
+		assert.True(t, named, "a console error says to add %s to %s; the page logged:\n  %s", site.URL, directive, strings.Join(problems, "\n  "))
+	}
+}
+
+// TestEmbedFrame: frame.html, what the iframe shows, is one widget with
+// its results first and nothing of the site around it, in the theme its
+// address names.
+func TestEmbedFrame(t *testing.T) {
+	s := startBrowser(t)
+	site := siteServer(t, s, true)
+	tb := s.newTab(t, recorder)
+	tb.do("an iframe's 720 px", chromedp.EmulateViewport(720, 640))
+	tb.open(site.URL + "/frame.html?kind=compare&sale_rps=200&theme=dark")
+	allWidgetsDone(tb, 1)
+	got := eval[struct {
+		Theme  string   `json:"theme"`
+		Site   int      `json:"site"`
+		Order  []string `json:"order"`
+		Href   string   `json:"href"`
+		Scroll float64  `json:"scroll"`
+	}](tb, `(() => { const root = document.querySelector('shed-sim').shadowRoot;
+		return {theme: root.querySelector('.shedsim-root').getAttribute('data-theme'),
+			site: document.querySelectorAll('nav, header, footer, h1').length,
+			order: [...root.querySelector('.shedsim').children].filter(e => !e.hidden).map(e => e.tagName.toLowerCase() + '.' + e.className),
+			href: root.querySelector('a.open-full').getAttribute('href'),
+			scroll: document.documentElement.scrollWidth - document.documentElement.clientWidth};
+	})()`)
+	assert.Equal(t, "dark", got.Theme, "theme=dark in the address")
+	assert.Zero(t, got.Site, "the site's navigation, header, footer and title")
+	assert.Equal(t, []string{"section.results"}, got.Order, "what the frame shows: the results, first (kind compare has no controls)")
+	assert.Equal(t, site.URL+"/index.html?sale_rps=200", got.Href, "the link opens the same run in the simulator")
+	assert.LessOrEqual(t, got.Scroll, 0.0, "the frame scrolls sideways")
+	tb.noProblems()
+	screenshot(tb, t, "frame-dark")
 }
 
 // TestEmbedWithoutCORS: a site served without Access-Control-Allow-Origin
