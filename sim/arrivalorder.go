@@ -228,6 +228,9 @@ func (e *engine) arrivalOrder() bool {
 			continue
 		}
 		// Served: its service time is the next drawn (rule 3).
+		if sale {
+			e.noteServed(p - at)
+		}
 		u, j, ok := e.service.expLayer()
 		if !ok {
 			u = e.service.expBeyond(j)

@@ -123,6 +123,12 @@ type Config struct {
 	// every platform (default 1). At most 2^53-1, so that it survives a
 	// round trip through JavaScript.
 	Seed uint64 `json:"seed"`
+	// SeriesStepS asks the run for its time series (Result.Series), one
+	// point every SeriesStepS seconds (default 0: no series, and the run
+	// pays nothing for it). SeriesStep gives the step the command line and
+	// the page use: 1 s for the shop's 300 s run, and at most
+	// MaxSeriesPoints points for any run it is given.
+	SeriesStepS float64 `json:"series_step_s,omitempty"`
 }
 
 // DefaultConfig returns the post's shop: 8 workers at 80 ms, 70 people a
@@ -346,6 +352,14 @@ func (c Config) Validate() error {
 	real("throttle_k", c.ThrottleK, 1, 100, "", false)
 	real("client_window_s", c.ClientWindowS, 1, 3600, " s", false)
 	errs = append(errs, c.validateIncidents(real, durOK)...)
+	if c.SeriesStepS != 0 &&
+		real("series_step_s", c.SeriesStepS, 0.001, maxDuration, " s, or 0 for no series", false) && durOK {
+		if n := math.Ceil(c.DurationS / c.SeriesStepS); n > MaxSeriesPoints {
+			bad("series_step_s", limits.Num(c.SeriesStepS)+" s makes "+limits.Count(int64(n))+" points of a "+limits.Num(c.DurationS)+
+				" s run, over the "+limits.Count(MaxSeriesPoints)+" a series may hold: use a step of at least "+
+				limits.Num(math.Ceil(c.DurationS/MaxSeriesPoints*1000)/1000)+" s")
+		}
+	}
 	if c.Seed > MaxSeed {
 		bad("seed", limits.CountU(c.Seed)+" is too large: use a whole number from 0 to "+limits.CountU(MaxSeed))
 	}

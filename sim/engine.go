@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"math/bits"
 	"strconv"
 	"sync"
 )
@@ -47,11 +48,13 @@ type engine struct {
 	serviceMean                             float64 // ns
 	normalGap, saleGap                      float64 // mean ns between arrivals; 0 for no arrivals
 	bound                                   int
+	pickup                                  bool // the policy may drop or refuse a request a worker picks up: skip, codel, lifo
 	retries                                 int32
 	// who is measured (rule 15) and from when back to normal is (rule 17):
 	// the sale's, unless an incident alone triggers the run (see
 	// Config.PeopleStartS)
 	peopleStart, peopleEnd, calm int64
+	peopleNS                     uint64 // peopleEnd - peopleStart, or 0
 
 	// the incidents (rules 22 and 23; see incident.go)
 	incidents          bool // any incident: the service draw is stretched, loss events are scheduled
@@ -77,6 +80,7 @@ type engine struct {
 	tokensSpent, tokensRefilled                          int64
 
 	now      int64
+	stop     int64  // where the loop stops to look: the run's end, or the series' next step if sooner
 	seq      uint64 // the next event's seq
 	arrival  int64  // the next new person's arrival, ns; math.MaxInt64 for none
 	arrSeq   uint64
@@ -115,6 +119,14 @@ type engine struct {
 	longestWait                    int64
 	longestQueue                   int
 	saleAttempts                   int
+	// the sale's attempts a worker took into service, those of them that
+	// had waited in the queue, and the sum of their waits in ns, in 128
+	// bits (hi, lo): 64 could overflow in a day-long run, and an integer
+	// sum is the same in any order
+	saleServed, saleWaited int
+	saleWaitHi, saleWaitLo uint64
+
+	series *seriesRecorder // nil unless the Config asks for a series
 }
 
 // Run simulates one Config and returns what it measured, or the Config's
@@ -204,6 +216,7 @@ func newEngine(c Config, prev *engine) *engine {
 		e.bound = c.QueueBound()
 	}
 	e.queue.split = c.Policy == Priority
+	e.pickup = c.Policy == Skip || c.Policy == CoDel || c.Policy == LIFO
 	if prev != nil {
 		e.recycle(prev)
 	}
@@ -211,9 +224,15 @@ func newEngine(c Config, prev *engine) *engine {
 	if c.HasIncident() {
 		e.startIncidents()
 	}
+	e.peopleNS = uint64(max(0, e.peopleEnd-e.peopleStart))
 	e.windows = make([]Window, (e.end+windowNS-1)/windowNS)
 	for i := range e.windows {
 		e.windows[i].StartS = float64(int64(i)*windowNS) / 1e9
+	}
+	e.stop = e.end
+	if c.SeriesStepS > 0 {
+		e.series = newSeries(max(1, int64(math.Round(c.SeriesStepS*1e9))), e.end)
+		e.stop = min(e.end, e.series.next)
 	}
 	e.scheduleArrival(0)
 	return e
@@ -265,8 +284,12 @@ func (e *engine) deadline(a *attempt) int64 { return a.t0 + e.timeout }
 // follows it.
 func (e *engine) gone(a *attempt) bool { return e.now >= e.deadline(a) }
 
-// inSale reports whether a's person first arrived during the sale (rule 15).
-func (e *engine) inSale(a *attempt) bool { return a.first >= e.peopleStart && a.first < e.peopleEnd }
+// inSale reports whether a's person first arrived during the sale (rule 15),
+// or whatever the incidents measure instead: peopleStart <= first <
+// peopleEnd, in one unsigned comparison (first and peopleStart are at
+// least 0, so their difference does not overflow, and it wraps to a huge
+// number when first is before peopleStart).
+func (e *engine) inSale(a *attempt) bool { return uint64(a.first-e.peopleStart) < e.peopleNS }
 
 // final reports whether a is its person's last possible attempt.
 func (e *engine) final(a *attempt) bool { return a.try > e.retries }
@@ -288,9 +311,23 @@ const (
 	fromHeap             // everything else
 )
 
-// loop processes events in (time, seq) order until the run's end: the
-// earliest of the next arrival, the fronts of the lines and the heap's top.
+// loop processes events in (time, seq) order until the run's end, stopping
+// at each of the series' steps, if the run has a series, to record it.
 func (e *engine) loop() {
+	for {
+		at := e.until()
+		if at >= e.end {
+			return
+		}
+		e.closeSteps(at)
+	}
+}
+
+// until processes events in (time, seq) order, the earliest of the next
+// arrival, the fronts of the lines and the heap's top, until the next is at
+// or after e.stop, and returns its time. Without a series e.stop is the
+// run's end, and the loop has nothing else to do.
+func (e *engine) until() int64 {
 	for {
 		at, seq, next := e.arrival, e.arrSeq, fromArrivals
 		if e.timeouts.n > 0 {
@@ -313,8 +350,8 @@ func (e *engine) loop() {
 		if e.events.n > 0 && e.events.buf[0].before(at, seq) {
 			at, next = e.events.buf[0].at, fromHeap
 		}
-		if at >= e.end {
-			return
+		if at >= e.stop {
+			return at
 		}
 		if at < e.now {
 			panic("sim: time went backwards, from " + strconv.FormatInt(e.now, 10) + " to " + strconv.FormatInt(at, 10) + " ns")
@@ -493,25 +530,30 @@ func (e *engine) startWork() {
 		}
 		a := e.at(i)
 		e.noteQueueWait(a)
-		switch e.cfg.Policy {
-		case Skip:
-			if e.gone(a) { // skip the abandoned (rule 7)
-				e.lost(i)
-				e.release(i)
-				continue
-			}
-		case CoDel, LIFO:
-			if e.now-a.t0 > a.limit { // over its limit (rule 9)
-				if e.gone(a) {
-					e.lost(i) // nobody is listening for a reply
+		if e.pickup {
+			switch e.cfg.Policy {
+			case Skip:
+				if e.gone(a) { // skip the abandoned (rule 7)
+					e.lost(i)
 					e.release(i)
-				} else {
-					e.refuse(i)
+					continue
 				}
-				continue
+			case CoDel, LIFO:
+				if e.now-a.t0 > a.limit { // over its limit (rule 9)
+					if e.gone(a) {
+						e.lost(i) // nobody is listening for a reply
+						e.release(i)
+					} else {
+						e.refuse(i)
+					}
+					continue
+				}
 			}
 		}
 		e.free--
+		if e.inSale(a) {
+			e.noteServed(e.now - a.t0)
+		}
 		// Drawn when a worker starts it, from its own stream (rule 3),
 		// then stretched by the incidents (rule 23).
 		d := float64(e.serviceMean * e.service.ExpFloat64())
@@ -541,6 +583,18 @@ func (e *engine) schedule(ev event) {
 		return
 	}
 	e.events.push(ev)
+}
+
+// noteServed counts a sale attempt taken into service after waiting w ns
+// in the queue (Sale.WaitedShare, Sale.MeanWaitMS).
+func (e *engine) noteServed(w int64) {
+	e.saleServed++
+	if w > 0 {
+		e.saleWaited++
+		var carry uint64
+		e.saleWaitLo, carry = bits.Add64(e.saleWaitLo, uint64(w), 0)
+		e.saleWaitHi += carry
+	}
 }
 
 func (e *engine) noteQueueWait(a *attempt) {
@@ -653,6 +707,10 @@ func (e *engine) count(w *Window, sale, order bool, o outcome, waitNS int64) {
 func (e *engine) result() Result {
 	c := e.cfg
 	e.now = e.end
+	var series *Series
+	if e.series != nil { // before the queue's waits at the end are noted: its last step notes them
+		series = e.finishSeries()
+	}
 	// Attempts that may still retry are in the timeout line; last attempts
 	// still in the service are found where they wait or are served.
 	for k := 0; k < e.timeouts.n; k++ {
@@ -708,6 +766,7 @@ func (e *engine) result() Result {
 		Windows:            e.windows,
 		LongestQueueWaitMS: float64(e.longestWait) / 1e6,
 		LongestQueue:       e.longestQueue,
+		Series:             series,
 		Client: ClientStats{
 			Retries:        e.retriesMade,
 			RetriesSent:    e.retriesSent,
@@ -734,6 +793,11 @@ func (e *engine) result() Result {
 	}
 	if e.peopleEnd > e.peopleStart {
 		s.RefusingShare = float64(e.saleRefusingNS) / float64(float64(c.Workers)*float64(e.peopleEnd-e.peopleStart))
+	}
+	if e.saleServed > 0 {
+		s.WaitedShare = float64(e.saleWaited) / float64(e.saleServed)
+		sum := float64(float64(e.saleWaitHi)*0x1p64) + float64(e.saleWaitLo) // ns
+		s.MeanWaitMS = sum / float64(e.saleServed) / 1e6
 	}
 	s.MedianWaitMS = e.waits.quantileMS(0.5)
 	s.P99WaitMS = e.waits.quantileMS(0.99)

@@ -269,6 +269,9 @@ func (e *engine) kill(ev event) {
 		e.wastedNS -= booked
 	} else {
 		e.usefulNS -= booked
+		if e.series != nil {
+			e.series.rebook(a.limit, e.end)
+		}
 	}
 	e.wastedNS += e.now - a.limit
 	e.killed++

@@ -44,6 +44,9 @@ type Result struct {
 	// LostInService counts the requests lost with the worker serving them
 	// when a capacity loss began (rule 22): their clients see the timeout.
 	LostInService int `json:"lost_in_service,omitempty"`
+	// Series is the run's time series, when the Config asks for one
+	// (Config.SeriesStepS), and nil otherwise.
+	Series *Series `json:"series,omitempty"`
 }
 
 // ClientStats is what the sending side did over the whole run (see Client).
@@ -97,6 +100,16 @@ type Sale struct {
 	// sale's rate the normal one, it is the share in the sale's window; 0
 	// when the sale lasts no time.
 	RefusingShare float64 `json:"refusing_share"`
+	// WaitedShare and MeanWaitMS are over the sale people's attempts that a
+	// worker took into service (whether answered in time or not): the share
+	// that had waited in the queue at all (a positive time), and their mean
+	// wait in the queue, from the attempt's arrival to its service's start,
+	// in milliseconds (0 for those that did not wait). With Poisson
+	// arrivals, exponential service, no timeout in reach and no bound,
+	// they are Erlang C's P(wait), C(c, a), and its mean wait in queue,
+	// C / (c mu - lambda). Both are 0 when no sale attempt was served.
+	WaitedShare float64 `json:"waited_share"`
+	MeanWaitMS  float64 `json:"mean_wait_ms"`
 }
 
 // Window is one 10 s window of people, grouped by first arrival.

@@ -243,18 +243,17 @@ func TestErlangCFormula(t *testing.T) {
 // second against 8 workers at 80 ms (utilisation 0.85) for 3,110 s, with the
 // client's timeout out of reach, and holds it to M/M/c theory.
 //
-// The Result does not report queue waits directly, but with the unbounded
+// The Result reports the share that waited and the mean wait in queue; for
+// the distribution of the time in system it has only shares: with the unbounded
 // queue a timeout changes nothing about the queue (abandoned requests are
 // served all the same), so the same seed with timeout t is the same run, and
 // its answered share is exactly the share of people whose time in system T
 // (wait plus service) is below t. Runs over a grid of timeouts give T's
 // distribution, and from it:
 //   - P(T > t) at several t, against e^(-mu t) + C (P(E_theta + E_mu > t) - e^(-mu t));
-//   - the probability of waiting, C, fitted by least squares to those
-//     survival values (every other quantity in the formula is known);
-//   - the mean wait in queue, E[T] - E[S], with E[T] the integral of
-//     P(T > t) by Simpson's rule on a 50 ms grid to 1.5 s (the rule's error
-//     is under 0.1 ms, and P(T > 1.5 s) is about 1e-8), against C / theta;
+//   - the probability of waiting, C, as the Result's Sale.WaitedShare, and
+//     the mean wait in queue, C / theta, as its Sale.MeanWaitMS, over 16
+//     seeds;
 //   - the median and p99 of the Result, against T's quantiles, with the
 //     tolerance carried from the survival function's standard error by the
 //     density;
@@ -313,52 +312,24 @@ func TestTheoryMMC(t *testing.T) {
 		}
 	})
 
-	// Per batch: the grid's survival values.
-	fullNum, _ := survival(full)
-	nb := len(fullNum)
-	grid := make([][]float64, steps+1) // grid[k][b]: P(T >= k step) in batch b
-	grid[0] = make([]float64, nb)
-	for b := range grid[0] {
-		grid[0][b] = 1
-	}
-	for k := 1; k <= steps; k++ {
-		num, den := survival(rs[k-1])
-		require.Len(t, num, nb)
-		grid[k] = make([]float64, nb)
-		for b := range num {
-			grid[k][b] = num[b] / den[b]
+	t.Run("probability of waiting and mean wait in queue", func(t *testing.T) {
+		// From the Results alone: the same run over seeds 1 to 16, and
+		// the spread between seeds for the standard error.
+		seeds := make([]Config, 16)
+		for i := range seeds {
+			seeds[i] = base
+			seeds[i].Seed = uint64(i + 1)
 		}
-	}
-
-	t.Run("probability of waiting", func(t *testing.T) {
-		// Least squares for C in S(t) - e^(-mu t) = C x waitedPart(t).
-		fit := make([]float64, nb)
-		for b := range fit {
-			var sxy, sxx float64
-			for k := 1; k <= steps; k++ {
-				tau := float64(k) * stepMS / 1000
-				x := q.waitedPart(tau)
-				sxy += x * (grid[k][b] - math.Exp(-q.mu*tau))
-				sxx += x * x
-			}
-			fit[b] = sxy / sxx
+		var waited, waits []float64
+		for _, r := range runAll(t, seeds) {
+			waited = append(waited, r.Sale.WaitedShare)
+			waits = append(waits, r.Sale.MeanWaitMS/1000)
 		}
-		got, se := meanEstimate(fit)
-		assertNear(t, "P(wait), Erlang C", got, q.waitProb(), se, "PASTA: an arrival finds all c busy with the steady-state probability C(c, a)")
-	})
-
-	t.Run("mean wait in queue", func(t *testing.T) {
-		h := stepMS / 1000
-		waits := make([]float64, nb)
-		for b := range waits {
-			s := grid[0][b] + grid[steps][b]
-			for k := 1; k < steps; k++ {
-				s += float64(2+2*(k%2)) * grid[k][b]
-			}
-			waits[b] = h/3*s - serviceMS/1000
-		}
-		got, se := meanEstimate(waits)
-		assertNear(t, "E[Wq] (s)", got, q.meanQueueWait(), se, "E[Wq] = C / (c mu - lambda)")
+		got, se := meanEstimate(waited)
+		assertNear(t, "P(wait), Erlang C, as Sale.WaitedShare", got, q.waitProb(), se,
+			"PASTA: an arrival finds all c busy with the steady-state probability C(c, a)")
+		got, se = meanEstimate(waits)
+		assertNear(t, "E[Wq] (s), as Sale.MeanWaitMS", got, q.meanQueueWait(), se, "E[Wq] = C / (c mu - lambda)")
 	})
 
 	t.Run("median and p99", func(t *testing.T) {

@@ -57,7 +57,7 @@ func TestConfigFieldsMatchJSONTags(t *testing.T) {
 		OrderShare: 0.35, CoDelTargetMS: 7.5, CoDelIntervalMS: 150, Client: sim.Ratio,
 		BackoffBaseMS: 500, BackoffCapMS: 9000, BudgetTokens: 400, BudgetRefusalCost: 4,
 		BudgetTimeoutCost: 8, BudgetRefill: 2, RatioMax: 0.15, ThrottleK: 1.5,
-		ClientWindowS: 60, Seed: sim.MaxSeed,
+		ClientWindowS: 60, Seed: sim.MaxSeed, SeriesStepS: 2,
 		LossWorkers: 3, LossStartS: 50, LossS: 30, SlowFactor: 2.5, SlowStartS: 40, SlowS: 20,
 	}
 	require.NoError(t, c.Validate())

@@ -7,10 +7,13 @@
 //	lab/fifo/r0/s150/t2000 {"config":{...},...}
 //	samples/sale {...}
 //	random/07/codel/backoff {...}
+//	series/sale {...}
 //
 // The list is the lab's 162 Configs (sim.Lab), every named sample
-// (sim.Samples) and 50 random valid Configs drawn from a fixed seed by a
-// generator of this tool's own, in that order. The generator uses
+// (sim.Samples), 50 random valid Configs drawn from a fixed seed by a
+// generator of this tool's own (half of them asking for a series), and
+// every sample again asking for its series at the step the command line
+// uses (sim.SeriesStep), in that order. The generator uses
 // math/rand/v2's PCG, whose output is the same on every platform, and only
 // operations that round the same everywhere, so the Configs themselves are
 // identical on every platform; the engine's own randomness is its own
@@ -18,7 +21,7 @@
 //
 // Usage:
 //
-//	parity [-only lab|samples|random]
+//	parity [-only lab|samples|random|series]
 //
 // The parity test (parity_test.go) builds this program natively, for
 // js/wasm (run under Node) and for linux/arm64 (run under qemu-aarch64), and
@@ -52,6 +55,7 @@ const (
 	setLab     = "lab"
 	setSamples = "samples"
 	setRandom  = "random"
+	setSeries  = "series"
 )
 
 // randomCount is how many random Configs the random set holds.
@@ -64,19 +68,19 @@ const randomBudget = 60_000
 func run(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("parity", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	only := fs.String("only", "", "print only one set: lab, samples or random")
+	only := fs.String("only", "", "print only one set: lab, samples, random or series")
 	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
 		return nil // -h: the usage is all that was asked for
 	} else if err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q: the only flag is -only lab|samples|random", fs.Arg(0))
+		return fmt.Errorf("unexpected argument %q: the only flag is -only lab|samples|random|series", fs.Arg(0))
 	}
 	switch *only {
-	case "", setLab, setSamples, setRandom:
+	case "", setLab, setSamples, setRandom, setSeries:
 	default:
-		return fmt.Errorf("-only %q: use lab, samples or random", *only)
+		return fmt.Errorf("-only %q: use lab, samples, random or series", *only)
 	}
 
 	w := bufio.NewWriter(stdout)
@@ -117,6 +121,11 @@ func cases() []parityCase {
 	}
 	for i, c := range randomConfigs() {
 		out = append(out, parityCase{setRandom, fmt.Sprintf("random/%02d/%s/%s", i, c.Policy, c.Client), c})
+	}
+	for _, s := range sim.Samples() {
+		c := s.Config
+		c.SeriesStepS = sim.SeriesStep(c.DurationS)
+		out = append(out, parityCase{setSeries, "series/" + s.Key, c})
 	}
 	return out
 }
@@ -380,6 +389,20 @@ func (g generator) config() sim.Config {
 		c.Seed = sim.MaxSeed
 	default:
 		c.Seed = g.r.Uint64N(sim.MaxSeed + 1)
+	}
+
+	// The series: none half the time; else the command line's step, or
+	// one on no grid, unless it would make too many points.
+	switch {
+	case g.chance(0.5):
+		c.SeriesStepS = 0
+	case g.chance(0.5):
+		c.SeriesStepS = sim.SeriesStep(c.DurationS)
+	default:
+		c.SeriesStepS = g.spread(0.1, 1000)
+		if c.DurationS/c.SeriesStepS > sim.MaxSeriesPoints {
+			c.SeriesStepS = sim.SeriesStep(c.DurationS)
+		}
 	}
 	return c
 }

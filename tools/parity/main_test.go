@@ -25,7 +25,7 @@ func TestCases(t *testing.T) {
 		}
 		seen[c.Label] = true
 	}
-	want := map[string]int{setLab: len(sim.Lab()), setSamples: len(sim.Samples()), setRandom: randomCount}
+	want := map[string]int{setLab: len(sim.Lab()), setSamples: len(sim.Samples()), setRandom: randomCount, setSeries: len(sim.Samples())}
 	if !reflect.DeepEqual(count, want) {
 		t.Errorf("cases per set (-want +got):\n-%v\n+%v", want, count)
 	}
@@ -84,6 +84,14 @@ func TestRunOnly(t *testing.T) {
 		if !strings.HasPrefix(lines[i], want) {
 			t.Errorf("line %d starts %.60q, want %q", i+1, lines[i], want)
 		}
+	}
+
+	stdout.Reset()
+	if err := run([]string{"-only", "series"}, &stdout, &stderr); err != nil {
+		t.Fatalf("run -only series: %v\n%s", err, stderr.String())
+	}
+	if n := strings.Count(stdout.String(), `,"series":{"step_s":`); n != len(sim.Samples()) {
+		t.Errorf("run -only series: %d lines carry a series, want one for each of the %d samples", n, len(sim.Samples()))
 	}
 
 	for _, args := range [][]string{{"-only", "nope"}, {"extra"}, {"-bad-flag"}} {

@@ -486,6 +486,7 @@ func configFlags(fs *flag.FlagSet, c *sim.Config) {
 	fs.Float64Var(&c.SlowStartS, "slow-start-s", c.SlowStartS, "incident: when the slowdown starts, s")
 	fs.Float64Var(&c.SlowS, "slow-s", c.SlowS, "incident: how long it lasts, s (0: the rest of the run)")
 	fs.Uint64Var(&c.Seed, "seed", c.Seed, "random seed; the same seed gives the same run everywhere")
+	fs.Float64Var(&c.SeriesStepS, "series-step-s", c.SeriesStepS, "record the run's time series at this step, s (0: none)")
 }
 
 // flagErrors turns a Config's field errors into one line that names each
