@@ -174,7 +174,7 @@ var allKinds = []string{`kind="simulator" id="kind-simulator"`, `kind="compare" 
 // attributesPage tries the attributes an author sets: theme, the custom
 // properties, controls, and ones that are wrong.
 var attributesPage = blog{name: "attributes", column: "720px", theme: "light",
-	css: "#custom { --shedsim-answered: #1b5e20; --shedsim-accent: #7b1fa2; }\n",
+	css: "#custom { --shedsim-answered: #1b5e20; --shedsim-accent: #7b1fa2; }\nhtml.night body { background: #101114; color: #eeeeee; }\n",
 	widgets: []string{
 		`id="dark" kind="compare" theme="dark" sale_rps="200" retries="3"`,
 		`id="custom" kind="chart"`,
@@ -623,6 +623,17 @@ func testAttributes(t *testing.T, s *session, host, site string) {
 	assert.Equal(t, site+"/planner.html?rate_rps=200", got["bad-theme"].Href, "the planner's link opens the same plan in the planner")
 	assert.Empty(t, eval[[]any](tb, `__shedsimTest.errors`), "shedsim:error events")
 	screenshot(tb, t, "attributes")
+
+	// The blog's own theme switch (a class on <html>) turns the widgets
+	// with theme="auto" dark, and leaves theme="dark" as it is.
+	tb.do("the blog's night mode", chromedp.Evaluate[chromedp.Void](`document.documentElement.classList.add('night')`))
+	poll[bool](tb, "the auto widgets to turn dark", `(() => { const t = (id) => document.getElementById(id).shadowRoot.querySelector('.shedsim-root').getAttribute('data-theme');
+		return t('custom') === 'dark' && t('no-controls') === 'dark' && t('dark') === 'dark'; })()`,
+		`[...document.querySelectorAll('shed-sim')].map(e => e.id + ' ' + e.shadowRoot.querySelector('.shedsim-root').getAttribute('data-theme')).join(', ')`)
+	tb.do("back to day", chromedp.Evaluate[chromedp.Void](`document.documentElement.classList.remove('night')`))
+	poll[bool](tb, "the auto widgets to turn light again", `(() => { const t = (id) => document.getElementById(id).shadowRoot.querySelector('.shedsim-root').getAttribute('data-theme');
+		return t('custom') === 'light' && t('dark') === 'dark'; })()`, ``)
+	tb.noProblems()
 }
 
 // TestEmbedUnderAPolicyMissingDirectives: a blog whose policy leaves out
