@@ -411,6 +411,17 @@ func screenshot(tb *tab, t *testing.T, name string) {
 	t.Logf("screenshot: %s", path)
 }
 
+// viewportShot keeps a PNG of what the tab's viewport shows, as
+// screenshot does.
+func viewportShot(tb *tab, t *testing.T, name string) {
+	t.Helper()
+	png, err := chromedp.Run(tb.ctx, chromedp.CaptureScreenshot())
+	require.NoError(t, err, "a screenshot of %s", name)
+	path := filepath.Join(t.ArtifactDir(), name+".png")
+	require.NoError(t, os.WriteFile(path, png, 0o644))
+	t.Logf("screenshot: %s", path)
+}
+
 // TestEmbedOnAForeignBlog pastes the README's snippets into five blogs on
 // another origin than the site (light, dark, a 600 px column, a hostile
 // stylesheet, the README's strict CSP) and checks what a reader sees:
@@ -509,6 +520,11 @@ func TestEmbedOnAForeignBlog(t *testing.T) {
 				return hs.length && last > 300 && Math.abs(parseFloat(getComputedStyle(f).height) - last) < 1 ? last : false;
 			})()`, `JSON.stringify({heights: __hostTest.heights, iframe: getComputedStyle(document.querySelector('iframe')).height})`)
 			t.Logf("%s: the iframe of frame.html is %.0f px tall (the snippet starts it at %s)", b.name, h, iframeStart)
+			// A full-page screenshot does not repaint an iframe from
+			// another origin, so the iframe gets a screenshot of its own,
+			// of the viewport scrolled to it, once its widget has drawn.
+			tb.do("scrolling to the iframe", chromedp.Evaluate[chromedp.Void](`document.querySelector('iframe').scrollIntoView()`))
+			viewportShot(tb, t, b.name+"-iframe")
 			assert.NotEqual(t, iframeStart, fmt.Sprint(h), "the iframe was resized from its starting height")
 
 			tb.do("back to the top", chromedp.Evaluate[chromedp.Void](`scrollTo(0, 0)`))
