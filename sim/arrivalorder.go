@@ -105,7 +105,7 @@ func (e *engine) arrivalOrder() bool {
 	// land before limit are scheduleArrival's, without its call.
 	gap, boundary := e.rateAt(e.arrival)
 	limit := min(boundary, end)
-	window, windowEnd := int32(0), int64(windowNS) // the new people's window, and its end
+	window, windowEnd := int16(0), int64(windowNS) // the new people's window, and its end
 	for {
 		// The next attempt to arrive, as the event loop orders them: by
 		// time, then by when each was made (its seq). Made at the same
@@ -150,10 +150,10 @@ func (e *engine) arrivalOrder() bool {
 			}
 		} else {
 			r := line.popFront()
-			x.first, x.try, x.order, x.window = r.first, r.try, r.order, int32(r.first/windowNS)
+			x.first, x.try, x.order, x.window = r.first, r.try, r.order, int16(r.first/windowNS)
 			e.retriesSent++
 		}
-		x.t0 = at
+		x.t0, x.deadline = at, at+timeout
 		w, sale := &e.windows[x.window], e.inSale(&x)
 		w.Attempts++
 		if sale {
@@ -187,11 +187,7 @@ func (e *engine) arrivalOrder() bool {
 			if left == len(waiting) {
 				e.lastEmpty = at
 			}
-			if at-e.lastEmpty > e.codelInterval {
-				x.limit = e.codelTarget
-			} else {
-				x.limit = e.codelInterval
-			}
+			x.tight = at-e.lastEmpty > e.codelInterval
 		}
 
 		// Kiefer and Wolfowitz: x leaves the queue at p, when it has
@@ -219,7 +215,7 @@ func (e *engine) arrivalOrder() bool {
 		case skip && p >= deadline: // dropped (rule 7)
 			e.clientGaveUp(&x)
 			continue
-		case codel && p-at > x.limit: // over its limit (rule 9)
+		case codel && p-at > e.limit(&x): // over its limit (rule 9)
 			if p >= deadline {
 				e.clientGaveUp(&x) // dropped, nobody listening
 			} else {
@@ -235,7 +231,7 @@ func (e *engine) arrivalOrder() bool {
 		if !ok {
 			u = e.service.expBeyond(j)
 		}
-		d := float64(e.serviceMean*u) + 0.5
+		d := float64(e.draw.mean*u) + 0.5 // the exponential's serviceNS, unrolled
 		if d > float64(end) {
 			d = float64(end)
 		}

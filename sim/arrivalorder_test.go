@@ -174,6 +174,9 @@ func TestArrivalOrderTakes(t *testing.T) {
 		{"jitter makes retries due out of the order made", func(c *Config) { c.Retries, c.RetryJitterMS = 3, 500 }, false},
 		{"the fixed client ignores the other clients' knobs", func(c *Config) { c.BudgetTokens, c.RatioMax, c.BackoffCapMS = 3, 0.5, 1 }, true},
 		{"retries, a zero delay, a tiny timeout", func(c *Config) { c.Retries, c.RetryDelayMS, c.TimeoutMS = 100, 0, 1e-6 }, true},
+		{"a log-normal service: declined, for the event loop", func(c *Config) { c.Service, c.ServiceP99MS = LognormalService, 600 }, false},
+		{"a constant service: declined, for the event loop", func(c *Config) { c.Service = ConstantService }, false},
+		{"patience gives up out of arrival order: declined", func(c *Config) { c.Patience, c.PatienceMS = ExponentialPatience, 3000 }, false},
 		{"the whole model's numbers", func(c *Config) {
 			c.Workers, c.ServiceMS, c.NormalRPS, c.SaleRPS, c.SaleStartS, c.SaleS, c.DurationS = 3, 7, 1, 2, 0, 0, 10
 			c.OrderShare, c.Seed = 1, 99
@@ -289,7 +292,8 @@ func FuzzArrivalOrder(f *testing.F) {
 	f.Fuzz(func(t *testing.T, policy, workers int, serviceMS, normalRPS, saleRPS, saleStartS, saleS, durationS,
 		timeoutMS float64, retries int, retryDelayMS, jitterMS float64, queue int, refusalCostMS, orderShare,
 		codelTargetMS, codelIntervalMS float64, client int, seed uint64,
-		_ int, _, _, _, _, _ float64) { // the incidents, which the arrival-order path declines
+		_ int, _, _, _, _, _ float64, // the incidents, which the arrival-order path declines
+		_ int, _ float64, _ int, _ float64) { // the service's shape and patience: declined too
 		c := DefaultConfig()
 		c.Policy = []Policy{FIFO, Skip, Bounded, CoDel}[uint(policy)%4]
 		c.Workers, c.ServiceMS, c.NormalRPS, c.SaleRPS = workers, serviceMS, normalRPS, saleRPS

@@ -1,6 +1,10 @@
 package sim
 
-import "math"
+import (
+	"math"
+
+	"github.com/shedsim/shedsim/sim/internal/portable"
+)
 
 // Client is how a client decides whether, and when, to retry after a
 // timeout or a refusal it heard. Budgets, ratios and throttling are kept by
@@ -102,15 +106,44 @@ const ratioMaxAttempts = 3
 // answer refills; at most 1 / (1 - RatioMax) for Ratio (and at most 3);
 // and 0 for Throttle, which refuses almost everything itself once nothing
 // is accepted.
+//
+// With patience (rule 4a) only the people who outwait the timeout retry:
+// a share q = OutwaitShare of each attempt's people, so n attempts become
+// 1 + q + ... + q^(n-1) = (1 - q^n) / (1 - q) of them (rule 18a).
 func (c Config) FluidTries(retries int) float64 {
-	tries := float64(1 + retries)
+	tries := c.patientTries(1 + retries)
 	switch c.Client {
 	case Budget:
 		return 1
 	case Ratio:
-		return min(tries, ratioMaxAttempts, 1/(1-c.RatioMax))
+		return min(tries, c.patientTries(ratioMaxAttempts), 1/(1-c.RatioMax))
 	case Throttle:
 		return 0
+	}
+	return tries
+}
+
+// OutwaitShare is the share of people who wait out the whole timeout
+// rather than give up first (rule 4a): e^(-timeout / patience) with
+// exponential patience, 1 with none.
+func (c Config) OutwaitShare() float64 {
+	if c.Patience != ExponentialPatience {
+		return 1
+	}
+	return portable.Exp(-c.TimeoutMS / c.PatienceMS)
+}
+
+// patientTries is the attempts a person makes, of at most n, when every
+// attempt waits out the timeout and only those who outwait it retry.
+func (c Config) patientTries(n int) float64 {
+	q := c.OutwaitShare()
+	if q == 1 {
+		return float64(n)
+	}
+	tries, qk := 0.0, 1.0
+	for range n {
+		tries += qk
+		qk = float64(qk * q)
 	}
 	return tries
 }

@@ -22,8 +22,16 @@ type Config struct {
 	// at a time (default 8).
 	Workers int `json:"workers"`
 	// ServiceMS is the mean service time in milliseconds; each service time
-	// is drawn from an exponential distribution with this mean (default 80).
+	// is drawn from Service's distribution with this mean (default 80). The
+	// mean alone fixes capacity, Workers / ServiceMS.
 	ServiceMS float64 `json:"service_ms"`
+	// Service is the shape of the service times: exponential (the post's,
+	// default), lognormal (with ServiceP99MS) or constant (rule 3a).
+	Service ServiceShape `json:"service,omitempty"`
+	// ServiceP99MS is the lognormal service's 99th percentile in
+	// milliseconds, above ServiceMS and at most MaxLognormalTail (14.97)
+	// times it; 0 for the other shapes, which it does not apply to.
+	ServiceP99MS float64 `json:"service_p99_ms,omitempty"`
 	// NormalRPS is the arrival rate of new people outside the sale, per
 	// second (default 70).
 	NormalRPS float64 `json:"normal_rps"`
@@ -41,6 +49,13 @@ type Config struct {
 	// TimeoutMS is how long each attempt's client waits for an answer
 	// before giving up, in milliseconds (default 2000, the app's 2 seconds).
 	TimeoutMS float64 `json:"timeout_ms"`
+	// Patience is how people give up before the timeout: none (default,
+	// everyone waits the timeout) or exponential with mean PatienceMS
+	// (rule 4a). A person who gives up leaves and does not retry.
+	Patience PatienceShape `json:"patience,omitempty"`
+	// PatienceMS is the exponential patience's mean, in milliseconds; 0
+	// with no patience, which it does not apply to.
+	PatienceMS float64 `json:"patience_ms,omitempty"`
 	// Retries is how many more attempts a client sends after a timeout or a
 	// refusal it heard (default 0; the post also uses 1 and 3).
 	Retries int `json:"retries"`
@@ -331,6 +346,7 @@ func (c Config) Validate() error {
 			limits.Num(c.DurationS-10)+" s, so that a 10 s window after it can show recovery, or make {duration_s} longer"))
 	}
 	real("timeout_ms", c.TimeoutMS, 0, maxMS, " ms", true)
+	c.validateShapes(bad, real)
 	whole("retries", c.Retries, 0, maxRetries, "")
 	real("retry_delay_ms", c.RetryDelayMS, 0, maxMS, " ms", false)
 	real("retry_jitter_ms", c.RetryJitterMS, 0, maxMS, " ms", false)
@@ -374,6 +390,41 @@ func (c Config) Validate() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// validateShapes checks the service shape and the patience (rules 3a and
+// 4a): a shape that cannot exist, or a number given for a shape that does
+// not use it, is refused with what to use instead.
+func (c Config) validateShapes(bad func(field, msg string), real func(string, float64, float64, float64, string, bool) bool) {
+	if !serviceKeys.valid(int(c.Service)) {
+		bad("service", strconv.Itoa(int(c.Service))+" is not a service shape: use one of "+serviceKeys.list())
+	} else if c.Service != LognormalService {
+		if c.ServiceP99MS != 0 {
+			bad("service_p99_ms", limits.Num(c.ServiceP99MS)+" applies only to a lognormal service, and service is "+c.Service.String()+
+				": set service to lognormal, or leave service_p99_ms out")
+		}
+	} else if real("service_p99_ms", c.ServiceP99MS, 0, maxMS, " ms", true) && c.ServiceMS >= minService && c.ServiceMS <= maxMS {
+		m, q := c.ServiceMS, c.ServiceP99MS
+		most := float64(MaxLognormalTail * m)
+		switch {
+		case q <= m:
+			bad("service_p99_ms", limits.Num(q)+" ms is not above the mean service_ms of "+limits.Num(m)+
+				" ms, and a lognormal's p99 is always above its mean: use a p99 above "+limits.Num(m)+" ms, or service constant for a fixed time")
+		case q > most:
+			bad("service_p99_ms", limits.Num(q)+" ms is more than "+strconv.FormatFloat(MaxLognormalTail, 'f', 2, 64)+
+				" times the mean service_ms of "+limits.Num(m)+" ms, a tail too heavy for any lognormal with that mean: use a p99 of at most "+
+				strconv.FormatFloat(math.Floor(most*10)/10, 'f', -1, 64)+" ms, or a larger mean service_ms")
+		}
+	}
+	if !patienceKeys.valid(int(c.Patience)) {
+		bad("patience", strconv.Itoa(int(c.Patience))+" is not a patience: use one of "+patienceKeys.list())
+	} else if c.Patience == NoPatience {
+		if c.PatienceMS != 0 {
+			bad("patience_ms", limits.Num(c.PatienceMS)+" applies only to people with patience, and patience is none: set patience to exponential, or leave patience_ms out")
+		}
+	} else {
+		real("patience_ms", c.PatienceMS, 0, maxMS, " ms", true)
+	}
 }
 
 // ExpectedAttempts is the most attempts the run is expected to send: the

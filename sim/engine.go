@@ -12,16 +12,24 @@ import (
 // preview, window) travel with every attempt, so there is no person record to
 // keep alive. Attempts are recycled once nothing refers to them.
 type attempt struct {
-	first   int64  // the person's first arrival, ns
-	t0      int64  // this attempt's arrival, ns; its client gives up at t0 + timeout (deadline)
-	limit   int64  // codel and lifo: how long it may wait, ns (rule 9); once in service, when its service started, ns
-	seq     uint64 // arrival order, to keep the queue's two lines in order
-	window  int32  // the person's window, by first arrival
-	try     int32  // 1 for the first attempt, 2 for the first retry, ...
-	paid    int32  // budget client: the tokens this retry cost
-	refs    int8   // how many places hold it: the timeout line, the system, a retry event
-	order   bool   // an order rather than a price preview
-	replied bool   // its client heard back: answered in time, or a refusal it heard
+	first int64 // the person's first arrival, ns
+	t0    int64 // this attempt's arrival, ns
+	// deadline is when its client gives up, ns: t0 + timeout (rule 4), or
+	// sooner when its person's patience runs out first (rule 4a).
+	deadline int64
+	// seq is its arrival order, while it waits, to keep the queue's two
+	// lines in order; once in service, when its service started, ns, should
+	// a loss take its worker (see started).
+	seq     uint64
+	try     int32 // 1 for the first attempt, 2 for the first retry, ...
+	paid    int32 // budget client: the tokens this retry cost
+	window  int16 // the person's window, by first arrival (at most a day's 8,640)
+	refs    int8  // how many places hold it: the timeout line, the system, a retry event
+	order   bool  // an order rather than a price preview
+	replied bool  // its client heard back: answered in time, or a refusal it heard
+	// tight says codel and lifo gave it the short limit, CoDelTargetMS,
+	// rather than CoDelIntervalMS (rule 9).
+	tight bool
 	// prevRefused, on a retry not yet sent, says whether the attempt before
 	// it was refused (rather than timed out), for people still waiting to
 	// retry when the run ends.
@@ -36,6 +44,7 @@ const (
 	refused
 	timedOut
 	unfinished
+	gaveUp // timed out, by the person's patience before the timeout (rule 4a)
 )
 
 // engine is one run in progress.
@@ -45,7 +54,6 @@ type engine struct {
 	end, saleStart, saleEnd                 int64
 	timeout, retryDelay, retryJitter        int64
 	refusalCost, codelTarget, codelInterval int64
-	serviceMean                             float64 // ns
 	normalGap, saleGap                      float64 // mean ns between arrivals; 0 for no arrivals
 	bound                                   int
 	pickup                                  bool // the policy may drop or refuse a request a worker picks up: skip, codel, lifo
@@ -68,6 +76,11 @@ type engine struct {
 	killed             int   // requests lost with the worker serving them
 
 	arrivals, orders, service, jitter stream
+
+	draw         serviceDraw // how service times are drawn (rule 3a)
+	patient      bool        // people may give up before the timeout (rule 4a)
+	patienceMean float64     // ns
+	patience     stream
 
 	// the sending side's client strategy (see Client)
 	backoffBase, backoffCap                              float64 // ns
@@ -186,13 +199,13 @@ func newEngine(c Config, prev *engine) *engine {
 		refusalCost:   ms(c.RefusalCostMS),
 		codelTarget:   ms(c.CoDelTargetMS),
 		codelInterval: ms(c.CoDelIntervalMS),
-		serviceMean:   c.ServiceMS * 1e6,
 		retries:       int32(c.Retries),
 		arrivals:      newStream(c.Seed, streamArrivals),
 		orders:        newStream(c.Seed, streamOrders),
 		service:       newStream(c.Seed, streamService),
 		jitter:        newStream(c.Seed, streamJitter),
 		free:          c.Workers,
+		draw:          newServiceDraw(c),
 
 		backoffBase:       c.BackoffBaseMS * 1e6,
 		backoffCap:        c.BackoffCapMS * 1e6,
@@ -202,6 +215,11 @@ func newEngine(c Config, prev *engine) *engine {
 		refill:            int64(c.BudgetRefill),
 		clientRand:        newStream(c.Seed, streamClient),
 		capacityPerNS:     float64(c.Workers) / (c.ServiceMS * 1e6),
+	}
+	if c.Patience == ExponentialPatience {
+		e.patient = true
+		e.patienceMean = c.PatienceMS * 1e6
+		e.patience = newStream(c.Seed, streamPatience)
 	}
 	if c.Client == Ratio || c.Client == Throttle {
 		e.history = newSlidingWindow(int(math.Round(c.ClientWindowS)))
@@ -275,8 +293,21 @@ func (e *engine) rateAt(t int64) (gap float64, boundary int64) {
 	return e.normalGap, math.MaxInt64
 }
 
-// deadline is when a's client gives up (rule 4), ns.
-func (e *engine) deadline(a *attempt) int64 { return a.t0 + e.timeout }
+// deadline is when a's client gives up (rules 4 and 4a), ns.
+func (e *engine) deadline(a *attempt) int64 { return a.deadline }
+
+// gaveUp reports whether a's person gives up before the client's timeout
+// (rule 4a): then a is their last attempt, unless a refusal reaches them
+// first.
+func (e *engine) gaveUp(a *attempt) bool { return a.deadline-a.t0 < e.timeout }
+
+// limit is how long a may wait under codel and lifo, ns (rule 9).
+func (e *engine) limit(a *attempt) int64 {
+	if a.tight {
+		return e.codelTarget
+	}
+	return e.codelInterval
+}
 
 // gone reports whether a's client has given up by now (rule 4). Time only
 // moves forward, so that is whether its deadline has come, whether or not
@@ -295,11 +326,21 @@ func (e *engine) inSale(a *attempt) bool { return uint64(a.first-e.peopleStart) 
 func (e *engine) final(a *attempt) bool { return a.try > e.retries }
 
 // lost is a gone attempt i leaving the service unanswered: if it was its
-// person's last attempt, nothing else will settle the person, who timed out.
+// person's last attempt, nothing else will settle the person, who timed out
+// or gave up (rule 4a).
 func (e *engine) lost(i id) {
-	if a := e.at(i); e.final(a) {
-		e.settle(a, timedOut, 0)
+	if a := e.at(i); e.final(a) || e.gaveUp(a) {
+		e.settle(a, e.expired(a), 0)
 	}
+}
+
+// expired is how a's client ended when its deadline came: timed out, or its
+// person gave up first (rule 4a).
+func (e *engine) expired(a *attempt) outcome {
+	if e.gaveUp(a) {
+		return gaveUp
+	}
+	return timedOut
 }
 
 // Where the next event comes from.
@@ -425,7 +466,7 @@ func (e *engine) newPerson() {
 	a.try = 1
 	a.refs = 1 // the sender; arrive passes it on to the system
 	a.order = e.orders.Float64() < e.cfg.OrderShare
-	a.window = int32(e.now / windowNS)
+	a.window = int16(e.now / windowNS)
 	e.windows[a.window].People++
 	if e.inSale(a) {
 		e.sale.People++
@@ -442,10 +483,18 @@ func (e *engine) newPerson() {
 func (e *engine) arrive(i id) {
 	a := e.at(i)
 	a.t0 = e.now
+	a.deadline = e.now + e.timeout
+	if e.patient {
+		if p, first := e.patienceNS(); first {
+			a.deadline = e.now + p
+		}
+	}
 	// a.refs is 1 already: the sender's hold passes to the system
-	if !e.final(a) {
+	if !e.final(a) && !e.gaveUp(a) {
 		// Only an attempt that may be followed by a retry needs its timeout
-		// as an event: that is when the retry is decided (rule 13).
+		// as an event: that is when the retry is decided (rule 13). One
+		// whose person gives up first is followed by none (rule 4a), so
+		// the line holds only deadlines t0 + timeout, in the order made.
 		a.refs++
 		e.timeouts.pushBack(event{at: e.deadline(a), seq: e.nextSeq(), a: i, kind: timeoutDue})
 	}
@@ -480,11 +529,7 @@ func (e *engine) arrive(i id) {
 		if e.queue.len() == 0 {
 			e.lastEmpty = e.now
 		}
-		if e.now-e.lastEmpty > e.codelInterval {
-			a.limit = e.codelTarget
-		} else {
-			a.limit = e.codelInterval
-		}
+		a.tight = e.now-e.lastEmpty > e.codelInterval
 	}
 	e.queueSeq++
 	a.seq = e.queueSeq
@@ -539,7 +584,7 @@ func (e *engine) startWork() {
 					continue
 				}
 			case CoDel, LIFO:
-				if e.now-a.t0 > a.limit { // over its limit (rule 9)
+				if e.now-a.t0 > e.limit(a) { // over its limit (rule 9)
 					if e.gone(a) {
 						e.lost(i) // nobody is listening for a reply
 						e.release(i)
@@ -556,7 +601,7 @@ func (e *engine) startWork() {
 		}
 		// Drawn when a worker starts it, from its own stream (rule 3),
 		// then stretched by the incidents (rule 23).
-		d := float64(e.serviceMean * e.service.ExpFloat64())
+		d := e.serviceNS()
 		if e.incidents {
 			d = e.stretch(a, d)
 		}
@@ -683,6 +728,9 @@ func (e *engine) count(w *Window, sale, order bool, o outcome, waitNS int64) {
 		w.TimedOut++
 	case unfinished:
 		w.Unfinished++
+	case gaveUp:
+		w.TimedOut++
+		w.GaveUp++
 	}
 	if !sale {
 		return
@@ -700,6 +748,9 @@ func (e *engine) count(w *Window, sale, order bool, o outcome, waitNS int64) {
 		e.sale.TimedOut++
 	case unfinished:
 		e.sale.Unfinished++
+	case gaveUp:
+		e.sale.TimedOut++
+		e.sale.GaveUp++
 	}
 }
 
@@ -719,9 +770,9 @@ func (e *engine) result() Result {
 		}
 	}
 	caught := func(i id) {
-		if a := e.at(i); e.final(a) {
+		if a := e.at(i); e.final(a) || e.gaveUp(a) {
 			if e.deadline(a) < e.end { // a timeout at the end itself is not processed
-				e.settle(a, timedOut, 0)
+				e.settle(a, e.expired(a), 0)
 			} else {
 				e.settle(a, unfinished, 0)
 			}
@@ -786,6 +837,7 @@ func (e *engine) result() Result {
 		s.AnsweredShare = float64(s.Answered) / p
 		s.RefusedShare = float64(s.Refused) / p
 		s.TimedOutShare = float64(s.TimedOut) / p
+		s.GaveUpShare = float64(s.GaveUp) / p
 		r.AttemptsPerPerson = float64(e.saleAttempts) / p
 	}
 	if s.Orders > 0 {

@@ -105,6 +105,9 @@ func ExampleSamples() {
 	// deploy-retries
 	// deploy-budget
 	// slow-dependency
+	// tail
+	// constant
+	// mobile-checkout
 }
 
 func ExampleLab() {

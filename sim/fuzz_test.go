@@ -18,6 +18,7 @@ var configKeys = []string{
 	"timeout_ms", "retries", "retry_delay_ms", "retry_jitter_ms", "queue", "refusal_cost_ms", "order_share",
 	"codel_target_ms", "codel_interval_ms", "client", "seed",
 	"loss_workers", "loss_start_s", "loss_s", "slow_factor", "slow_start_s", "slow_s",
+	"service", "service_p99_ms", "patience", "patience_ms",
 }
 
 // addFuzzConfig adds c to f's seed corpus.
@@ -25,7 +26,8 @@ func addFuzzConfig(f *testing.F, c Config) {
 	f.Add(int(c.Policy), c.Workers, c.ServiceMS, c.NormalRPS, c.SaleRPS, c.SaleStartS, c.SaleS, c.DurationS,
 		c.TimeoutMS, c.Retries, c.RetryDelayMS, c.RetryJitterMS, c.Queue, c.RefusalCostMS, c.OrderShare,
 		c.CoDelTargetMS, c.CoDelIntervalMS, int(c.Client), c.Seed,
-		c.LossWorkers, c.LossStartS, c.LossS, c.SlowFactor, c.SlowStartS, c.SlowS)
+		c.LossWorkers, c.LossStartS, c.LossS, c.SlowFactor, c.SlowStartS, c.SlowS,
+		int(c.Service), c.ServiceP99MS, int(c.Patience), c.PatienceMS)
 }
 
 // FuzzRun builds a Config from the fuzzer's values. An invalid one must be
@@ -59,6 +61,14 @@ func FuzzRun(f *testing.F) {
 		func(c *Config) { c.LossWorkers, c.LossStartS = 9, 400 },
 		func(c *Config) { c.SlowFactor, c.SlowS = 0.5, 295 },
 		func(c *Config) { c.LossStartS, c.SlowS = 10, 10 },
+		func(c *Config) { c.Service, c.ServiceP99MS = LognormalService, 600 },
+		func(c *Config) { c.Service, c.ServiceP99MS = LognormalService, 80*MaxLognormalTail },
+		func(c *Config) { c.Service, c.ServiceP99MS = LognormalService, 2000 }, // too heavy a tail
+		func(c *Config) { c.Service = ConstantService },
+		func(c *Config) { c.ServiceP99MS = 600 }, // for a shape that has none
+		func(c *Config) { c.Retries, c.Patience, c.PatienceMS = 3, ExponentialPatience, 500 },
+		func(c *Config) { c.Policy, c.Patience, c.PatienceMS = Skip, ExponentialPatience, 1e-9 },
+		func(c *Config) { c.Patience = 5 },
 	}
 	for _, cl := range Clients {
 		c := d
@@ -74,7 +84,8 @@ func FuzzRun(f *testing.F) {
 	f.Fuzz(func(t *testing.T, policy, workers int, serviceMS, normalRPS, saleRPS, saleStartS, saleS, durationS,
 		timeoutMS float64, retries int, retryDelayMS, jitterMS float64, queue int, refusalCostMS, orderShare,
 		codelTargetMS, codelIntervalMS float64, client int, seed uint64,
-		lossWorkers int, lossStartS, lossS, slowFactor, slowStartS, slowS float64) {
+		lossWorkers int, lossStartS, lossS, slowFactor, slowStartS, slowS float64,
+		service int, serviceP99MS float64, patience int, patienceMS float64) {
 		// The fuzzed fields over the defaults, so that fields not fuzzed
 		// (the client strategies' parameters) keep their defaults.
 		c := DefaultConfig()
@@ -83,6 +94,7 @@ func FuzzRun(f *testing.F) {
 		c.RetryDelayMS, c.RetryJitterMS, c.Queue, c.RefusalCostMS = retryDelayMS, jitterMS, queue, refusalCostMS
 		c.OrderShare, c.CoDelTargetMS, c.CoDelIntervalMS, c.Client, c.Seed = orderShare, codelTargetMS, codelIntervalMS, Client(client), seed
 		c.LossWorkers, c.LossStartS, c.LossS, c.SlowFactor, c.SlowStartS, c.SlowS = lossWorkers, lossStartS, lossS, slowFactor, slowStartS, slowS
+		c.Service, c.ServiceP99MS, c.Patience, c.PatienceMS = ServiceShape(service), serviceP99MS, PatienceShape(patience), patienceMS
 		if err := c.Validate(); err != nil {
 			fes := FieldErrors(err)
 			require.NotEmpty(t, fes, "an invalid Config is refused with field errors: %v", err)

@@ -213,8 +213,12 @@ func (e *engine) startIncidents() {
 // factor while it lasts (rule 23). Every factor that stretches a service
 // composes here, one after another; startWork calls it only when the run
 // has an incident, so that the post's runs pay a single test for it.
+// started is when attempt a's service started, ns, as stretch noted it in
+// its seq, which a queued attempt alone needs.
+func started(a *attempt) int64 { return int64(a.seq) }
+
 func (e *engine) stretch(a *attempt, d float64) float64 {
-	a.limit = e.now // when its service started, should a loss take its worker (limit has done its work)
+	a.seq = uint64(e.now) // when its service started, should a loss take its worker (seq has done its work)
 	if e.now >= e.slowStart && e.now < e.slowEnd {
 		d = float64(d * e.slowFactor)
 	}
@@ -264,20 +268,20 @@ func (e *engine) incident(kind eventKind) {
 // nothing, gives up at its deadline (rule 22).
 func (e *engine) kill(ev event) {
 	a := e.at(ev.a)
-	booked := min(ev.at, e.end) - a.limit
+	booked := min(ev.at, e.end) - started(a)
 	if ev.at >= e.deadline(a) {
 		e.wastedNS -= booked
 	} else {
 		e.usefulNS -= booked
 		if e.series != nil {
-			e.series.rebook(a.limit, e.end)
+			e.series.rebook(started(a), e.end)
 		}
 	}
-	e.wastedNS += e.now - a.limit
+	e.wastedNS += e.now - started(a)
 	e.killed++
-	if e.final(a) { // nothing else will settle its person
+	if e.final(a) || e.gaveUp(a) { // nothing else will settle its person
 		if e.deadline(a) < e.end {
-			e.settle(a, timedOut, 0)
+			e.settle(a, e.expired(a), 0)
 		} else {
 			e.settle(a, unfinished, 0)
 		}

@@ -22,6 +22,16 @@ func checkInvariants(t testing.TB, c Config, r Result) {
 	s := r.Sale
 	assert.Equal(t, s.People, s.Answered+s.Refused+s.TimedOut+s.Unfinished,
 		"sale: people = answered + refused + timed out + unfinished (%+v)", s)
+	// Those who gave up before the timeout are some of the timed out (rule 4a).
+	assert.LessOrEqual(t, s.GaveUp, s.TimedOut, "sale: the people who gave up timed out")
+	if c.Patience == NoPatience {
+		assert.Zero(t, s.GaveUp, "with no patience nobody gives up before the timeout")
+	}
+	if s.People > 0 {
+		assert.Equal(t, float64(s.GaveUp)/float64(s.People), s.GaveUpShare)
+	} else {
+		assert.Zero(t, s.GaveUpShare)
+	}
 	nw := int(math.Ceil(c.DurationS / 10))
 	require.Len(t, r.Windows, nw, "one 10 s window for every started 10 s of the run")
 	var people, attempts int
@@ -30,6 +40,7 @@ func checkInvariants(t testing.TB, c Config, r Result) {
 		assert.Equal(t, float64(10*i), w.StartS, "window %d starts at %d s", i, 10*i)
 		assert.Equal(t, w.People, w.Answered+w.Refused+w.TimedOut+w.Unfinished,
 			"window at %g s: people = answered + refused + timed out + unfinished (%+v)", w.StartS, w)
+		assert.LessOrEqual(t, w.GaveUp, w.TimedOut, "window at %g s: the people who gave up timed out", w.StartS)
 		if c.Client != Throttle {
 			assert.GreaterOrEqual(t, w.Attempts, w.People, "window at %g s: every person sends an attempt", w.StartS)
 		}
@@ -47,12 +58,13 @@ func checkInvariants(t testing.TB, c Config, r Result) {
 			inSale.Refused += w.Refused
 			inSale.TimedOut += w.TimedOut
 			inSale.Unfinished += w.Unfinished
+			inSale.GaveUp += w.GaveUp
 		}
 	}
 	assert.Equal(t, r.People, people, "the windows' people add up to everyone")
 	assert.Equal(t, r.Attempts, attempts, "the windows' attempts add up to every attempt")
 	if math.Mod(c.PeopleStartS(), 10) == 0 && math.Mod(c.PeopleEndS(), 10) == 0 {
-		assert.Equal(t, Window{People: s.People, Answered: s.Answered, Refused: s.Refused, TimedOut: s.TimedOut, Unfinished: s.Unfinished}, inSale,
+		assert.Equal(t, Window{People: s.People, Answered: s.Answered, Refused: s.Refused, TimedOut: s.TimedOut, Unfinished: s.Unfinished, GaveUp: s.GaveUp}, inSale,
 			"a sale on window boundaries is the sum of its windows")
 	}
 	// An attempt reaches the service unless the throttle client refused it
@@ -250,6 +262,16 @@ func randomConfig(rng *rand.Rand) Config {
 	c.Client = Clients[rng.IntN(len(Clients))]
 	c.Seed = rng.Uint64() % (MaxSeed + 1)
 	randomIncidents(rng, &c)
+	// Drawn last, from a stream of their own, so that the fields above
+	// are drawn as before they existed.
+	shapes := rand.New(rand.NewPCG(c.Seed, 11))
+	c.Service = ServiceShapes[shapes.IntN(len(ServiceShapes))]
+	if c.Service == LognormalService {
+		c.ServiceP99MS = c.ServiceMS * (1 + (MaxLognormalTail-1)*shapes.Float64())
+	}
+	if shapes.IntN(2) == 0 {
+		c.Patience, c.PatienceMS = ExponentialPatience, c.TimeoutMS*(0.01+2*shapes.Float64())
+	}
 	if n := c.ExpectedAttempts(); n > 100_000 {
 		f := 100_000 / n
 		c.NormalRPS *= f
@@ -350,6 +372,21 @@ func invariantConfigs(t *testing.T) []struct {
 		{"a slowdown for the rest of the run, no sale", func(c *Config) { c.SaleRPS, c.SlowFactor, c.SlowStartS = 70, 1.1, 30 }},
 		{"a loss after the sale", func(c *Config) { c.LossWorkers, c.LossStartS, c.LossS = 2, 150, 30 }},
 		{"the largest slowdown", func(c *Config) { c.SlowFactor, c.SlowStartS, c.SlowS = maxSlowFactor, 60, 10 }},
+		{"a constant service", func(c *Config) { c.Service = ConstantService }},
+		{"the heaviest lognormal tail, bounded, retries", func(c *Config) {
+			c.Policy, c.Retries, c.Service, c.ServiceP99MS = Bounded, 3, LognormalService, 80*MaxLognormalTail
+		}},
+		{"patience, fifo, 3 retries", func(c *Config) { c.Retries, c.Patience, c.PatienceMS = 3, ExponentialPatience, 1000 }},
+		{"patience, codel, refusal cost, retries", func(c *Config) {
+			c.Policy, c.RefusalCostMS, c.Retries, c.Patience, c.PatienceMS = CoDel, 20, 2, ExponentialPatience, 300
+		}},
+		{"patience, priority, budget client", func(c *Config) {
+			c.Policy, c.Client, c.Retries, c.Patience, c.PatienceMS = Priority, Budget, 3, ExponentialPatience, 1500
+		}},
+		{"patience that rounds to nothing", func(c *Config) { c.Patience, c.PatienceMS = ExponentialPatience, 1e-9 }},
+		{"patience longer than the run, timeout an hour", func(c *Config) {
+			c.TimeoutMS, c.Patience, c.PatienceMS = maxMS, ExponentialPatience, maxMS
+		}},
 	}
 	for _, e := range edges {
 		c := DefaultConfig()

@@ -16,6 +16,7 @@ const (
 	streamService
 	streamJitter
 	streamClient
+	streamPatience
 )
 
 func mix64(z uint64) uint64 {

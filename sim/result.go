@@ -78,6 +78,11 @@ type Sale struct {
 	// Unfinished counts people whose last attempt was still in the system
 	// when the run ended (0 unless the run ends soon after the sale).
 	Unfinished int `json:"unfinished"`
+	// GaveUp counts the timed-out people who gave up before the client's
+	// timeout (rule 4a): part of TimedOut, and 0 with no patience.
+	GaveUp int `json:"gave_up,omitempty"`
+	// GaveUpShare is GaveUp / People, part of TimedOutShare.
+	GaveUpShare float64 `json:"gave_up_share,omitempty"`
 	// AnsweredShare, RefusedShare and TimedOutShare are of People, and 0
 	// when nobody arrived during the sale: a share of nobody, which the
 	// reports show as "-".
@@ -120,6 +125,9 @@ type Window struct {
 	Refused    int     `json:"refused"`
 	TimedOut   int     `json:"timed_out"`
 	Unfinished int     `json:"unfinished"`
+	// GaveUp is the timed-out people who gave up before the timeout
+	// (rule 4a), part of TimedOut.
+	GaveUp int `json:"gave_up,omitempty"`
 	// AnsweredShare is Answered / (People - Unfinished): people still in
 	// flight when the run ends have not failed yet. It is 1 for a window with
 	// nobody settled.

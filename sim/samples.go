@@ -62,6 +62,15 @@ func Samples() []Sample {
 			with(func(c *Config) { deploy(c); c.Retries = 3; c.Client = Budget })},
 		{"slow-dependency", "A dependency 3 times slower", "No sale: from 60 s every request takes 3 times as long for 20 s, 33 a second of capacity against 70 arriving.",
 			with(func(c *Config) { c.SaleRPS = c.NormalRPS; c.SlowFactor, c.SlowStartS, c.SlowS = 3, 60, 20 })},
+		// A reader's own service (rules 3a, 4a).
+		{"tail", "A handler with a tail", "Log-normal service times with the shop's mean of 80 ms but a p99 of 600 ms (a median of 41 ms): the same capacity, longer waits behind the slow requests.",
+			with(func(c *Config) { c.Service, c.ServiceP99MS = LognormalService, 600 })},
+		{"constant", "Every request takes 80 ms", "Constant service times: the same capacity with no spread, so the queue is the arrivals' doing alone.",
+			with(func(c *Config) { c.Service = ConstantService })},
+		{"mobile-checkout", "A mobile checkout, people leave after 3 s", "A 10 s client timeout and 3 retries, but people give up after about 3 s: only the 3.6% who wait out the timeout retry, so the unbounded queue drains after the sale, and the workers serve the requests of people long gone.",
+			with(func(c *Config) {
+				c.TimeoutMS, c.Retries, c.Patience, c.PatienceMS = 10000, 3, ExponentialPatience, 3000
+			})},
 	}
 }
 

@@ -46,8 +46,8 @@
 
   // Config keys (the element's attributes), plus sample, kind, controls
   // and theme.
-  var KEYS = ['policy', 'workers', 'service_ms', 'normal_rps', 'sale_rps', 'sale_start_s', 'sale_s',
-    'duration_s', 'timeout_ms', 'retries', 'retry_delay_ms', 'retry_jitter_ms', 'queue', 'refusal_cost_ms',
+  var KEYS = ['policy', 'workers', 'service_ms', 'service', 'service_p99_ms', 'normal_rps', 'sale_rps', 'sale_start_s', 'sale_s',
+    'duration_s', 'timeout_ms', 'patience', 'patience_ms', 'retries', 'retry_delay_ms', 'retry_jitter_ms', 'queue', 'refusal_cost_ms',
     'order_share', 'codel_target_ms', 'codel_interval_ms', 'client', 'backoff_base_ms', 'backoff_cap_ms',
     'budget_tokens', 'budget_refusal_cost', 'budget_timeout_cost', 'budget_refill', 'ratio_max',
     'throttle_k', 'client_window_s', 'loss_workers', 'loss_start_s', 'loss_s', 'slow_factor', 'slow_start_s',

@@ -51,8 +51,9 @@ func TestConfigFieldsMatchJSONTags(t *testing.T) {
 	// Every field survives a round trip through its string form: each is
 	// given a value that is neither the default's nor the base's.
 	c := sim.Config{
-		Policy: sim.LIFO, Workers: 13, ServiceMS: 42.5, NormalRPS: 60.5, SaleRPS: 140.25,
-		SaleStartS: 30, SaleS: 45.5, DurationS: 200, TimeoutMS: 1500, Retries: 2,
+		Policy: sim.LIFO, Workers: 13, ServiceMS: 42.5, Service: sim.LognormalService, ServiceP99MS: 300,
+		NormalRPS: 60.5, SaleRPS: 140.25, SaleStartS: 30, SaleS: 45.5, DurationS: 200, TimeoutMS: 1500,
+		Patience: sim.ExponentialPatience, PatienceMS: 900, Retries: 2,
 		RetryDelayMS: 750, RetryJitterMS: 7, Queue: 1024, RefusalCostMS: 3.5,
 		OrderShare: 0.35, CoDelTargetMS: 7.5, CoDelIntervalMS: 150, Client: sim.Ratio,
 		BackoffBaseMS: 500, BackoffCapMS: 9000, BudgetTokens: 400, BudgetRefusalCost: 4,

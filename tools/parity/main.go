@@ -382,6 +382,19 @@ func (g generator) config() sim.Config {
 		c.SlowStartS, c.SlowS = span()
 	}
 
+	// The service's shape and the people's patience (rules 3a and 4a).
+	c.Service = sim.ServiceShapes[g.r.IntN(len(sim.ServiceShapes))]
+	if c.Service == sim.LognormalService {
+		// A p99 from just above the mean to the heaviest tail a log-normal
+		// allows, 14.97 times it.
+		f := float64(g.between(1001, 14_960)) / 1000
+		c.ServiceP99MS = min(float64(c.ServiceMS*f), 3_600_000)
+	}
+	if g.chance(0.5) {
+		c.Patience = sim.ExponentialPatience
+		c.PatienceMS = min(float64(c.TimeoutMS*float64(g.between(1, 2000))/1000), 3_600_000)
+	}
+
 	switch {
 	case g.chance(0.05):
 		c.Seed = 0

@@ -454,7 +454,9 @@ func writeFlags(b *strings.Builder, fs *flag.FlagSet) {
 // for --sale-rps, as the post spells it.
 func configFlags(fs *flag.FlagSet, c *sim.Config) {
 	fs.IntVar(&c.Workers, "workers", c.Workers, "identical workers")
-	fs.Float64Var(&c.ServiceMS, "service-ms", c.ServiceMS, "mean service time, ms (exponential)")
+	fs.Float64Var(&c.ServiceMS, "service-ms", c.ServiceMS, "mean service time, ms; it alone fixes capacity")
+	fs.TextVar(&c.Service, "service", c.Service, "shape of the service times: exponential (the post's), lognormal (with --service-p99-ms) or constant")
+	fs.Float64Var(&c.ServiceP99MS, "service-p99-ms", c.ServiceP99MS, "lognormal service: the 99th percentile, ms, above the mean and at most 14.97 times it")
 	fs.Float64Var(&c.NormalRPS, "normal-rps", c.NormalRPS, "arrivals outside the sale, per second")
 	fs.Float64Var(&c.SaleRPS, "sale-rps", c.SaleRPS, "arrivals during the sale, per second")
 	fs.Float64Var(&c.SaleRPS, "spike", c.SaleRPS, "the same as --sale-rps, as the post spells it")
@@ -462,6 +464,8 @@ func configFlags(fs *flag.FlagSet, c *sim.Config) {
 	fs.Float64Var(&c.SaleS, "sale-s", c.SaleS, "how long the sale lasts, s")
 	fs.Float64Var(&c.DurationS, "duration-s", c.DurationS, "length of the run, s")
 	fs.Float64Var(&c.TimeoutMS, "timeout-ms", c.TimeoutMS, "each attempt's client gives up after this, ms")
+	fs.TextVar(&c.Patience, "patience", c.Patience, "how people give up before the timeout: none (the post's) or exponential (with --patience-ms)")
+	fs.Float64Var(&c.PatienceMS, "patience-ms", c.PatienceMS, "exponential patience: the mean time a person waits before giving up, ms")
 	fs.IntVar(&c.Retries, "retries", c.Retries, "retries after a timeout or a refusal")
 	fs.Float64Var(&c.RetryDelayMS, "retry-delay-ms", c.RetryDelayMS, "delay before each retry, ms")
 	fs.Float64Var(&c.RetryJitterMS, "retry-jitter-ms", c.RetryJitterMS, "uniform random extra delay per retry, up to this, ms")

@@ -295,8 +295,9 @@ func TestSwitchGivenAsFalse(t *testing.T) {
 // with --sample overrides the sample.
 func TestEveryFieldIsAFlag(t *testing.T) {
 	want := sim.Config{
-		Policy: sim.LIFO, Workers: 13, ServiceMS: 42.5, NormalRPS: 60.5, SaleRPS: 140.25,
-		SaleStartS: 30, SaleS: 45.5, DurationS: 200, TimeoutMS: 1500, Retries: 2,
+		Policy: sim.LIFO, Workers: 13, ServiceMS: 42.5, Service: sim.LognormalService, ServiceP99MS: 300,
+		NormalRPS: 60.5, SaleRPS: 140.25, SaleStartS: 30, SaleS: 45.5, DurationS: 200, TimeoutMS: 1500,
+		Patience: sim.ExponentialPatience, PatienceMS: 900, Retries: 2,
 		RetryDelayMS: 750, RetryJitterMS: 7, Queue: 1024, RefusalCostMS: 3.5,
 		OrderShare: 0.35, CoDelTargetMS: 7.5, CoDelIntervalMS: 150, Client: sim.Ratio,
 		BackoffBaseMS: 500, BackoffCapMS: 9000, BudgetTokens: 400, BudgetRefusalCost: 4,
@@ -328,7 +329,11 @@ func TestEveryFieldIsAFlag(t *testing.T) {
 		if !ok {
 			pc = [2]string{"lifo", "ratio"}
 		}
-		out, _, err := runArgs(t, "--sample", "retries", "--policy", pc[0], "--client", pc[1], "--json", "--"+f.Name, f.Value.String())
+		args := []string{"--sample", "retries", "--policy", pc[0], "--client", pc[1], "--json", "--" + f.Name, f.Value.String()}
+		// A shape and its number come together: neither is valid alone.
+		pairs := map[string][]string{"service": {"--service-p99-ms", "300"}, "service-p99-ms": {"--service", "lognormal"},
+			"patience": {"--patience-ms", "900"}, "patience-ms": {"--patience", "exponential"}}
+		out, _, err := runArgs(t, append(args, pairs[f.Name]...)...)
 		require.NoError(t, err, "--%s", f.Name)
 		var r sim.Result
 		require.NoError(t, json.Unmarshal([]byte(out), &r))
