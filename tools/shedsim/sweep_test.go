@@ -105,7 +105,7 @@ func TestSweepBadInput(t *testing.T) {
 	}{
 		{"no knob", []string{"sweep", "--from", "1", "--to", "2"}, []string{"sweep: --knob must be given"}},
 		{"no range", []string{"sweep", "--knob", "workers"}, []string{"sweep: --from, --to must be given"}},
-		{"a knob that is not one", []string{"sweep", "--knob", "colour", "--from", "1", "--to", "2"}, []string{`sweep: --knob: "colour" is not a numeric field: use one of workers, service-ms, normal-rps, sale-rps,`}},
+		{"a knob that is not one", []string{"sweep", "--knob", "colour", "--from", "1", "--to", "2"}, []string{`sweep: --knob: "colour" is not a numeric field: use one of workers, service-ms, service-p99-ms, normal-rps, sale-rps,`}},
 		{"the seed", []string{"sweep", "--knob", "seed", "--from", "1", "--to", "2"}, []string{"sweep: --knob: the seed is not a knob"}},
 		{"uneven whole steps", []string{"sweep", "--knob", "workers", "--from", "8", "--to", "20"}, []string{"sweep: --steps: --workers is a whole number, and 11 steps from 8 to 20 are 1.2 apart: use 2, 3, 4, 5, 7 or 13 steps"}},
 		{"a threshold in percent", []string{"sweep", "--knob", "workers", "--from", "8", "--to", "18", "--below", "50"}, []string{"sweep: --below: 50 is out of range: use a share from 0 to 1"}},
