@@ -304,13 +304,14 @@
   // attrsOf collects an element's settings: every attribute that is not a
   // global one, so that a misspelt setting is reported, not ignored.
   function attrsOf(el) {
-    var out = { base: base };
+    var out = {};
     for (var i = 0; i < el.attributes.length; i++) {
       var a = el.attributes[i];
       if (!GLOBAL_ATTRS.test(a.name)) {
         out[a.name] = a.value;
       }
     }
+    out.base = base; // where the links go: never an attribute's (or, in a frame, the address's)
     return out;
   }
 
