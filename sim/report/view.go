@@ -25,6 +25,11 @@ type View struct {
 	Advice []Advice `json:"advice"`
 	// Fluid is the fluid view for retries 0 to max(3, Retries).
 	Fluid []string `json:"fluid"`
+	// Mechanism is the chosen policy's series drawn as the post argues
+	// from it (BuildMechanism), when Config asks for a series
+	// (sim.Config.SeriesStepS; sim.SeriesStep gives the step to ask for);
+	// nil otherwise.
+	Mechanism *Mechanism `json:"mechanism,omitempty"`
 }
 
 // Build runs c under every policy, plus the alternatives its advice quotes,
@@ -80,5 +85,14 @@ func chosenView(c sim.Config, chosen sim.Result) View {
 		Outlook:      Outlook(chosen),
 		ThisRun:      ThisRun(chosen),
 		Fluid:        Fluid(c),
+		Mechanism:    mechanismOf(chosen),
 	}
+}
+
+// mechanismOf is BuildMechanism's chart of r, or nil when r has no series.
+func mechanismOf(r sim.Result) *Mechanism {
+	if m, ok := BuildMechanism(r); ok {
+		return &m
+	}
+	return nil
 }

@@ -1,0 +1,510 @@
+package report
+
+import (
+	"errors"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/shedsim/shedsim/sim"
+)
+
+// The mechanism: the three pictures the post argues from, drawn from a
+// run's series (sim.Result.Series). The queue grows until it holds more
+// work than the client waits ("a queue of 200 is 2 seconds of waiting");
+// the workers keep finishing at capacity while the answers in time fall to
+// nothing; with retries, attempts arrive at several times the capacity.
+// Each chart has its table and one sentence that quotes the run.
+
+// Mechanism is a run's series as three charts: the queue, the work done,
+// and, when clients retry, the attempts.
+type Mechanism struct {
+	// StepS is the series' step, in seconds.
+	StepS float64 `json:"step_s"`
+	// Queue is the queue as seconds of work at full capacity, with the
+	// oldest wait in it, against the client's timeout and the queue's
+	// bound.
+	Queue SeriesChart `json:"queue"`
+	// Work is the requests finished a second (throughput) against those
+	// answered in time (goodput), and the capacity.
+	Work SeriesChart `json:"work"`
+	// Attempts is the attempts arriving a second, first attempts and
+	// retries, against the capacity; nil when clients do not retry.
+	Attempts *SeriesChart `json:"attempts,omitempty"`
+}
+
+// SeriesChart is one chart of a series, in the units of an SVG viewBox of
+// Width x Height, the sale (or the incident) shaded.
+type SeriesChart struct {
+	Title  string  `json:"title"`
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+	// Plot is the area inside the axes; Band the shaded sale, zero-sized
+	// when the run has none.
+	Plot Rect `json:"plot"`
+	Band Rect `json:"band"`
+	// Curves are the lines, each a step a point (one value a step, drawn
+	// flat across it).
+	Curves []Curve `json:"curves"`
+	// Marks are horizontal lines across the plot: the timeout, the bound,
+	// the capacity.
+	Marks  []Mark `json:"marks"`
+	XTicks []Tick `json:"x_ticks"`
+	YTicks []Tick `json:"y_ticks"`
+	// YUnit is what the y axis counts: "s of work", "per second".
+	YUnit string `json:"y_unit"`
+	// Sentence says what the chart shows of this run, with its numbers.
+	Sentence string `json:"sentence"`
+	// Table is the chart's numbers, a row a step.
+	Table Table `json:"table"`
+}
+
+// Curve is one line of a SeriesChart.
+type Curve struct {
+	// Kind is "queue", "oldest_wait", "throughput", "goodput", "attempts"
+	// or "first_attempts".
+	Kind  string `json:"kind"`
+	Label string `json:"label"`
+	// Path is SVG path data in viewBox units: "M56,192H58V190H60...".
+	Path string `json:"path"`
+	// Max is the curve's largest value, in the y axis's units.
+	Max float64 `json:"max"`
+}
+
+// Mark is a horizontal reference line of a SeriesChart.
+type Mark struct {
+	// Kind is "timeout", "bound" or "capacity".
+	Kind  string  `json:"kind"`
+	Label string  `json:"label"`
+	Y     float64 `json:"y"`
+	// Value is where it is, in the y axis's units.
+	Value float64 `json:"value"`
+}
+
+// BuildMechanism lays out r's series; ok is false when r has none (its
+// Config did not ask: sim.Config.SeriesStepS).
+func BuildMechanism(r sim.Result) (m Mechanism, ok bool) {
+	if r.Series == nil || len(r.Series.Points) == 0 {
+		return Mechanism{}, false
+	}
+	s := r.Series
+	m = Mechanism{StepS: s.StepS, Queue: queueChart(r), Work: workChart(r)}
+	if r.Config.Retries > 0 {
+		a := attemptsChart(r)
+		m.Attempts = &a
+	}
+	return m, true
+}
+
+// stepLen is the length of point k, in seconds: the step, or less for the
+// last.
+func stepLen(r sim.Result, k int) float64 {
+	p := r.Series.Points[k]
+	return min(p.StartS+r.Series.StepS, r.Config.DurationS) - p.StartS
+}
+
+// rate is n events in point k, per second.
+func rate(r sim.Result, k, n int) float64 { return float64(n) / stepLen(r, k) }
+
+// seriesFrame is a SeriesChart's frame: size, plot, band, x ticks, and a
+// y axis from 0 to at least top.
+type seriesFrame struct {
+	r    sim.Result
+	yMax float64
+}
+
+func newFrame(r sim.Result, top float64) seriesFrame {
+	return seriesFrame{r: r, yMax: niceCeil(top)}
+}
+
+func (f seriesFrame) x(s float64) float64 {
+	return marginL + float64(float64(s/f.r.Config.DurationS)*plotW)
+}
+
+func (f seriesFrame) y(v float64) float64 {
+	return marginT + plotH - float64(float64(min(v, f.yMax)/f.yMax)*plotH)
+}
+
+// chart starts a SeriesChart in f, with its axes and band.
+func (f seriesFrame) chart(title, unit string, tick func(float64) string) SeriesChart {
+	c := f.r.Config
+	ch := SeriesChart{Title: title, Width: chartW, Height: chartH, Plot: Rect{marginL, marginT, plotW, plotH}, YUnit: unit}
+	if HasBand(c) {
+		from, to := c.PeopleStartS(), min(c.PeopleEndS(), c.DurationS)
+		ch.Band = Rect{X: f.x(from), Y: marginT, W: f.x(to) - f.x(from), H: plotH}
+	}
+	step := secondsPerTickWanted
+	for c.DurationS/step > 10 {
+		step *= 2
+	}
+	for c.DurationS/step < 3 && step > 10 {
+		step /= 2
+	}
+	for s := 0.0; s <= c.DurationS; s += step {
+		ch.XTicks = append(ch.XTicks, Tick{f.x(s), Seconds(s)})
+	}
+	for _, v := range []float64{0, f.yMax / 2, f.yMax} {
+		ch.YTicks = append(ch.YTicks, Tick{f.y(v), tick(v)})
+	}
+	return ch
+}
+
+// curve draws value(k) for every point as a step line.
+func (f seriesFrame) curve(kind, label string, value func(k int) float64) Curve {
+	pts := f.r.Series.Points
+	var b strings.Builder
+	most := 0.0
+	for k, p := range pts {
+		v := value(k)
+		most = max(most, v)
+		y := coord(f.y(v))
+		if k == 0 {
+			b.WriteString("M" + coord(f.x(p.StartS)) + "," + y)
+		} else {
+			b.WriteString("V" + y)
+		}
+		b.WriteString("H" + coord(f.x(p.StartS+stepLen(f.r, k))))
+	}
+	return Curve{Kind: kind, Label: label, Path: b.String(), Max: most}
+}
+
+func (f seriesFrame) mark(kind, label string, v float64) Mark {
+	return Mark{Kind: kind, Label: label, Y: f.y(v), Value: v}
+}
+
+// coord writes a viewBox coordinate to two decimals, without trailing
+// zeros.
+func coord(v float64) string {
+	s := strconv.FormatFloat(math.Round(v*100)/100, 'f', -1, 64)
+	if s == "-0" {
+		return "0"
+	}
+	return s
+}
+
+// niceCeil is the smallest of 1, 2, 2.5 and 5 times a power of ten at or
+// above x (and 1 for x of 0 or less): an axis's top.
+func niceCeil(x float64) float64 {
+	if !(x > 0) {
+		return 1
+	}
+	p := 1.0 // the power of ten at or below x, by steps that round the same everywhere
+	for float64(p*10) <= x {
+		p = float64(p * 10)
+	}
+	for p > x {
+		p /= 10
+	}
+	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+		if v := float64(m * p); v >= x*(1-1e-12) {
+			return v
+		}
+	}
+	return 10 * p
+}
+
+// perSecond is an axis label for a rate: "100/s".
+func perSecond(v float64) string { return Number(v, 1) + "/s" }
+
+// workSeconds is an axis label for seconds of work: "2 s".
+func workSeconds(v float64) string { return Number(v, 2) + " s" }
+
+// queueChart is the queue as seconds of work: the most waiting in each
+// step over the capacity, and the oldest wait, against the timeout and,
+// for the bounded and priority policies, the bound.
+func queueChart(r sim.Result) SeriesChart {
+	c, s := r.Config, r.Series
+	capacity := s.CapacityRPS
+	timeout := c.TimeoutMS / 1000
+	work := func(k int) float64 { return float64(s.Points[k].Queue) / capacity }
+	wait := func(k int) float64 { return s.Points[k].OldestWaitMS / 1000 }
+	top := timeout
+	for k := range s.Points {
+		top = max(top, work(k), wait(k))
+	}
+	bounded := c.Policy == sim.Bounded || c.Policy == sim.Priority
+	if bounded {
+		top = max(top, c.QueueSeconds())
+	}
+	f := newFrame(r, float64(top*1.05))
+	ch := f.chart(c.Policy.Title()+": the queue, in seconds of work", "s of work", workSeconds)
+	ch.Curves = []Curve{
+		f.curve("queue", "queue, as seconds of work at "+perSecond(capacity), work),
+		f.curve("oldest_wait", "oldest wait in the queue", wait),
+	}
+	ch.Marks = []Mark{f.mark("timeout", "the client's timeout, "+Duration(c.TimeoutMS), timeout)}
+	if bounded {
+		ch.Marks = append(ch.Marks, f.mark("bound", fill("the bound, %s, %s of work", requests(c.QueueBound()), Seconds(c.QueueSeconds())), c.QueueSeconds()))
+	}
+	ch.Sentence = queueSentence(r)
+	ch.Table = Table{Header: []string{"Step", "Queue", "Work", "Oldest wait"}}
+	for k, p := range s.Points {
+		ch.Table.Rows = append(ch.Table.Rows, []string{stepLabel(r, k), Count(p.Queue), workSeconds(work(k)), Duration(p.OldestWaitMS)})
+	}
+	return ch
+}
+
+// workChart is throughput against goodput, and the capacity.
+func workChart(r sim.Result) SeriesChart {
+	s := r.Series
+	done := func(k int) float64 { return rate(r, k, s.Points[k].Completed) }
+	good := func(k int) float64 { return rate(r, k, s.Points[k].Answered) }
+	top := s.CapacityRPS
+	for k := range s.Points {
+		top = max(top, done(k))
+	}
+	f := newFrame(r, float64(top*1.05))
+	ch := f.chart(r.Config.Policy.Title()+": finished and answered in time", "per second", perSecond)
+	ch.Curves = []Curve{
+		f.curve("throughput", "finished a second (throughput)", done),
+		f.curve("goodput", "answered in time a second (goodput)", good),
+	}
+	ch.Marks = []Mark{f.mark("capacity", "capacity, "+perSecond(s.CapacityRPS), s.CapacityRPS)}
+	ch.Sentence = workSentence(r)
+	ch.Table = Table{Header: []string{"Step", "Finished a second", "Answered in time a second", "Workers wasted"}}
+	for k, p := range s.Points {
+		ch.Table.Rows = append(ch.Table.Rows, []string{stepLabel(r, k), perSecond(done(k)), perSecond(good(k)), Number(p.BusyWasted, 1)})
+	}
+	return ch
+}
+
+// attemptsChart is the attempts arriving, all and first, against the
+// capacity.
+func attemptsChart(r sim.Result) SeriesChart {
+	s := r.Series
+	all := func(k int) float64 { return rate(r, k, s.Points[k].FirstAttempts+s.Points[k].Retries) }
+	first := func(k int) float64 { return rate(r, k, s.Points[k].FirstAttempts) }
+	top := s.CapacityRPS
+	for k := range s.Points {
+		top = max(top, all(k))
+	}
+	f := newFrame(r, float64(top*1.05))
+	ch := f.chart(r.Config.Policy.Title()+": attempts arriving", "per second", perSecond)
+	ch.Curves = []Curve{
+		f.curve("attempts", "attempts a second, retries included", all),
+		f.curve("first_attempts", "first attempts a second", first),
+	}
+	ch.Marks = []Mark{f.mark("capacity", "capacity, "+perSecond(s.CapacityRPS), s.CapacityRPS)}
+	ch.Sentence = attemptsSentence(r)
+	ch.Table = Table{Header: []string{"Step", "Attempts a second", "First attempts", "Retries"}}
+	for k := range s.Points {
+		ch.Table.Rows = append(ch.Table.Rows, []string{stepLabel(r, k), perSecond(all(k)), perSecond(first(k)), perSecond(all(k) - first(k))})
+	}
+	return ch
+}
+
+// stepLabel is point k's row label, "60 s to 61 s", with the band marked.
+func stepLabel(r sim.Result, k int) string {
+	p := r.Series.Points[k]
+	label := Seconds(p.StartS) + " to " + Seconds(p.StartS+stepLen(r, k))
+	if InBand(r.Config, p.StartS) {
+		label += " (" + bandMark(r.Config) + ")"
+	}
+	return label
+}
+
+// when says when time t s falls, for a sentence: "4 s into the sale", "30 s
+// after it", "at 45 s" (before the band, or with none).
+func when(c sim.Config, t float64) string {
+	if !HasBand(c) || t < c.PeopleStartS() {
+		return "at " + Seconds(t)
+	}
+	if t <= c.PeopleEndS() {
+		return Seconds(t-c.PeopleStartS()) + " into " + Trigger(c)
+	}
+	return Seconds(t-c.PeopleEndS()) + " after " + Trigger(c) + " ended"
+}
+
+// inBandSteps are the indexes of the points wholly inside the band (the
+// sale), or every point when there is none.
+func inBandSteps(r sim.Result) []int {
+	c := r.Config
+	var out []int
+	for k, p := range r.Series.Points {
+		if !HasBand(c) || (p.StartS >= c.PeopleStartS() && p.StartS+stepLen(r, k) <= c.PeopleEndS()) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// overBand is "During the sale", or "Over the run" when there is no band.
+func overBand(c sim.Config) string {
+	if !HasBand(c) {
+		return "Over the run"
+	}
+	return "During " + Trigger(c)
+}
+
+// queueSentence: when the queue first held a timeout's worth of work, how
+// long it held more, and its most; or that it never did.
+func queueSentence(r sim.Result) string {
+	c, s := r.Config, r.Series
+	timeout := c.TimeoutMS / 1000
+	work := func(k int) float64 { return float64(s.Points[k].Queue) / s.CapacityRPS }
+	peak := 0
+	for k, p := range s.Points {
+		if p.Queue > s.Points[peak].Queue {
+			peak = k
+		}
+	}
+	first, last := -1, -1
+	for k := range s.Points {
+		if work(k) >= timeout {
+			if first < 0 {
+				first = k
+			}
+			last = k
+		}
+	}
+	most := s.Points[peak]
+	if first < 0 {
+		text := fill("The queue never held more than %s of work (%s)", workSeconds(work(peak)), requests(most.Queue))
+		if (c.Policy == sim.Bounded || c.Policy == sim.Priority) && most.Queue >= c.QueueBound() {
+			text += ", its bound"
+		}
+		return text + fill(", under the %s the client waits.", Duration(c.TimeoutMS))
+	}
+	end := func(k int) float64 { return s.Points[k].StartS + stepLen(r, k) }
+	text := fill("By %s the queue held %s of work (%s), more than the %s the client waits",
+		when(c, end(first)), workSeconds(work(first)), requests(s.Points[first].Queue), Duration(c.TimeoutMS))
+	if last == len(s.Points)-1 {
+		text += "; it still did when the run ended"
+	} else {
+		text += fill("; it did until %s", when(c, end(last)))
+	}
+	return text + fill(", and held at most %s (%s), %s.", workSeconds(work(peak)), requests(most.Queue), when(c, end(peak)))
+}
+
+// workSentence: the throughput and goodput of the sale, and the longest
+// time the workers were busy answering nobody in time.
+func workSentence(r sim.Result) string {
+	c, s := r.Config, r.Series
+	steps := inBandSteps(r)
+	var done, good int
+	var span float64
+	for _, k := range steps {
+		done += s.Points[k].Completed
+		good += s.Points[k].Answered
+		span += stepLen(r, k)
+	}
+	if span == 0 {
+		return "The run has no whole step inside " + Trigger(c) + "."
+	}
+	thr, gp := float64(done)/span, float64(good)/span
+	capacity := s.CapacityRPS
+	text := fill("%s the workers finished %s a second", overBand(c), Number(thr, 1))
+	if thr >= float64(0.95*capacity) {
+		text += ", their capacity,"
+	} else {
+		text += fill(" (their capacity is %s)", Number(capacity, 1))
+	}
+	text += fill(" and answered %s a second in time", Number(gp, 1))
+
+	// The longest run of steps in which the workers finished requests but
+	// answered none in time.
+	bestFrom, bestTo, from := -1, -1, -1
+	for k, p := range s.Points {
+		if p.Completed > 0 && p.Answered == 0 {
+			if from < 0 {
+				from = k
+			}
+			if bestFrom < 0 || k-from > bestTo-bestFrom {
+				bestFrom, bestTo = from, k
+			}
+		} else {
+			from = -1
+		}
+	}
+	switch {
+	case bestFrom >= 0 && bestTo > bestFrom:
+		end := s.Points[bestTo].StartS + stepLen(r, bestTo)
+		if bestTo == len(s.Points)-1 {
+			text += fill("; from %s to the end of the run they answered nobody in time", when(c, s.Points[bestFrom].StartS))
+		} else {
+			text += fill("; from %s to %s they answered nobody in time", when(c, s.Points[bestFrom].StartS), when(c, end))
+		}
+	case r.Wasted == 0:
+		text += "; every request they finished was answered in time"
+	}
+	return text + "."
+}
+
+// attemptsSentence: the attempts arriving during the sale and after it,
+// against the capacity, and the share that were retries.
+func attemptsSentence(r sim.Result) string {
+	c, s := r.Config, r.Series
+	rates := func(keep func(k int) bool) (all, retries float64, ok bool) {
+		var n, m int
+		var span float64
+		for k, p := range s.Points {
+			if keep(k) {
+				n += p.FirstAttempts + p.Retries
+				m += p.Retries
+				span += stepLen(r, k)
+			}
+		}
+		if span == 0 {
+			return 0, 0, false
+		}
+		return float64(n) / span, float64(m) / span, true
+	}
+	capacity := Number(s.CapacityRPS, 1)
+	inBand := map[int]bool{}
+	for _, k := range inBandSteps(r) {
+		inBand[k] = true
+	}
+	all, retries, ok := rates(func(k int) bool { return inBand[k] })
+	if !ok {
+		return "The run has no whole step inside " + Trigger(c) + "."
+	}
+	text := fill("%s %s attempts a second arrived, %s of them retries, against a capacity of %s",
+		overBand(c), Number(all, 1), Number(retries, 1), capacity)
+	if HasBand(c) {
+		after, afterRetries, ok := rates(func(k int) bool { return s.Points[k].StartS >= c.PeopleEndS() })
+		if ok {
+			text += fill("; after it, %s a second, %s of them retries", Number(after, 1), Number(afterRetries, 1))
+		}
+	}
+	return text + "."
+}
+
+// SeriesTable is r's series as one table, a row a step, for the command
+// line: the queue, the workers' time, the attempts and the work done.
+func SeriesTable(r sim.Result) Table {
+	t := Table{Header: []string{"Step", "Queue", "Work", "Oldest wait", "Useful", "Wasted", "Refusing",
+		"First/s", "Retries/s", "Finished/s", "Answered/s"}}
+	s := r.Series
+	for k, p := range s.Points {
+		t.Rows = append(t.Rows, []string{stepLabel(r, k), Count(p.Queue), workSeconds(float64(p.Queue) / s.CapacityRPS), Duration(p.OldestWaitMS),
+			Number(p.BusyUseful, 1), Number(p.BusyWasted, 1), Number(p.BusyRefusing, 1),
+			perSecond(rate(r, k, p.FirstAttempts)), perSecond(rate(r, k, p.Retries)),
+			perSecond(rate(r, k, p.Completed)), perSecond(rate(r, k, p.Answered))})
+	}
+	return t
+}
+
+// WriteSeries writes r's series for the command line: what it is, the
+// charts' sentences, then SeriesTable. r must have a series.
+func WriteSeries(w io.Writer, r sim.Result) error {
+	m, ok := BuildMechanism(r)
+	if !ok {
+		return errors.New("report: the Result has no series: set sim.Config.SeriesStepS")
+	}
+	var b strings.Builder
+	b.WriteString(fill("%s, every %s: the queue (most waiting at once, and as seconds of work at %s), its oldest wait, "+
+		"the workers busy with useful, wasted and refusing work (mean over the step), and a second: first attempts, retries, finished and answered in time.\n\n",
+		r.Config.Policy.Title(), Seconds(m.StepS), perSecond(r.Series.CapacityRPS)))
+	for _, ch := range []*SeriesChart{&m.Queue, &m.Work, m.Attempts} {
+		if ch != nil {
+			b.WriteString(ch.Sentence + "\n")
+		}
+	}
+	b.WriteString("\n")
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return err
+	}
+	_, err := SeriesTable(r).WriteTo(w)
+	return err
+}
