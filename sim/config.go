@@ -41,8 +41,20 @@ type Config struct {
 	// SaleStartS is when the sale starts, in seconds from the start of the
 	// run (default 60).
 	SaleStartS float64 `json:"sale_start_s"`
-	// SaleS is how long the sale lasts, in seconds (default 60).
+	// SaleS is how long the sale lasts, in seconds (default 60); with
+	// SaleWaves, how long each wave lasts.
 	SaleS float64 `json:"sale_s"`
+	// SaleRampS shapes each wave of the sale (see shape.go, rule 25): the
+	// rate climbs in a straight line from NormalRPS to SaleRPS over its
+	// first SaleRampS seconds and falls back over its last SaleRampS
+	// (default 0, the post's rectangle; at most half of SaleS).
+	SaleRampS float64 `json:"sale_ramp_s,omitempty"`
+	// SaleWaves is how many times the sale comes (default 0, once, as 1):
+	// a second wave, or a sale that repeats every SaleEveryS seconds.
+	SaleWaves int `json:"sale_waves,omitempty"`
+	// SaleEveryS is the time from one wave's start to the next's, in
+	// seconds (at least SaleS; needed with two waves or more).
+	SaleEveryS float64 `json:"sale_every_s,omitempty"`
 	// DurationS is the length of the run in seconds (default 300). Events
 	// after it are not processed; nothing left is drained.
 	DurationS float64 `json:"duration_s"`
@@ -341,8 +353,13 @@ func (c Config) Validate() error {
 	durOK := real("duration_s", c.DurationS, 10, maxDuration, " s", false)
 	startOK := real("sale_start_s", c.SaleStartS, 0, maxDuration, " s", false)
 	lenOK := real("sale_s", c.SaleS, 0, maxDuration, " s", false)
-	if durOK && startOK && lenOK && c.SaleStartS+c.SaleS+10 > c.DurationS {
-		errs = append(errs, NewFieldError("sale_s", "the sale ends at "+limits.Num(c.SaleStartS+c.SaleS)+" s, too late for a "+limits.Num(c.DurationS)+" s run: end it by "+
+	shapeOK := c.validateShape(&errs, real, lenOK)
+	if durOK && startOK && lenOK && shapeOK && c.SaleEndS()+10 > c.DurationS {
+		field, what := "sale_s", "the sale"
+		if c.SaleWaves > 1 {
+			field, what = "sale_waves", "the last wave"
+		}
+		errs = append(errs, NewFieldError(field, what+" ends at "+limits.Num(c.SaleEndS())+" s, too late for a "+limits.Num(c.DurationS)+" s run: end it by "+
 			limits.Num(c.DurationS-10)+" s, so that a 10 s window after it can show recovery, or make {duration_s} longer"))
 	}
 	real("timeout_ms", c.TimeoutMS, 0, maxMS, " ms", true)
@@ -382,7 +399,7 @@ func (c Config) Validate() error {
 	if len(errs) == 0 {
 		if n := c.ExpectedAttempts(); n > MaxAttempts {
 			field := "sale_rps"
-			if c.NormalRPS*(c.DurationS-c.SaleS) > c.SaleRPS*c.SaleS {
+			if c.NormalRPS*(c.DurationS-c.SaleTimeS()) > c.SaleRPS*c.SaleTimeS() {
 				field = "normal_rps"
 			}
 			bad(field, "this run would send about "+limits.Count(int64(n))+" attempts, over the budget of "+
@@ -433,7 +450,8 @@ func (c Config) validateShapes(bad func(field, msg string), real func(string, fl
 func (c Config) ExpectedAttempts() float64 {
 	// Each product is rounded on its own, so no platform fuses a
 	// multiply-add here and Validate decides the same everywhere.
-	people := float64(c.NormalRPS*(c.DurationS-c.SaleS)) + float64(c.SaleRPS*c.SaleS)
+	sale := c.SaleTimeS() // a ramp's time counted at the sale's rate: an upper bound
+	people := float64(c.NormalRPS*(c.DurationS-sale)) + float64(c.SaleRPS*sale)
 	return people * float64(1+c.Retries)
 }
 
@@ -468,8 +486,13 @@ func (c Config) QueueSeconds() float64 {
 	return float64(c.QueueBound()) / c.CapacityRPS()
 }
 
-// SaleEndS is when the sale ends, in seconds.
-func (c Config) SaleEndS() float64 { return c.SaleStartS + c.SaleS }
+// SaleEndS is when the sale ends, in seconds: its last wave's end.
+func (c Config) SaleEndS() float64 {
+	if c.SaleWaves > 1 {
+		return float64(c.SaleStartS+float64(float64(c.SaleWaves-1)*c.SaleEveryS)) + c.SaleS
+	}
+	return c.SaleStartS + c.SaleS
+}
 
 // Drains reports the fluid view (rule 18) for a client with the given
 // retries: after the sale an unbounded queue that holds more than a timeout's

@@ -63,6 +63,10 @@ type engine struct {
 	// Config.PeopleStartS)
 	peopleStart, peopleEnd, calm int64
 	peopleNS                     uint64 // peopleEnd - peopleStart, or 0
+	// a shaped sale (rule 25; see shape.go): its ramps, and its waves'
+	// length and spacing (waveEvery 0 for one wave)
+	shaped                   bool
+	ramp, waveLen, waveEvery int64
 
 	// the incidents (rules 22 and 23; see incident.go)
 	incidents          bool // any incident: the service draw is stretched, loss events are scheduled
@@ -238,6 +242,9 @@ func newEngine(c Config, prev *engine) *engine {
 	if prev != nil {
 		e.recycle(prev)
 	}
+	if c.Shaped() {
+		e.startShape()
+	}
 	e.peopleStart, e.peopleEnd, e.calm = e.saleStart, e.saleEnd, e.saleEnd
 	if c.HasIncident() {
 		e.startIncidents()
@@ -266,6 +273,10 @@ func (e *engine) nextSeq() uint64 {
 // change of rate is drawn again from the boundary, which memorylessness
 // makes exact.
 func (e *engine) scheduleArrival(t int64) {
+	if e.shaped {
+		e.scheduleShapedArrival(t)
+		return
+	}
 	e.arrival = math.MaxInt64
 	for t < e.end {
 		gap, boundary := e.rateAt(t)
@@ -319,8 +330,11 @@ func (e *engine) gone(a *attempt) bool { return e.now >= e.deadline(a) }
 // or whatever the incidents measure instead: peopleStart <= first <
 // peopleEnd, in one unsigned comparison (first and peopleStart are at
 // least 0, so their difference does not overflow, and it wraps to a huge
-// number when first is before peopleStart).
-func (e *engine) inSale(a *attempt) bool { return uint64(a.first-e.peopleStart) < e.peopleNS }
+// number when first is before peopleStart); and for a sale that comes
+// back, in one of its waves (rule 25).
+func (e *engine) inSale(a *attempt) bool {
+	return uint64(a.first-e.peopleStart) < e.peopleNS && (e.waveEvery == 0 || (a.first-e.peopleStart)%e.waveEvery < e.waveLen)
+}
 
 // final reports whether a is its person's last possible attempt.
 func (e *engine) final(a *attempt) bool { return a.try > e.retries }

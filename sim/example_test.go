@@ -104,6 +104,8 @@ func ExampleSamples() {
 	// deploy
 	// deploy-retries
 	// deploy-budget
+	// ramp
+	// second-wave
 	// slow-dependency
 	// tail
 	// constant

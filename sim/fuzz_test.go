@@ -19,6 +19,7 @@ var configKeys = []string{
 	"codel_target_ms", "codel_interval_ms", "client", "seed",
 	"loss_workers", "loss_start_s", "loss_s", "slow_factor", "slow_start_s", "slow_s",
 	"service", "service_p99_ms", "patience", "patience_ms",
+	"sale_ramp_s", "sale_waves", "sale_every_s",
 }
 
 // addFuzzConfig adds c to f's seed corpus.
@@ -27,7 +28,8 @@ func addFuzzConfig(f *testing.F, c Config) {
 		c.TimeoutMS, c.Retries, c.RetryDelayMS, c.RetryJitterMS, c.Queue, c.RefusalCostMS, c.OrderShare,
 		c.CoDelTargetMS, c.CoDelIntervalMS, int(c.Client), c.Seed,
 		c.LossWorkers, c.LossStartS, c.LossS, c.SlowFactor, c.SlowStartS, c.SlowS,
-		int(c.Service), c.ServiceP99MS, int(c.Patience), c.PatienceMS)
+		int(c.Service), c.ServiceP99MS, int(c.Patience), c.PatienceMS,
+		c.SaleRampS, c.SaleWaves, c.SaleEveryS)
 }
 
 // FuzzRun builds a Config from the fuzzer's values. An invalid one must be
@@ -69,6 +71,11 @@ func FuzzRun(f *testing.F) {
 		func(c *Config) { c.Retries, c.Patience, c.PatienceMS = 3, ExponentialPatience, 500 },
 		func(c *Config) { c.Policy, c.Patience, c.PatienceMS = Skip, ExponentialPatience, 1e-9 },
 		func(c *Config) { c.Patience = 5 },
+		func(c *Config) { c.SaleRampS, c.SaleWaves, c.SaleEveryS = 20, 2, 90 },
+		func(c *Config) { c.SaleRampS = 31 },
+		func(c *Config) { c.SaleWaves, c.SaleEveryS = 3, 59 },
+		func(c *Config) { c.SaleWaves, c.SaleEveryS, c.SaleS = 5, 0, 0 },
+		func(c *Config) { c.SaleRPS, c.SaleRampS = 70, 10 },
 	}
 	for _, cl := range Clients {
 		c := d
@@ -85,7 +92,8 @@ func FuzzRun(f *testing.F) {
 		timeoutMS float64, retries int, retryDelayMS, jitterMS float64, queue int, refusalCostMS, orderShare,
 		codelTargetMS, codelIntervalMS float64, client int, seed uint64,
 		lossWorkers int, lossStartS, lossS, slowFactor, slowStartS, slowS float64,
-		service int, serviceP99MS float64, patience int, patienceMS float64) {
+		service int, serviceP99MS float64, patience int, patienceMS float64,
+		saleRampS float64, saleWaves int, saleEveryS float64) {
 		// The fuzzed fields over the defaults, so that fields not fuzzed
 		// (the client strategies' parameters) keep their defaults.
 		c := DefaultConfig()
@@ -95,6 +103,7 @@ func FuzzRun(f *testing.F) {
 		c.OrderShare, c.CoDelTargetMS, c.CoDelIntervalMS, c.Client, c.Seed = orderShare, codelTargetMS, codelIntervalMS, Client(client), seed
 		c.LossWorkers, c.LossStartS, c.LossS, c.SlowFactor, c.SlowStartS, c.SlowS = lossWorkers, lossStartS, lossS, slowFactor, slowStartS, slowS
 		c.Service, c.ServiceP99MS, c.Patience, c.PatienceMS = ServiceShape(service), serviceP99MS, PatienceShape(patience), patienceMS
+		c.SaleRampS, c.SaleWaves, c.SaleEveryS = saleRampS, saleWaves, saleEveryS
 		if err := c.Validate(); err != nil {
 			fes := FieldErrors(err)
 			require.NotEmpty(t, fes, "an invalid Config is refused with field errors: %v", err)

@@ -52,7 +52,7 @@ func checkInvariants(t testing.TB, c Config, r Result) {
 		}
 		people += w.People
 		attempts += w.Attempts
-		if w.StartS >= c.PeopleStartS() && w.StartS < c.PeopleEndS() {
+		if c.MeasuredAt(w.StartS) {
 			inSale.People += w.People
 			inSale.Answered += w.Answered
 			inSale.Refused += w.Refused
@@ -63,7 +63,7 @@ func checkInvariants(t testing.TB, c Config, r Result) {
 	}
 	assert.Equal(t, r.People, people, "the windows' people add up to everyone")
 	assert.Equal(t, r.Attempts, attempts, "the windows' attempts add up to every attempt")
-	if math.Mod(c.PeopleStartS(), 10) == 0 && math.Mod(c.PeopleEndS(), 10) == 0 {
+	if math.Mod(c.PeopleStartS(), 10) == 0 && math.Mod(c.PeopleEndS(), 10) == 0 && math.Mod(c.SaleS, 10) == 0 && math.Mod(c.SaleEveryS, 10) == 0 {
 		assert.Equal(t, Window{People: s.People, Answered: s.Answered, Refused: s.Refused, TimedOut: s.TimedOut, Unfinished: s.Unfinished, GaveUp: s.GaveUp}, inSale,
 			"a sale on window boundaries is the sum of its windows")
 	}
@@ -272,6 +272,7 @@ func randomConfig(rng *rand.Rand) Config {
 	if shapes.IntN(2) == 0 {
 		c.Patience, c.PatienceMS = ExponentialPatience, c.TimeoutMS*(0.01+2*shapes.Float64())
 	}
+	randomShape(rng, &c)
 	if n := c.ExpectedAttempts(); n > 100_000 {
 		f := 100_000 / n
 		c.NormalRPS *= f
@@ -307,6 +308,25 @@ func randomIncidents(rng *rand.Rand, c *Config) {
 	}
 	if rng.IntN(3) == 0 {
 		c.SaleRPS = c.NormalRPS
+	}
+}
+
+// randomShape gives c, a third of the time, a sale that ramps, comes back,
+// or both, if it fits in the run.
+func randomShape(rng *rand.Rand, c *Config) {
+	if rng.IntN(3) > 0 || c.SaleRPS == c.NormalRPS || c.SaleS == 0 {
+		return
+	}
+	s := *c
+	if rng.IntN(2) == 0 {
+		s.SaleRampS = math.Floor(s.SaleS / 2 * rng.Float64())
+	}
+	if rng.IntN(2) == 0 {
+		s.SaleWaves = 2 + rng.IntN(3)
+		s.SaleEveryS = s.SaleS + math.Floor(60*rng.Float64())
+	}
+	if s.SaleEndS()+10 <= s.DurationS && s.Validate() == nil {
+		*c = s
 	}
 }
 
@@ -386,6 +406,13 @@ func invariantConfigs(t *testing.T) []struct {
 		{"patience that rounds to nothing", func(c *Config) { c.Patience, c.PatienceMS = ExponentialPatience, 1e-9 }},
 		{"patience longer than the run, timeout an hour", func(c *Config) {
 			c.TimeoutMS, c.Patience, c.PatienceMS = maxMS, ExponentialPatience, maxMS
+		}},
+		{"a sale that ramps over half its length: a triangle", func(c *Config) { c.SaleRampS = 30 }},
+		{"waves back to back", func(c *Config) { c.SaleWaves, c.SaleEveryS, c.SaleS = 3, 20, 20 }},
+		{"waves with ramps off the window grid", func(c *Config) { c.SaleWaves, c.SaleEveryS, c.SaleS, c.SaleRampS = 4, 37.5, 15.25, 5.5 }},
+		{"a ramp down to a dip", func(c *Config) { c.SaleRPS, c.SaleRampS = 10, 20 }},
+		{"waves and a loss after them", func(c *Config) {
+			c.SaleWaves, c.SaleEveryS, c.SaleS, c.LossWorkers, c.LossStartS, c.LossS = 2, 60, 30, 4, 200, 30
 		}},
 	}
 	for _, e := range edges {

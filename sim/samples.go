@@ -60,6 +60,10 @@ func Samples() []Sample {
 			with(func(c *Config) { deploy(c); c.Retries = 3 })},
 		{"deploy-budget", "A deploy, 3 retries, a retry budget", "The same deploy and retries under a token-bucket budget: the queue drains once the workers are back.",
 			with(func(c *Config) { deploy(c); c.Retries = 3; c.Client = Budget })},
+		{"ramp", "A sale that ramps", "The sale climbs from 70 to 150 a second over 20 s, holds for 40 s, and falls back over 20 s, from 50 s to 130 s: the queue starts to grow once the rate passes 100 a second.",
+			with(func(c *Config) { c.SaleStartS, c.SaleS, c.SaleRampS = 50, 80, 20 })},
+		{"second-wave", "A second wave", "Two waves of 150 a second for 30 s, 90 s apart: the unbounded queue loses each wave whole, and back to normal counts from the second.",
+			with(func(c *Config) { c.SaleS, c.SaleWaves, c.SaleEveryS = 30, 2, 90 })},
 		{"slow-dependency", "A dependency 3 times slower", "No sale: from 60 s every request takes 3 times as long for 20 s, 33 a second of capacity against 70 arriving.",
 			with(func(c *Config) { c.SaleRPS = c.NormalRPS; c.SlowFactor, c.SlowStartS, c.SlowS = 3, 60, 20 })},
 		// A reader's own service (rules 3a, 4a).

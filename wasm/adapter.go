@@ -1015,7 +1015,7 @@ func ViewCSV(v report.View) string {
 	b.WriteString("\nwindow_start_s,in_sale,people,answered,refused,timed_out,unfinished,answered_share,attempts\n")
 	c := v.Config
 	for _, w := range v.Chosen.Windows {
-		sale := w.StartS >= c.PeopleStartS() && w.StartS < c.PeopleEndS() // the sale, or an incident with no sale
+		sale := c.MeasuredAt(w.StartS) // a wave of the sale, or an incident with no sale
 		for i, cell := range [...]string{g(w.StartS), strconv.FormatBool(sale), strconv.Itoa(w.People), strconv.Itoa(w.Answered), strconv.Itoa(w.Refused),
 			strconv.Itoa(w.TimedOut), strconv.Itoa(w.Unfinished), of(w.AnsweredShare, w.People-w.Unfinished), strconv.Itoa(w.Attempts)} {
 			if i > 0 {

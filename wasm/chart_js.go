@@ -19,11 +19,18 @@ func renderChart(chartID string, ch report.Chart, r sim.Result, caption string) 
 		"role", "img", "aria-label", ch.Summary, "preserveAspectRatio", "xMidYMid meet")
 	p := ch.Plot
 	m.elem("rect", "class", "plot-bg", "x", svgNum(p.X), "y", svgNum(p.Y), "width", svgNum(p.W), "height", svgNum(p.H))
-	if ch.Sale.W > 0 {
-		// The band runs from the top of the chart, above the bars (which
-		// may fill the plot), to the axis, and the sale is named under
-		// the axis, between the ticks.
-		m.elem("rect", "class", "sale", "x", svgNum(ch.Sale.X), "y", "0", "width", svgNum(ch.Sale.W), "height", svgNum(ch.Sale.Y+ch.Sale.H))
+	bands := append([]report.Rect{ch.Sale}, ch.Waves...) // a sale's waves, each shaded
+	label := ch.BandLabel
+	if label == "" {
+		label = "sale"
+	}
+	for _, b := range bands {
+		if b.W > 0 {
+			// The band runs from the top of the chart, above the bars
+			// (which may fill the plot), to the axis, and the sale is
+			// named under the axis, between the ticks.
+			m.elem("rect", "class", "sale", "x", svgNum(b.X), "y", "0", "width", svgNum(b.W), "height", svgNum(b.Y+b.H))
+		}
 	}
 	for _, t := range ch.YTicks {
 		m.elem("line", "class", "grid", "x1", svgNum(p.X), "x2", svgNum(p.X+p.W), "y1", svgNum(t.At), "y2", svgNum(t.At))
@@ -50,11 +57,13 @@ func renderChart(chartID string, ch report.Chart, r sim.Result, caption string) 
 		m.elem("text", "class", "tick x", "x", svgNum(t.At), "y", svgNum(p.Y+p.H+18), "text-anchor", anchor, t.Label)
 	}
 	m.elem("line", "class", "axis", "x1", svgNum(p.X), "x2", svgNum(p.X+p.W), "y1", svgNum(p.Y+p.H), "y2", svgNum(p.Y+p.H))
-	if ch.Sale.W > 0 {
-		y := p.Y + p.H + 3
-		m.elem("rect", "class", "sale-mark", "x", svgNum(ch.Sale.X), "y", svgNum(y), "width", svgNum(ch.Sale.W), "height", "4")
-		if ch.Sale.W >= 30 {
-			m.elem("text", "class", "sale-label", "x", svgNum(ch.Sale.X+ch.Sale.W/2), "y", svgNum(p.Y+p.H+18), "text-anchor", "middle", "sale")
+	for _, b := range bands {
+		if b.W > 0 {
+			y := p.Y + p.H + 3
+			m.elem("rect", "class", "sale-mark", "x", svgNum(b.X), "y", svgNum(y), "width", svgNum(b.W), "height", "4")
+			if b.W >= 30 {
+				m.elem("text", "class", "sale-label", "x", svgNum(b.X+b.W/2), "y", svgNum(p.Y+p.H+18), "text-anchor", "middle", label)
+			}
 		}
 	}
 	m.close("svg")

@@ -22,7 +22,8 @@ type simGroup struct {
 var simGroups = []simGroup{
 	{"Service", false, []fieldSpec{{"policy", "Policy", "", ""}, {"workers", "Workers", "", "numeric"}, {"service_ms", "Service time", "ms, mean", "decimal"}}},
 	{"Traffic", false, []fieldSpec{{"normal_rps", "Normal traffic", "people per s", "decimal"}, {"sale_rps", "Sale traffic", "people per s", "decimal"},
-		{"sale_start_s", "Sale starts at", "s", "decimal"}, {"sale_s", "Sale lasts", "s", "decimal"}, {"duration_s", "Run length", "s", "decimal"}}},
+		{"sale_start_s", "Sale starts at", "s", "decimal"}, {"sale_s", "Sale lasts", "s", "decimal"},
+		{"sale_ramp_s", "Ramps up and down over", "s, 0 = none", "decimal"}, {"sale_waves", "Waves", "0 = one", "numeric"}, {"sale_every_s", "Waves every", "s", "decimal"}, {"duration_s", "Run length", "s", "decimal"}}},
 	{"Clients", false, []fieldSpec{{"timeout_ms", "Client timeout", "ms", "decimal"}, {"retries", "Retries", "per person", "numeric"}, {"retry_delay_ms", "Retry delay", "ms", "decimal"},
 		{"client", "Retry strategy", "", ""}}},
 	{"Queue and refusals", false, []fieldSpec{{"queue", "Queue size", "0 = automatic", "numeric"}, {"refusal_cost_ms", "Refusal cost", "ms", "decimal"}, {"order_share", "Order share", "0 to 1", "decimal"}}},

@@ -15,11 +15,18 @@ type Chart struct {
 	Height float64 `json:"height"`
 	// Plot is the area inside the axes.
 	Plot Rect `json:"plot"`
-	// Sale is the shaded rectangle of the sale.
-	Sale   Rect   `json:"sale"`
-	Bars   []Bar  `json:"bars"`
-	XTicks []Tick `json:"x_ticks"`
-	YTicks []Tick `json:"y_ticks"`
+	// Sale is the shaded rectangle of the sale: with no sale, of the
+	// incidents that trigger the run; for a sale that comes back, its first
+	// wave.
+	Sale Rect `json:"sale"`
+	// Waves are the shaded rectangles of a sale's later waves.
+	Waves []Rect `json:"waves,omitempty"`
+	// BandLabel names the band under the axis: "" for "sale", else "loss",
+	// "slowdown" or "incidents".
+	BandLabel string `json:"band_label,omitempty"`
+	Bars      []Bar  `json:"bars"`
+	XTicks    []Tick `json:"x_ticks"`
+	YTicks    []Tick `json:"y_ticks"`
 	// Summary describes the chart in a sentence, for screen readers.
 	Summary string `json:"summary"`
 }
@@ -76,7 +83,17 @@ func Timeline(r sim.Result) Chart {
 	x := func(s float64) float64 { return marginL + float64(float64(s/c.DurationS)*plotW) }
 	if HasBand(c) { // no band for a sale that is not there, unless an incident is the trigger
 		from, to := c.PeopleStartS(), min(c.PeopleEndS(), c.DurationS)
+		if c.SaleWaves > 1 && !IncidentOnly(c) {
+			to = from + c.SaleS
+			for i := 1; i < c.SaleWaves; i++ {
+				s := c.WaveStartS(i)
+				ch.Waves = append(ch.Waves, Rect{X: x(s), Y: marginT, W: x(s+c.SaleS) - x(s), H: plotH})
+			}
+		}
 		ch.Sale = Rect{X: x(from), Y: marginT, W: x(to) - x(from), H: plotH}
+		if IncidentOnly(c) {
+			ch.BandLabel = bandMark(c)
+		}
 	}
 	for _, w := range r.Windows {
 		end := min(w.StartS+10, c.DurationS)
@@ -133,7 +150,7 @@ func timelineSummary(r sim.Result) string {
 	c := r.Config
 	zero := 0
 	for _, w := range r.Windows {
-		if w.StartS >= c.PeopleStartS() && w.StartS < c.PeopleEndS() && w.People > w.Unfinished && w.Answered == 0 {
+		if c.MeasuredAt(w.StartS) && w.People > w.Unfinished && w.Answered == 0 {
 			zero++
 		}
 	}

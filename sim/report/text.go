@@ -97,7 +97,7 @@ func UpToRetries(n int) string {
 func service(c sim.Config) string {
 	from, to := saleSpan(c)
 	normal, saleRate := apart(c.NormalRPS, c.SaleRPS, 2)
-	sale := fill("a sale of %s/s from %s to %s", saleRate, from, to)
+	sale := fill("a sale of %s/s from %s to %s%s", saleRate, from, to, shape(c))
 	if NoSale(c) {
 		sale = "no sale"
 	}

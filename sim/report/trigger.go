@@ -81,8 +81,19 @@ func bandMark(c sim.Config) string {
 func HasBand(c sim.Config) bool { return !NoSale(c) || IncidentOnly(c) }
 
 // InBand reports whether a window starting at startS s is in the band.
-func InBand(c sim.Config, startS float64) bool {
-	return HasBand(c) && startS >= c.PeopleStartS() && startS < c.PeopleEndS()
+func InBand(c sim.Config, startS float64) bool { return HasBand(c) && c.MeasuredAt(startS) }
+
+// shape describes the sale's shape for Describe: " ramping up and down
+// over 20 s", " in 2 waves 90 s apart", or "".
+func shape(c sim.Config) string {
+	s := ""
+	if c.SaleRampS > 0 {
+		s += " ramping up and down over " + Seconds(c.SaleRampS)
+	}
+	if c.SaleWaves > 1 {
+		s += fill(" in %s waves %s apart", strconv.Itoa(c.SaleWaves), Seconds(c.SaleEveryS))
+	}
+	return s
 }
 
 // afterTrigger is what back to normal counts from, for "back to normal 10 s

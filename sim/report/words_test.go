@@ -80,6 +80,17 @@ func wordsConfig(rng *rand.Rand) sim.Config {
 	if c.HasIncident() && rng.IntN(2) == 0 {
 		c.SaleRPS = c.NormalRPS
 	}
+	// A shaped sale, a quarter of the time: ramps, waves, or both.
+	if rng.IntN(4) == 0 && c.SaleS > 0 {
+		if rng.IntN(2) == 0 {
+			c.SaleRampS = math.Round(c.SaleS/2*rng.Float64()*100) / 100
+		}
+		if rng.IntN(2) == 0 {
+			c.SaleWaves = 2 + rng.IntN(3)
+			c.SaleEveryS = math.Ceil(c.SaleS) + float64(rng.IntN(30))
+			c.DurationS = math.Ceil(c.SaleEndS()) + 10 + float64(rng.IntN(60))
+		}
+	}
 	return c
 }
 

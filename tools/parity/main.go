@@ -364,6 +364,15 @@ func (g generator) config() sim.Config {
 	c.ThrottleK = float64(g.between(1000, 100_000)) / 1000
 	c.ClientWindowS = float64(g.between(10, 36_000)) / 10
 
+	// The sale's shape: a ramp, and waves, when they fit.
+	if g.chance(0.3) && c.SaleS >= 2 {
+		c.SaleRampS = float64(g.between(1, int(c.SaleS)/2))
+	}
+	if g.chance(0.3) && c.SaleS > 0 {
+		c.SaleWaves = g.between(2, 5)
+		c.SaleEveryS = c.SaleS + float64(g.between(0, 100))
+	}
+
 	// Incidents: a third of the time a capacity loss, a third a slowdown,
 	// each from a whole second for a while or the rest of the run.
 	span := func() (start, length float64) {
