@@ -9,8 +9,8 @@ import (
 	"github.com/shedsim/shedsim/sim"
 )
 
-// Goal is what a setting must achieve over the seeds. A zero field sets
-// no goal.
+// Goal is what a setting must achieve over the seeds, each over their
+// mean (or, for Back, their count). A zero field sets no goal.
 type Goal struct {
 	// Answered is the least mean share of the sale answered (0.9 = 90%).
 	Answered float64 `json:"answered,omitempty"`
@@ -19,6 +19,9 @@ type Goal struct {
 	// P99WaitMS is the most mean p99 wait of the sale's answered people,
 	// in milliseconds.
 	P99WaitMS float64 `json:"p99_wait_ms,omitempty"`
+	// Waited is the most mean share of the sale's attempts that wait in
+	// the queue at all (0.05 = 5%; Erlang C's target: see sim/plan).
+	Waited float64 `json:"waited,omitempty"`
 }
 
 // errors checks g, naming its fields "answered", "back" and "p99_wait_ms".
@@ -31,11 +34,12 @@ func (g Goal) errors() error {
 	}
 	share("answered", g.Answered, "0.9 is 90% of the sale answered")
 	share("back", g.Back, "0.95 is 95% of the seeds back to normal")
+	share("waited", g.Waited, "0.05 is 5% of the sale's requests waiting at all")
 	if !(g.P99WaitMS >= 0 && g.P99WaitMS <= 86_400_000) {
 		errs = append(errs, &sim.FieldError{Field: "p99_wait_ms", Msg: num(g.P99WaitMS) + " is out of range: use a wait from 0 to 86,400,000 ms (a day), or 0 for no goal"})
 	}
 	if len(errs) == 0 && g == (Goal{}) {
-		errs = append(errs, sim.NewFieldError("goal", "no goal is set: give at least one of {answered}, {back} and {p99_wait_ms}"))
+		errs = append(errs, sim.NewFieldError("goal", "no goal is set: give at least one of {answered}, {back}, {p99_wait_ms} and {waited}"))
 	}
 	return errors.Join(errs...)
 }
@@ -52,6 +56,9 @@ func (g Goal) misses(o Outcome) []string {
 	if g.P99WaitMS > 0 && !(o.P99WaitMS.N > 0 && o.P99WaitMS.Mean <= g.P99WaitMS) {
 		out = append(out, "p99 wait over "+num(g.P99WaitMS)+" ms")
 	}
+	if g.Waited > 0 && !(o.Waited.N > 0 && o.Waited.Mean <= g.Waited) {
+		out = append(out, "over "+goalPercent(g.Waited)+" waiting")
+	}
 	return out
 }
 
@@ -67,6 +74,9 @@ func (g Goal) String() string {
 	}
 	if g.P99WaitMS > 0 {
 		parts = append(parts, "a p99 wait of at most "+num(g.P99WaitMS)+" ms")
+	}
+	if g.Waited > 0 {
+		parts = append(parts, "at most "+goalPercent(g.Waited)+" of the sale's requests waiting at all")
 	}
 	return join(parts, "and")
 }
@@ -327,7 +337,9 @@ func (a Answer) Says() string {
 	if s.Seeds == 1 {
 		seeds = "seed " + strconv.FormatUint(s.Base.Seed, 10)
 	}
-	quote := func(p Probe) string { return k.Label(k.With(s.Base, p.Value)) + ": " + p.Outcome.summary() }
+	quote := func(p Probe) string {
+		return k.Label(k.With(s.Base, p.Value)) + ": " + p.Outcome.summary(s.Goal.Waited > 0)
+	}
 	if !a.Found {
 		end := "to " + num(s.To)
 		if s.Largest {
@@ -372,13 +384,19 @@ func superlative(k Knob, largest bool) string {
 
 // summary is an outcome in a phrase: "back in 31 of 40 seeds, 88.0%
 // answered, p99 wait 1,204 ms".
-func (o Outcome) summary() string {
+//
+// The waited share is quoted only when the goal is on it (wantWaited), and
+// with two decimals, as Erlang C's planner quotes it.
+func (o Outcome) summary(wantWaited bool) string {
 	s := "back in " + strconv.Itoa(o.Back()) + " of " + strconv.Itoa(o.Seeds) + " seeds"
 	if o.Answered.N > 0 {
 		s += ", " + percent(o.Answered.Mean) + " answered"
 	}
 	if o.P99WaitMS.N > 0 {
 		s += ", p99 wait " + strconv.FormatFloat(math.Round(o.P99WaitMS.Mean), 'f', 0, 64) + " ms"
+	}
+	if o.Waited.N > 0 && wantWaited {
+		s += ", " + strconv.FormatFloat(math.Round(o.Waited.Mean*10000)/100, 'f', 2, 64) + "% waiting"
 	}
 	return s
 }

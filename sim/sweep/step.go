@@ -83,6 +83,11 @@ type Outcome struct {
 	// P99WaitMS is the p99 wait of the sale's answered people, in
 	// milliseconds, over the seeds in which anyone was answered.
 	P99WaitMS Stat `json:"p99_wait_ms"`
+	// Waited is the share of the sale's attempts taken into service that
+	// waited in the queue at all (sim.Sale.WaitedShare: Erlang C's P(wait)
+	// where its assumptions hold), over the seeds in which anyone in the
+	// sale was answered (so that some sale attempt was served).
+	Waited Stat `json:"waited"`
 	// Recovery counts the seeds by how each run ended after the sale.
 	Recovery Recoveries `json:"recovery"`
 }
@@ -103,9 +108,9 @@ func (o Outcome) MostlyBack() bool { return 2*o.Recovery.Normal > o.Seeds }
 
 // tally folds the runs of one setting into an Outcome, in seed order.
 type tally struct {
-	seeds                            int
-	answered, refused, timedOut, p99 acc
-	recovery                         Recoveries
+	seeds                                    int
+	answered, refused, timedOut, p99, waited acc
+	recovery                                 Recoveries
 }
 
 func (t *tally) add(r sim.Result) {
@@ -114,6 +119,12 @@ func (t *tally) add(r sim.Result) {
 		t.answered.add(r.Sale.AnsweredShare)
 		t.refused.add(r.Sale.RefusedShare)
 		t.timedOut.add(r.Sale.TimedOutShare)
+	}
+	// WaitedShare is 0 both when nobody waited and when no sale attempt
+	// was taken into service; an answer means one was, so that its 0 is
+	// nobody waiting.
+	if r.Sale.Answered > 0 {
+		t.waited.add(r.Sale.WaitedShare)
 	}
 	if r.Sale.P99WaitMS != nil {
 		t.p99.add(*r.Sale.P99WaitMS)
@@ -128,6 +139,7 @@ func (t tally) outcome() Outcome {
 		Refused:   t.refused.stat(),
 		TimedOut:  t.timedOut.stat(),
 		P99WaitMS: t.p99.stat(),
+		Waited:    t.waited.stat(),
 		Recovery:  t.recovery,
 	}
 }

@@ -341,7 +341,7 @@ func csvFloat(x float64, ok bool) string {
 
 // outcomeHeader and outcomeCSV are an Outcome's columns.
 var outcomeHeader = []string{"seeds", "answered_mean", "answered_sd", "refused_mean", "refused_sd", "timed_out_mean", "timed_out_sd",
-	"p99_wait_ms_mean", "p99_wait_ms_sd", "normal", "backlog", "stuck", "overloaded", "throttled", "unmeasured"}
+	"p99_wait_ms_mean", "p99_wait_ms_sd", "waited_mean", "waited_sd", "normal", "backlog", "stuck", "overloaded", "throttled", "unmeasured"}
 
 func outcomeCSV(o sweep.Outcome) []string {
 	stat := func(s sweep.Stat) []string { return []string{csvFloat(s.Mean, s.N > 0), csvFloat(s.SD, s.N > 0)} }
@@ -350,6 +350,7 @@ func outcomeCSV(o sweep.Outcome) []string {
 	row = append(row, stat(o.Refused)...)
 	row = append(row, stat(o.TimedOut)...)
 	row = append(row, stat(o.P99WaitMS)...)
+	row = append(row, stat(o.Waited)...)
 	r := o.Recovery
 	for _, n := range []int{r.Normal, r.Backlog, r.Stuck, r.Overloaded, r.Throttled, r.Unmeasured} {
 		row = append(row, strconv.Itoa(n))
@@ -478,8 +479,9 @@ func runSeek(args []string, stdout, stderr io.Writer) error {
 	f.fs.Float64Var(&goal.Answered, "answered", 0, "goal: at least this mean share of the sale answered (0.9 = 90%)")
 	f.fs.Float64Var(&goal.Back, "back", 0, "goal: at least this share of seeds back to normal (0.95 = 95%)")
 	f.fs.Float64Var(&goal.P99WaitMS, "p99-wait-ms", 0, "goal: at most this mean p99 wait, ms")
+	f.fs.Float64Var(&goal.Waited, "waited", 0, "goal: at most this mean share of the sale's requests waiting at all (0.05 = 5%, Erlang C's target)")
 	f.requiredFlag = []string{"from", "to"}
-	if done, err := f.parse(args, stdout, "shedsim seek (--smallest workers | --largest sale-rps) --from 1 --to 40 [--answered 0.9 --back 0.95 --p99-wait-ms 0 --step 0 --seeds 10 --policy NAME] [--json | --csv]"); done || err != nil {
+	if done, err := f.parse(args, stdout, "shedsim seek (--smallest workers | --largest sale-rps) --from 1 --to 40 [--answered 0.9 --back 0.95 --p99-wait-ms 0 --waited 0 --step 0 --seeds 10 --policy NAME] [--json | --csv]"); done || err != nil {
 		return err
 	}
 	spec := sweep.SeekSpec{Base: f.c, From: *from, To: *to, Step: *step, Seeds: f.seeds, Goal: goal}
@@ -527,13 +529,26 @@ func writeSeek(w io.Writer, a sweep.Answer) error {
 	s := a.Spec
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s, searching %s from %s to %s; otherwise %s.\n\n%s\n\n", s.Base.Policy.Title(), flagName(s.Knob), knobValue(s.From), knobValue(s.To), describeBase(s.Base), a.Says())
-	t := report.Table{Header: []string{flagName(s.Knob), "Goal", "Answered", "p99 wait", "Recovery", "Misses"}, TextColumns: 2}
+	t := report.Table{Header: []string{flagName(s.Knob), "Goal", "Answered", "p99 wait", "Recovery"}, TextColumns: 2}
+	waited := s.Goal.Waited > 0 // Erlang C's measure, with the planner's two decimals
+	if waited {
+		t.Header = append(t.Header, "Waiting")
+	}
+	t.Header = append(t.Header, "Misses")
 	for _, p := range byValue(a.Probes) {
 		meets := "met"
 		if !p.Meets() {
 			meets = "missed"
 		}
-		t.Rows = append(t.Rows, []string{knobValue(p.Value), meets, shareCell(p.Outcome.Answered), waitCell(p.Outcome.P99WaitMS), recoveryCell(p.Outcome), strings.Join(p.Misses, ", ")})
+		row := []string{knobValue(p.Value), meets, shareCell(p.Outcome.Answered), waitCell(p.Outcome.P99WaitMS), recoveryCell(p.Outcome)}
+		if waited {
+			cell := "-" // nobody in the sale was answered in any seed
+			if w := p.Outcome.Waited; w.N > 0 {
+				cell = strconv.FormatFloat(w.Mean*100, 'f', 2, 64) + " ± " + strconv.FormatFloat(w.SD*100, 'f', 2, 64) + "%"
+			}
+			row = append(row, cell)
+		}
+		t.Rows = append(t.Rows, append(row, strings.Join(p.Misses, ", ")))
 	}
 	t.Header[len(t.Header)-1] = ""
 	if _, err := t.WriteTo(&b); err != nil {
