@@ -65,10 +65,10 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 	// Capacity first, whenever it is short: no policy answers more people
 	// than the workers can serve (the post: "Capacity sets the ceiling").
 	if k := keepUp(c); c.Workers < k.workers {
-		capacity, rate := apart(float64(k.workers)*1000/c.ServiceMS, k.rate, 2)
+		capacity, rate := apart(k.capacity, k.rate, 2)
 		ran := try(func(a *sim.Config) { a.Workers = k.workers }, func(r sim.Result) string {
-			return fill("Run %s workers, the fewest whose capacity (%s/s) is over %s: %s answered with this policy%s.",
-				Count(k.workers), capacity, fill(k.words, rate), Percent(r.Sale.AnsweredShare), andRecovered(", ", r))
+			return fill("Run %s workers, the fewest whose capacity%s (%s/s) is over %s: %s answered with this policy%s.",
+				Count(k.workers), k.during, capacity, fill(k.words, rate), Percent(r.Sale.AnsweredShare), andRecovered(", ", r))
 		})
 		if !ran {
 			// Too many workers to simulate (or a run over the budget): say
@@ -201,27 +201,51 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 // is over the highest arrival rate it has, and that rate in words, with
 // "%s" for the rate ("the sale's %s/s").
 type need struct {
-	workers int
-	rate    float64
-	words   string
+	workers  int
+	capacity float64 // what workers serve at that time, per second
+	rate     float64
+	words    string
+	during   string // " with 3 lost", " during the slowdown", or ""
 }
 
-// keepUp is the fewest workers whose capacity is over c's highest rate of
-// arrivals, the sale's or, under steady load or with a sale quieter than
-// the rest of the day, the normal rate: floor(rate x ServiceMS / 1000) + 1
-// (rule 21, 13 at the shop's numbers, where it is sim.Config.SuggestedWorkers).
+// keepUp is the fewest workers whose capacity stays over the arrivals at
+// the worst time of c's run: the sale's rate during the sale and the
+// normal rate the rest of the day (steady load, or a sale quieter than the
+// day), with the workers a loss takes (loss_workers) added and the service
+// a slowdown stretches (slow_factor) counted while they overlap that time:
+// floor(rate x ServiceMS x slowdown / 1000) + 1 + lost (rule 21; 13 at the
+// shop's numbers, where it is sim.Config.SuggestedWorkers).
 func keepUp(c sim.Config) need {
-	rate, words := c.NormalRPS, "the %s/s that arrive all day"
-	switch {
-	case !NoSale(c) && c.SaleRPS > c.NormalRPS:
-		rate, words = c.SaleRPS, "the sale's %s/s"
-	case !NoSale(c):
-		words = "the normal %s/s"
+	type phase struct {
+		from, to, rate float64
+		words          string
 	}
-	// Clamp before converting: a rate times an hour's service is far past
-	// any int a platform agrees on.
-	n := min(math.Floor(float64(rate*c.ServiceMS)/1000), 1e12) + 1
-	return need{int(n), rate, words}
+	phases := []phase{{0, c.DurationS, c.NormalRPS, "the %s/s that arrive all day"}}
+	if !NoSale(c) {
+		phases = []phase{{c.SaleStartS, c.SaleEndS(), c.SaleRPS, "the sale's %s/s"},
+			{0, c.SaleStartS, c.NormalRPS, "the normal %s/s"}, {c.SaleEndS(), c.DurationS, c.NormalRPS, "the normal %s/s"}}
+	}
+	overlaps := func(p phase, from, to float64) bool { return p.from < to && from < p.to }
+	best := need{}
+	for _, p := range phases {
+		if p.to <= p.from {
+			continue
+		}
+		ms, lost, during := c.ServiceMS, 0, ""
+		if c.SlowFactor > 0 && overlaps(p, c.SlowStartS, c.SlowEndS()) {
+			ms, during = float64(ms*c.SlowFactor), " during the slowdown"
+		}
+		if c.LossWorkers > 0 && overlaps(p, c.LossStartS, c.LossEndS()) {
+			lost, during = c.LossWorkers, " with "+Count(c.LossWorkers)+" lost"+during
+		}
+		// Clamp before converting: a rate times an hour's service is far
+		// past any int a platform agrees on.
+		n := int(min(math.Floor(float64(p.rate*ms)/1000), 1e12)) + 1
+		if n+lost > best.workers {
+			best = need{n + lost, float64(n) * 1000 / ms, p.rate, p.words, during}
+		}
+	}
+	return best
 }
 
 // andRecovered is sep and how r ended after the sale, for the end of a

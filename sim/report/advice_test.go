@@ -106,6 +106,12 @@ func TestAdviseCapacityFirst(t *testing.T) {
 			"Run 76 workers, the fewest whose capacity (152/s) is over the sale's 150/s: "},
 		{"a huge short sale", shop(saleRPS(100_000), sale(5)), 8_001,
 			"Run 8,001 workers, the fewest whose capacity (100,012.5/s) is over the sale's 100,000/s: "},
+		{"a capacity loss under normal traffic", shop(saleRPS(70), func(c *sim.Config) { c.LossWorkers, c.LossStartS, c.LossS = 3, 60, 60 }), 9,
+			"Run 9 workers, the fewest whose capacity with 3 lost (75/s) is over the 70/s that arrive all day: "},
+		{"a loss during the sale", shop(policy(sim.Bounded), func(c *sim.Config) { c.LossWorkers, c.LossStartS, c.LossS = 2, 60, 60 }), 15,
+			"Run 15 workers, the fewest whose capacity with 2 lost (162.5/s) is over the sale's 150/s: "},
+		{"a slowdown", shop(policy(sim.Bounded), saleRPS(70), func(c *sim.Config) { c.SlowFactor, c.SlowStartS, c.SlowS = 2, 60, 60 }), 12,
+			"Run 12 workers, the fewest whose capacity during the slowdown (75/s) is over the 70/s that arrive all day: "},
 		{"capacity no run can have: an hour a request", shop(service(3_600_000)), 0,
 			"Add capacity: 8 workers at 3,600 s serve 0.0022/s, under the sale's 150/s; keeping up would take 540,001 workers, more than this simulates (100,000)"},
 	}
@@ -119,8 +125,9 @@ func TestAdviseCapacityFirst(t *testing.T) {
 			assert.Equal(t, want, first.Config, "%s: only the workers change", tt.reason)
 			r := run(t, first.Config)
 			assert.Contains(t, first.Text, report.Percent(r.Sale.AnsweredShare)+" answered with this policy, "+report.Recovered(r), "%s: the measured result", tt.reason)
-			assert.Greater(t, float64(tt.workers)*1000/tt.config.ServiceMS, max(tt.config.SaleRPS, tt.config.NormalRPS), "%s: they keep up", tt.reason)
-			assert.LessOrEqual(t, float64(tt.workers-1)*1000/tt.config.ServiceMS, max(tt.config.SaleRPS, tt.config.NormalRPS), "%s: the fewest", tt.reason)
+			left, ms := float64(tt.workers-tt.config.LossWorkers), tt.config.ServiceMS*max(1, tt.config.SlowFactor)
+			assert.Greater(t, left*1000/ms, max(tt.config.SaleRPS, tt.config.NormalRPS), "%s: they keep up", tt.reason)
+			assert.LessOrEqual(t, (left-1)*1000/ms, max(tt.config.SaleRPS, tt.config.NormalRPS), "%s: the fewest", tt.reason)
 		}
 		for _, a := range adv {
 			assert.False(t, strings.HasPrefix(a.Text, "Nothing to change"), "%s: %q", tt.reason, a.Text)

@@ -78,7 +78,7 @@ func ClientRows(rs []sim.Result) []ClientRow {
 
 // ClientTable is the client comparison as a text table.
 func ClientTable(rows []ClientRow) Table {
-	t := Table{Header: []string{"Client", "Answered", "Refused", "Timed out", "Attempts per person (sale)", "Retries in load (run)", "Back to normal"}}
+	t := Table{Header: []string{"Client", "Answered", "Refused", "Timed out", "Attempts per person (sale)", "Retries among all attempts (run)", "Back to normal"}}
 	for _, r := range rows {
 		back := Row{BackToNormalS: r.BackToNormalS, Recovery: r.Recovery}
 		t.Rows = append(t.Rows, []string{r.Title, PercentOf(r.Answered, r.People), PercentOf(r.Refused, r.People), PercentOf(r.TimedOut, r.People),
@@ -123,7 +123,14 @@ func WriteClients(w io.Writer, v ClientView) error {
 	if _, err := ClientTable(v.Rows).WriteTo(w); err != nil {
 		return err
 	}
-	if _, err := io.WriteString(w, "\nBudgets, ratios and throttling are kept by the sending side as a whole, not per person.\nThe fluid view for each, once everyone times out:\n"); err != nil {
+	note := "\nBudgets, ratios and throttling are kept by the sending side as a whole, not per person.\n"
+	for _, r := range v.Rows {
+		if r.Client == sim.Throttle && r.Throttled > 0 {
+			// Its Refused mixes the two: say how much is its own.
+			note += fill("Adaptive throttling's Refused counts the people its clients refused themselves, as well as those the service refused: the clients refused %s attempts before sending them.\n", Count(r.Throttled))
+		}
+	}
+	if _, err := io.WriteString(w, note+"The fluid view for each, once everyone times out:\n"); err != nil {
 		return err
 	}
 	for _, r := range v.Rows {

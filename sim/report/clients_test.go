@@ -77,7 +77,7 @@ func TestClientRowOf(t *testing.T) {
 func TestClientTable(t *testing.T) {
 	rows := report.ClientRows(compareClients(t, shop(retries(3))))
 	tab := report.ClientTable(rows)
-	assert.Equal(t, []string{"Client", "Answered", "Refused", "Timed out", "Attempts per person (sale)", "Retries in load (run)", "Back to normal"}, tab.Header)
+	assert.Equal(t, []string{"Client", "Answered", "Refused", "Timed out", "Attempts per person (sale)", "Retries among all attempts (run)", "Back to normal"}, tab.Header)
 	require.Len(t, tab.Rows, len(rows))
 	for i, r := range rows {
 		assert.Equal(t, []string{r.Title, report.Percent(r.Answered), report.Percent(r.Refused), report.Percent(r.TimedOut),

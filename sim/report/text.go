@@ -331,9 +331,11 @@ func WritePostTables(w io.Writer, base sim.Config) error {
 		p("Over budget: with that many retries the run would send more than " + Count(sim.MaxAttempts) + " attempts.\n")
 	}
 
-	p("\nThe fluid view: after %s, an unbounded queue drains only if every person's tries fit\n", afterTrigger(base))
-	for _, l := range Fluid(base) {
-		p("  %s\n", l)
+	if HasBand(base) { // with no sale and no incident there is no "after" to speak of
+		p("\nThe fluid view: after %s, an unbounded queue drains only if every person's tries fit\n", afterTrigger(base))
+		for _, l := range Fluid(base) {
+			p("  %s\n", l)
+		}
 	}
 	return err
 }
@@ -363,7 +365,7 @@ func WriteTimelines(w io.Writer, c sim.Config) error {
 	}
 	t := Table{Header: []string{"Window"}}
 	for _, r := range rs {
-		t.Header = append(t.Header, r.Config.Policy.String())
+		t.Header = append(t.Header, r.Config.Policy.Title()) // names, not the flags' keys
 	}
 	for i, w0 := range rs[0].Windows {
 		mark := " "
@@ -379,7 +381,7 @@ func WriteTimelines(w io.Writer, c sim.Config) error {
 	if _, err := t.WriteTo(w); err != nil {
 		return err
 	}
-	t = Table{Header: []string{"Policy", "Back to normal"}}
+	t = Table{Header: []string{"Policy", "Recovery"}} // its cells say "back to normal ..."
 	for _, r := range rs {
 		t.Rows = append(t.Rows, []string{r.Config.Policy.Title(), Recovered(r)})
 	}
@@ -392,6 +394,24 @@ func WriteTimelines(w io.Writer, c sim.Config) error {
 
 // WriteView writes one run as the simulator page shows it: every policy side
 // by side, the chosen policy's windows, the two lines and the advice.
+// OneRun is the headline of one run, for the top of its view: "This run,
+// the unbounded queue: 7.0% of the sale's people answered, 93.0% timed
+// out, none refused; stuck: not back by 300 s."
+func OneRun(r sim.Result) string {
+	c := r.Config
+	if r.Sale.People == 0 {
+		return fill("This run, %s: %s.", PolicyNoun(c.Policy), Nobody(c))
+	}
+	share := func(x float64, what string) string {
+		if x == 0 {
+			return "none " + what
+		}
+		return Percent(x) + " " + what
+	}
+	return fill("This run, %s: %s of %s answered, %s, %s; %s.", PolicyNoun(c.Policy), Percent(r.Sale.AnsweredShare), SalePeople(c),
+		share(r.Sale.TimedOutShare, "timed out"), share(r.Sale.RefusedShare, "refused"), Recovered(r))
+}
+
 func WriteView(w io.Writer, v View) error {
 	var err error
 	p := func(format string, args ...string) {
@@ -404,6 +424,8 @@ func WriteView(w io.Writer, v View) error {
 	if c.Policy == sim.Bounded || c.Policy == sim.Priority {
 		p("Queue bound %s, %s of work.\n", Count(v.QueueBound), Seconds(v.QueueSeconds))
 	}
+	// The one run asked for first; every policy for comparison after it.
+	p("\n%s\n", OneRun(v.Chosen))
 	p("\nEvery policy, for the people who first arrived %s:\n\n", SaleArrivals(c))
 	if err == nil {
 		_, err = ComparisonTable(v.Rows).WriteTo(w)
@@ -429,9 +451,11 @@ func WriteView(w io.Writer, v View) error {
 	for _, a := range v.Advice {
 		p("- %s\n", a.Text)
 	}
-	p("\nThe fluid view: after %s, an unbounded queue drains only if every person's tries fit\n", afterTrigger(c))
-	for _, l := range v.Fluid {
-		p("  %s\n", l)
+	if HasBand(c) { // with no sale and no incident there is no "after" to speak of
+		p("\nThe fluid view: after %s, an unbounded queue drains only if every person's tries fit\n", afterTrigger(c))
+		for _, l := range v.Fluid {
+			p("  %s\n", l)
+		}
 	}
 	if err == nil && (c.Retries > 0 || c.Client != sim.Fixed) {
 		var cv ClientView

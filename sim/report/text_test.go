@@ -285,3 +285,43 @@ func TestSharesOfNobody(t *testing.T) {
 		assert.NotContains(t, a.Text, "retry budget (a token bucket", "nothing is stuck, so no budget is offered")
 	}
 }
+
+// TestWordsAReaderTripsOn: what a reader of the post tripped on (issue 14,
+// item 13) reads plainly now.
+func TestWordsAReaderTripsOn(t *testing.T) {
+	var tl strings.Builder
+	require.NoError(t, report.WriteTimelines(&tl, sim.DefaultConfig()))
+	for _, p := range sim.Policies {
+		assert.Contains(t, tl.String(), "  "+p.Title(), "the timeline's columns are the policies' names")
+	}
+	assert.NotContains(t, tl.String(), "Window     fifo", "not their keys")
+	assert.Regexp(t, `\nPolicy +Recovery\n`, tl.String(), "the closing table's header does not say back to normal again")
+	assert.Contains(t, tl.String(), "back to normal 90 s after the sale\n")
+
+	one := func(c sim.Config) string {
+		v, err := report.Build(c)
+		require.NoError(t, err)
+		var b strings.Builder
+		require.NoError(t, report.WriteView(&b, v))
+		return b.String()
+	}
+	c := sim.DefaultConfig()
+	c.Retries, c.Policy = 1, sim.FIFO
+	out := one(c)
+	lines := strings.Split(out, "\n")
+	require.Greater(t, len(lines), 3)
+	assert.Equal(t, "This run, the unbounded queue: 7.0% of the sale's people answered, 93.0% timed out, none refused; not back by 300 s: stuck, retries keep the queue full.", lines[2],
+		"one run leads with that run, before every policy and every client")
+	assert.Less(t, strings.Index(out, "This run, the unbounded queue"), strings.Index(out, "Every policy"))
+	assert.NotContains(t, out, "Retries in load", "the clients' column says what it counts")
+	assert.Contains(t, out, "Retries among all attempts (run)")
+	assert.Regexp(t, `Adaptive throttling's Refused counts the people its clients refused themselves, as well as those the service refused: the clients refused [0-9,]+ attempts before sending them\.`, out)
+
+	quiet := sim.DefaultConfig()
+	quiet.SaleRPS = quiet.NormalRPS
+	assert.NotContains(t, one(quiet), "The fluid view: after the sale", "no sale, no after the sale")
+	var tables strings.Builder
+	require.NoError(t, report.WritePostTables(&tables, quiet))
+	assert.NotContains(t, tables.String(), "The fluid view: after the sale", "nor in the post's tables")
+	assert.Contains(t, one(sim.DefaultConfig()), "The fluid view: after the sale", "with a sale it is there")
+}
