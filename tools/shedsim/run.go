@@ -26,6 +26,7 @@ import (
 type options struct {
 	policy, client, sample       string
 	timeline, clients, json, lab bool
+	series                       bool
 	seeds                        int
 }
 
@@ -39,6 +40,7 @@ func commandFlags(fs *flag.FlagSet, o *options) {
 	fs.BoolVar(&o.lab, "lab", false, "print the lab's 162 runs as JSON")
 	fs.IntVar(&o.seeds, "seeds", 0, "run this many seeds from --seed and summarise mean and spread")
 	fs.StringVar(&o.sample, "sample", "", "start from one of the post's situations (--sample list)")
+	fs.BoolVar(&o.series, "series", false, "one run over time, a row a step: the queue, the workers, attempts, throughput and goodput (with --json, the Result carrying them)")
 }
 
 // run is the whole command: it parses args, runs, and writes to stdout
@@ -81,7 +83,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	spell := flagSpelling(set)
 
-	oneRun := set["policy"] || set["sample"]
+	oneRun := set["policy"] || set["sample"] || o.series
 	if set["sample"] {
 		s, ok := sim.SampleByKey(o.sample)
 		if !ok {
@@ -123,13 +125,17 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err := c.Validate(); err != nil {
 		return usageError{flagErrors(err, spell)}
 	}
+	c, err := seriesConfig(c, set, o)
+	if err != nil {
+		return err
+	}
 	// What each output runs: a setting given for a run it does not make
 	// is refused, naming the setting that would make it count.
 	var scope sim.Scope
 	switch {
 	case o.clients:
 		scope = sim.Scope{EveryClient: true}
-	case o.json && oneRun:
+	case o.json && oneRun, o.series:
 		scope = sim.Scope{} // sim.Run: the one run alone
 	case set["seeds"]:
 		scope = sim.Scope{EveryPolicy: !oneRun}
@@ -159,6 +165,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 			return writeJSON(stdout, v)
 		}
 		return report.WriteClients(stdout, v)
+	case o.series && !o.json:
+		return writeSeries(stdout, c)
 	case oneRun && o.json:
 		r, err := sim.Run(c)
 		if err != nil {
@@ -275,7 +283,7 @@ func validateWith(c sim.Config, seeds int) error {
 
 // outputs are the flags that choose what shedsim prints, apart from --json
 // and one run's --policy or --sample.
-var outputs = []string{"lab", "seeds", "timeline", "clients"}
+var outputs = []string{"lab", "seeds", "timeline", "clients", "series"}
 
 // checkOutputs refuses flags that ask for two outputs, or for something an
 // output would ignore: each prints one thing, and a flag it would ignore
