@@ -300,11 +300,22 @@ func writeSweep(w io.Writer, sw sweep.Sweep) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s from %s to %s in %d steps, %s at every step; otherwise %s. Mean ± standard deviation between seeds.\n",
 		flagName(s.Knob), knobValue(s.From), knobValue(s.To), s.Steps, seedRange(s.Base.Seed, s.Seeds), describeBase(s.Base))
+	// The step at the base Config's own value, if there is one, is marked:
+	// where the configuration is now, against where it tips.
+	k, err := sweep.ParseKnob(s.Knob)
+	if err != nil {
+		return err
+	}
+	now := k.Get(s.Base)
 	for _, cv := range sw.Curves {
 		fmt.Fprintf(&b, "\n%s\n", cv.Policy.Title())
-		t := report.Table{Header: []string{flagName(s.Knob), "Answered", "Refused", "Timed out", "p99 wait", "Recovery"}, TextColumns: 1}
+		t := report.Table{Header: []string{flagName(s.Knob), "Answered", "Refused", "Timed out", "p99 wait", "Recovery", ""}, TextColumns: 1}
 		for i, o := range cv.Steps {
-			t.Rows = append(t.Rows, []string{knobValue(sw.Values[i]), shareCell(o.Answered), shareCell(o.Refused), shareCell(o.TimedOut), waitCell(o.P99WaitMS), recoveryCell(o)})
+			mark := ""
+			if sw.Values[i] == now {
+				mark = "<- now"
+			}
+			t.Rows = append(t.Rows, []string{knobValue(sw.Values[i]), shareCell(o.Answered), shareCell(o.Refused), shareCell(o.TimedOut), waitCell(o.P99WaitMS), recoveryCell(o), mark})
 		}
 		if _, err := t.WriteTo(&b); err != nil {
 			return err
@@ -327,7 +338,7 @@ func writeSweep(w io.Writer, sw sweep.Sweep) error {
 			fmt.Fprintf(&b, "From %s to %s the answered share %s %s.\n", knobValue(m.From), knobValue(m.To), what, report.Percent(s.Below))
 		}
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err = io.WriteString(w, b.String())
 	return err
 }
 
