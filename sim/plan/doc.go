@@ -15,6 +15,15 @@
 // is written float64(a*b) + c, so the page, Node and native builds agree to
 // the bit.
 //
+// With a mean patience (Input.PatienceMS) it also answers with Erlang A, the
+// M/M/c+M queue, where each person gives up after an exponential time in the
+// queue (see erlanga.go): the fewest servers for a target on the share that
+// wait, that still wait after a limit, or that give up, beside Erlang C's
+// answer, and finite over capacity too (O. Garnett, A. Mandelbaum and
+// M. Reiman, "Designing a call center with impatient customers", M&SOM 4(3),
+// 2002; A. Mandelbaum and S. Zeltyn, "The M/M/n+G queue: summary of
+// performance measures", 2005).
+//
 // Sources: L. Kleinrock, Queueing Systems, Volume 1: Theory (Wiley, 1975),
 // section 3.5, "M/M/m: the m-server case"; D. Gross, J. F. Shortle,
 // J. M. Thompson and C. M. Harris, Fundamentals of Queueing Theory, 4th ed.

@@ -22,6 +22,11 @@ const (
 	// falling.
 	MinTarget = 1e-9
 
+	// MaxPatienceLoad is the most arrivals a mean patience may hold
+	// (RateRPS × PatienceMS / 1000), which bounds the terms Erlang A sums
+	// for each count of servers (see computeErlangA).
+	MaxPatienceLoad = 200_000
+
 	maxRPS     = limits.MaxRPS
 	minService = limits.MinServiceMS
 	maxMS      = limits.MaxMS
@@ -52,6 +57,16 @@ type Input struct {
 	// any wait at all; above 0 means waits longer than LimitMS. From 0 to
 	// 3,600,000. Default 0.
 	LimitMS float64 `json:"limit_ms"`
+	// PatienceMS is the mean time a person waits in the queue before
+	// giving up, in milliseconds, exponential (Erlang A, M/M/c+M): 0 (the
+	// default) for Erlang C alone, where nobody gives up; else above 0 and
+	// at most 3,600,000, and the Plan has ErlangA beside Erlang C's answer.
+	PatienceMS float64 `json:"patience_ms,omitempty"`
+	// AbandonTarget, with PatienceMS, sizes Erlang A's answer for at most
+	// this share of people giving up, a fraction from MinTarget to below
+	// 1, instead of Target on the share that wait; 0 (the default) keeps
+	// Target.
+	AbandonTarget float64 `json:"abandon_target,omitempty"`
 }
 
 // DefaultInput returns the planner's own example: 120 requests a second,
@@ -105,6 +120,19 @@ func (in Input) Validate() error {
 		"a fraction below 1 (and at least a billionth), such as 0.05 for 5%")
 	check("limit_ms", l, l >= 0 && l <= maxMS, l < 0,
 		"0 for any wait at all, or a number of milliseconds up to "+limits.Num(maxMS))
+	patienceOK := check("patience_ms", in.PatienceMS, in.PatienceMS >= 0 && in.PatienceMS <= maxMS, in.PatienceMS < 0,
+		"0 for nobody giving up (Erlang C alone), or a mean patience in milliseconds up to "+limits.Num(maxMS))
+	if at := in.AbandonTarget; check("abandon_target", at, at == 0 || at >= MinTarget && at < 1, at < MinTarget,
+		"0 to size for the share that wait, or a fraction below 1 (and at least a billionth), such as 0.02 for 2% giving up") &&
+		at > 0 && in.PatienceMS == 0 && patienceOK {
+		errs = append(errs, sim.NewFieldError("abandon_target", limits.Num(at)+" counts people who give up, and with {patience_ms} 0 nobody does: give {patience_ms}, or leave {abandon_target} out"))
+	}
+	if rateOK && patienceOK && in.PatienceMS > 0 {
+		if n := float64(in.RateRPS*in.PatienceMS) / 1000; n > MaxPatienceLoad {
+			errs = append(errs, sim.NewFieldError("patience_ms", limits.Num(in.PatienceMS)+" ms at "+limits.Num(in.RateRPS)+" per second is "+limits.Num(n)+
+				" arrivals in a mean patience, more than the planner's Erlang A sums: keep {rate_rps} × {patience_ms} / 1000 at most "+limits.Count(MaxPatienceLoad)))
+		}
+	}
 	if rateOK && serviceOK {
 		if a := in.OfferedLoad(); a > MaxOfferedLoad {
 			errs = append(errs, sim.NewFieldError("rate_rps", limits.Num(in.RateRPS)+" per second at "+limits.Num(in.ServiceMS)+" ms each is an offered load of "+limits.Num(a)+
@@ -162,6 +190,43 @@ type Plan struct {
 	// added: every stable count from max(first stable count, Servers − 30)
 	// to Servers + 10, in order.
 	Curve []Row `json:"curve"`
+	// ErlangA is the answer when people give up (Input.PatienceMS above
+	// 0), beside Erlang C's; nil when nobody does.
+	ErlangA *PlanA `json:"erlang_a,omitempty"`
+}
+
+// RowA is how one number of servers fares when people give up (Erlang A).
+// Every figure is finite, over capacity too.
+type RowA struct {
+	Servers int `json:"servers"`
+	// Utilisation is the offered load over the servers, a/c; above 1 the
+	// servers are over capacity, and those who give up keep the queue
+	// finite.
+	Utilisation float64 `json:"utilisation"`
+	// Wait is the share of people who wait at all, P(W > 0).
+	Wait float64 `json:"wait"`
+	// WaitOver is the share still waiting LimitMS after they arrive,
+	// neither served nor gone, P(W > limit); Wait when LimitMS is 0.
+	WaitOver float64 `json:"wait_over"`
+	// Abandon is the share who give up before a server takes them, P(Ab).
+	Abandon float64 `json:"abandon"`
+	// MeetsTarget reports whether the share the answer is sized on (Abandon
+	// with an AbandonTarget, else WaitOver) is at most its target.
+	MeetsTarget bool `json:"meets_target"`
+}
+
+// PlanA is Erlang A's answer.
+type PlanA struct {
+	// Servers is the fewest servers that meet the target: AbandonTarget on
+	// Abandon when it is set, else Target on WaitOver. It is never more
+	// than Erlang C's answer for the waiting targets, and may be below the
+	// offered load.
+	Servers int `json:"servers"`
+	// Answer is the RowA for Servers; OneFewer for Servers − 1 (nil when
+	// Servers is 1); Nearby from max(1, Servers − 4) to Servers + 4.
+	Answer   RowA   `json:"answer"`
+	OneFewer *RowA  `json:"one_fewer"`
+	Nearby   []RowA `json:"nearby"`
 }
 
 // Compute returns the Plan for in, or the errors of in.Validate. It walks the
@@ -216,7 +281,58 @@ func Compute(in Input) (Plan, error) {
 			p.Curve = append(p.Curve, r)
 		}
 	}
+	if in.PatienceMS > 0 {
+		p.ErlangA = planA(in, a)
+	}
 	return p, nil
+}
+
+// rowA returns the RowA for c >= 1 servers at offered load a.
+func rowA(in Input, c int, a float64) RowA {
+	mu, gamma := 1000/in.ServiceMS, 1000/in.PatienceMS
+	f := computeErlangA(c, in.RateRPS, mu, gamma, in.LimitMS/1000, ErlangB(c, a))
+	r := RowA{Servers: c, Utilisation: a / float64(c), Wait: f.waits, WaitOver: f.waitOver, Abandon: f.abandons}
+	if in.AbandonTarget > 0 {
+		r.MeetsTarget = r.Abandon <= in.AbandonTarget
+	} else {
+		r.MeetsTarget = r.WaitOver <= in.Target
+	}
+	return r
+}
+
+// planA finds Erlang A's answer by bisection: every share falls as servers
+// are added, so the counts that meet the target are those from the answer
+// up. The search starts from the first count that meets it among 1, 2, 4,
+// 8, ..., so it costs O(log Servers) evaluations.
+func planA(in Input, a float64) *PlanA {
+	lo, hi := 0, 1 // lo fails (no servers serve no one); hi is tried
+	for !rowA(in, hi, a).MeetsTarget {
+		lo, hi = hi, min(2*hi, MaxServers)
+		if lo == MaxServers {
+			break // Validate's bounds keep the answer far below this
+		}
+	}
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		if rowA(in, mid, a).MeetsTarget {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	pa := &PlanA{Servers: hi}
+	for c := max(1, hi-nearbySpan); c <= hi+nearbySpan; c++ {
+		r := rowA(in, c, a)
+		pa.Nearby = append(pa.Nearby, r)
+		switch c {
+		case hi:
+			pa.Answer = r
+		case hi - 1:
+			fewer := r
+			pa.OneFewer = &fewer
+		}
+	}
+	return pa
 }
 
 // row returns the Row for c servers given b = B(c, a).

@@ -765,6 +765,8 @@ func runPlan(args []string, stdout, stderr io.Writer) error {
 	fs.Float64Var(&in.ServiceMS, "service-ms", in.ServiceMS, "mean service time, ms")
 	fs.Float64Var(&in.Target, "target", in.Target, "largest acceptable share of requests that wait (0.05 = 5%)")
 	fs.Float64Var(&in.LimitMS, "limit-ms", in.LimitMS, "0: share that wait at all; above 0: share that wait longer than this, ms")
+	fs.Float64Var(&in.PatienceMS, "patience-ms", in.PatienceMS, "mean time people wait before giving up, ms: Erlang A (M/M/c+M) beside Erlang C (0: nobody gives up)")
+	fs.Float64Var(&in.AbandonTarget, "abandon-target", in.AbandonTarget, "with --patience-ms: size Erlang A for at most this share giving up (0.02 = 2%) instead of --target")
 	asJSON := fs.Bool("json", false, "print the plan as JSON")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -823,9 +825,57 @@ func writePlan(w io.Writer, p plan.Plan) error {
 		}
 		t.Rows = append(t.Rows, []string{report.Count(r.Servers), util(r), share(r), wait(r.MeanWaitMS), wait(r.P99WaitMS), mark})
 	}
-	_, err := t.WriteTo(w)
-	if err == nil {
-		_, err = fmt.Fprintln(w, "\nIt assumes Poisson arrivals, exponential service, sustained traffic and nobody giving up.")
+	if _, err := t.WriteTo(w); err != nil {
+		return err
 	}
+	if p.ErlangA != nil {
+		return writePlanA(w, p)
+	}
+	_, err := fmt.Fprintln(w, "\nIt assumes Poisson arrivals, exponential service, sustained traffic and nobody giving up.")
+	return err
+}
+
+// writePlanA writes Erlang A's answer under Erlang C's: the fewest servers
+// when people give up, and its nearby counts, over capacity too.
+func writePlanA(w io.Writer, p plan.Plan) error {
+	in, pa := p.Input, p.ErlangA
+	pct := func(x float64) string { return strconv.FormatFloat(x*100, 'f', 2, 64) + "%" }
+	what, target := "wait at all", in.Target
+	if in.LimitMS > 0 {
+		what = "still wait after " + report.Duration(in.LimitMS)
+	}
+	sized := func(r plan.RowA) float64 { return r.WaitOver }
+	if in.AbandonTarget > 0 {
+		what, target = "give up", in.AbandonTarget
+		sized = func(r plan.RowA) float64 { return r.Abandon }
+	}
+	fmt.Fprintf(w, "\nErlang A (M/M/c+M): people give up after a mean of %s in the queue.\n", report.Duration(in.PatienceMS))
+	fmt.Fprintf(w, "The fewest servers for at most %s to %s: %s (Erlang C, where nobody gives up: %s).\n",
+		report.Number(target*100, 2)+"%", what, report.Count(pa.Servers), report.Count(p.Servers))
+	if pa.OneFewer != nil {
+		fmt.Fprintf(w, "With %s, %s %s; with %s, %s.\n", report.Count(pa.OneFewer.Servers), pct(sized(*pa.OneFewer)), what, report.Count(pa.Servers), pct(sized(pa.Answer)))
+	}
+	fmt.Fprintln(w)
+	header := []string{"Servers", "Utilisation", "Wait at all", "Give up", ""}
+	if in.LimitMS > 0 {
+		header = []string{"Servers", "Utilisation", "Wait at all", "Still waiting after " + report.Duration(in.LimitMS), "Give up", ""}
+	}
+	t := report.Table{Header: header}
+	for _, r := range pa.Nearby {
+		mark := ""
+		if r.Servers == pa.Servers {
+			mark = "<- the answer"
+		}
+		util := strconv.FormatFloat(r.Utilisation*100, 'f', 1, 64) + "%"
+		row := []string{report.Count(r.Servers), util, pct(r.Wait)}
+		if in.LimitMS > 0 {
+			row = append(row, pct(r.WaitOver))
+		}
+		t.Rows = append(t.Rows, append(row, pct(r.Abandon), mark))
+	}
+	if _, err := t.WriteTo(w); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(w, "\nIt assumes Poisson arrivals, exponential service and patience, and sustained traffic. Over capacity (utilisation above 100%),\nthose who give up keep the queue finite; Erlang C has no answer there.")
 	return err
 }
