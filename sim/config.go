@@ -317,7 +317,7 @@ func FieldErrors(err error) []*FieldError {
 func (c Config) Validate() error {
 	var errs []error
 	bad := func(field, msg string) {
-		errs = append(errs, &FieldError{Field: field, Msg: msg})
+		errs = append(errs, NewFieldError(field, msg)) // msg may mark settings it names: {service_ms}
 	}
 	real := func(field string, x, lo, hi float64, unit string, loOpen bool) bool {
 		use := "use a number from " + limits.Num(lo) + " to " + limits.Num(hi) + unit
@@ -417,27 +417,27 @@ func (c Config) validateShapes(bad func(field, msg string), real func(string, fl
 		bad("service", strconv.Itoa(int(c.Service))+" is not a service shape: use one of "+serviceKeys.list())
 	} else if c.Service != LognormalService {
 		if c.ServiceP99MS != 0 {
-			bad("service_p99_ms", limits.Num(c.ServiceP99MS)+" applies only to a lognormal service, and service is "+c.Service.String()+
-				": set service to lognormal, or leave service_p99_ms out")
+			bad("service_p99_ms", limits.Num(c.ServiceP99MS)+" applies only to a lognormal service, and {service} is "+c.Service.String()+
+				": set {service} to lognormal, or leave {service_p99_ms} out")
 		}
 	} else if real("service_p99_ms", c.ServiceP99MS, 0, maxMS, " ms", true) && c.ServiceMS >= minService && c.ServiceMS <= maxMS {
 		m, q := c.ServiceMS, c.ServiceP99MS
 		most := float64(MaxLognormalTail * m)
 		switch {
 		case q <= m:
-			bad("service_p99_ms", limits.Num(q)+" ms is not above the mean service_ms of "+limits.Num(m)+
-				" ms, and a lognormal's p99 is always above its mean: use a p99 above "+limits.Num(m)+" ms, or service constant for a fixed time")
+			bad("service_p99_ms", limits.Num(q)+" ms is not above the mean {service_ms} of "+limits.Num(m)+
+				" ms, and a lognormal's p99 is always above its mean: use a p99 above "+limits.Num(m)+" ms, or {service=constant} for a fixed time")
 		case q > most:
 			bad("service_p99_ms", limits.Num(q)+" ms is more than "+strconv.FormatFloat(MaxLognormalTail, 'f', 2, 64)+
-				" times the mean service_ms of "+limits.Num(m)+" ms, a tail too heavy for any lognormal with that mean: use a p99 of at most "+
-				strconv.FormatFloat(math.Floor(most*10)/10, 'f', -1, 64)+" ms, or a larger mean service_ms")
+				" times the mean {service_ms} of "+limits.Num(m)+" ms, a tail too heavy for any lognormal with that mean: use a p99 of at most "+
+				strconv.FormatFloat(math.Floor(most*10)/10, 'f', -1, 64)+" ms, or a larger mean {service_ms}")
 		}
 	}
 	if !patienceKeys.valid(int(c.Patience)) {
 		bad("patience", strconv.Itoa(int(c.Patience))+" is not a patience: use one of "+patienceKeys.list())
 	} else if c.Patience == NoPatience {
 		if c.PatienceMS != 0 {
-			bad("patience_ms", limits.Num(c.PatienceMS)+" applies only to people with patience, and patience is none: set patience to exponential, or leave patience_ms out")
+			bad("patience_ms", limits.Num(c.PatienceMS)+" applies only to people with patience, and {patience} is none: set {patience} to exponential, or leave {patience_ms} out")
 		}
 	} else {
 		real("patience_ms", c.PatienceMS, 0, maxMS, " ms", true)
