@@ -113,8 +113,9 @@ type blog struct {
 	column string // the article column's max-width
 	css    string // its rules after the common ones
 	csp    bool   // served with the README's Content-Security-Policy
-	// without lists directives of the README's policy that the page's
-	// leaves out (its author forgot them).
+	// without lists directives (or sources, such as 'wasm-unsafe-eval')
+	// of the README's policy that the page's leaves out (its author forgot
+	// them).
 	without []string
 	theme   string // the widgets' theme under theme="auto"
 	// widgets are the attributes of each <shed-sim> of a page that tries
@@ -262,10 +263,12 @@ func blogServer(t *testing.T, sn snippets, pages []blog) *httptest.Server {
 				if b.csp {
 					var kept []string
 					for _, d := range strings.Split(sn.CSP, ";") {
-						name, _, _ := strings.Cut(strings.TrimSpace(d), " ")
-						if !slices.Contains(b.without, name) {
-							kept = append(kept, strings.TrimSpace(d))
+						words := strings.Fields(d)
+						if len(words) == 0 || slices.Contains(b.without, words[0]) {
+							continue
 						}
+						words = slices.DeleteFunc(words, func(w string) bool { return slices.Contains(b.without, w) })
+						kept = append(kept, strings.Join(words, " "))
 					}
 					w.Header().Set("Content-Security-Policy", strings.Join(kept, "; "))
 				}
@@ -653,32 +656,51 @@ func testAttributes(t *testing.T, s *session, host, site string) {
 }
 
 // TestEmbedUnderAPolicyMissingDirectives: a blog whose policy leaves out
-// the README's connect-src and style-src still gets a working engine (from
-// the base64 copy, which script-src allows), and the console names each
-// directive to add.
+// what the README says to add gets a console error from the loader that
+// names what to add, and whatever still can work does: without connect-src
+// and style-src the engine starts from the base64 copy (script-src allows
+// it), unstyled; without 'wasm-unsafe-eval' nothing can, and each widget
+// says so.
 func TestEmbedUnderAPolicyMissingDirectives(t *testing.T) {
 	s := startBrowser(t)
 	site := siteServer(t, s, true)
 	sn := readmeSnippets(t).at(site.URL)
-	require.Contains(t, sn.CSP, "connect-src")
-	require.Contains(t, sn.CSP, "style-src")
-	b := blog{name: "forgetful", column: "720px", theme: "light", csp: true, without: []string{"connect-src", "style-src"}}
-	host := blogServer(t, sn, []blog{b})
-	tb := s.newTab(t, recorder)
-	tb.open(host.URL + "/forgetful.html")
-	states := widgetStates(tb, 2)
-	for i, st := range states {
-		assert.Contains(t, st, "style-src", "widget %d says what its stylesheet needs", i)
-	}
-	poll[bool](tb, "the widgets' results, unstyled", `[...document.querySelectorAll('shed-sim')].every(e => {
-		const s = e.shadowRoot.querySelector('.summary'); return s && s.textContent.trim() && !s.textContent.startsWith('Computing'); })`, ``)
-	_, problems, _ := tb.logged()
-	for _, directive := range []string{"connect-src", "style-src"} {
-		named := false
-		for _, p := range problems {
-			named = named || strings.Contains(p, "shedsim:") && strings.Contains(p, site.URL+" in "+directive)
-		}
-		assert.True(t, named, "a console error says to add %s to %s; the page logged:\n  %s", site.URL, directive, strings.Join(problems, "\n  "))
+	for _, c := range []struct {
+		name, reason string
+		without      []string
+		named        []string // in the loader's console errors
+		widget       string   // in each widget's message
+		works        bool     // the widgets show results
+	}{
+		{"connect-and-style", "sim.wasm's fetch and widget.css are refused; the base64 copy is a script", []string{"connect-src", "style-src"},
+			[]string{site.URL + " in connect-src", site.URL + " in style-src"}, "style-src", true},
+		{"wasm", "no WebAssembly may compile: nothing to fall back to", []string{"'wasm-unsafe-eval'"},
+			[]string{"add 'wasm-unsafe-eval' in script-src"}, "could not start", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			for _, d := range c.without {
+				require.Contains(t, sn.CSP, d, "the README's policy has %s", d)
+			}
+			b := blog{name: "forgetful", column: "720px", theme: "light", csp: true, without: c.without}
+			host := blogServer(t, sn, []blog{b})
+			tb := s.newTab(t, recorder)
+			tb.do("opening the blog", chromedp.Navigate(host.URL+"/forgetful.html"))
+			for i, st := range widgetStates(tb, 2) {
+				assert.Contains(t, st, c.widget, "widget %d's message (%s)", i, c.reason)
+			}
+			if c.works {
+				poll[bool](tb, "the widgets' results, unstyled", `[...document.querySelectorAll('shed-sim')].every(e => {
+					const s = e.shadowRoot.querySelector('.summary'); return s && s.textContent.trim() && !s.textContent.startsWith('Computing'); })`, ``)
+			}
+			_, problems, _ := tb.logged()
+			for _, want := range c.named {
+				named := false
+				for _, p := range problems {
+					named = named || strings.Contains(p, "shedsim:") && strings.Contains(p, want)
+				}
+				assert.True(t, named, "a console error says %q (%s); the page logged:\n  %s", want, c.reason, strings.Join(problems, "\n  "))
+			}
+		})
 	}
 }
 
