@@ -80,13 +80,6 @@ func TestReadObject(t *testing.T) {
 	}
 }
 
-func nilIfEmpty(s []string) []string {
-	if len(s) == 0 {
-		return nil
-	}
-	return s
-}
-
 func TestQueryMatchesNetURL(t *testing.T) {
 	// parseQuery reads what url.ParseQuery reads, and more (below).
 	for _, s := range []string{"", "bounded", "retry-after", "a b", "1e3", "5%", "x&y=z", "é", "~._-", "a+b", "/?#", "\x00\xff"} {
