@@ -5,7 +5,12 @@ import (
 	"strconv"
 
 	"github.com/shedsim/shedsim/sim"
+	"github.com/shedsim/shedsim/sim/internal/limits"
 )
+
+// MaxCells is the most cells a map may have (100 x 100, say), checked
+// before anything is built for them.
+const MaxCells = 10_000
 
 // Axis is one knob of a map over a range: Steps values from From to To,
 // both included, as a sweep's.
@@ -48,6 +53,10 @@ func (m MapSpec) check() ([]float64, []float64, []sim.Config, error) {
 	err := errors.Join(ex, ey, seedsFrom(m.Base, m.Seeds))
 	if ex == nil && ey == nil && kx.Key == ky.Key {
 		err = errors.Join(err, sim.NewFieldError("y_knob", "is {"+kx.Key+"}, the same knob as the other axis: a map needs two different knobs"))
+	}
+	if err == nil && len(xs)*len(ys) > MaxCells {
+		err = &sim.FieldError{Field: "y_steps", Msg: limits.Count(int64(len(xs))) + " x " + limits.Count(int64(len(ys))) + " steps make " +
+			limits.Count(int64(len(xs)*len(ys))) + " cells, over the most a map holds, " + limits.Count(MaxCells) + ": use fewer steps"}
 	}
 	if err != nil {
 		return nil, nil, nil, err

@@ -19,6 +19,12 @@ import (
 // million. A request over it is refused before anything runs.
 const MaxAttempts = 300_000_000
 
+// MaxRuns is the most runs a request may make, whatever they send: a run
+// that sends nothing still costs its windows, so the attempts alone do
+// not bound a request of many tiny runs. 100,000 runs of a day with
+// nobody in it are a few seconds.
+const MaxRuns = 100_000
+
 // MaxSeeds is the most seeds a request may run at each setting.
 const MaxSeeds = 1000
 
@@ -56,24 +62,34 @@ func seedsFrom(base sim.Config, n int) error {
 // over MaxAttempts, saying what it would send, what it is made of (the
 // caller's "31 steps x 6 policies") and the most seeds that fit.
 func budget(settings []sim.Config, n int, made string) error {
-	var perSeed float64
-	for _, c := range settings {
-		perSeed += c.ExpectedAttempts()
-	}
-	need := perSeed * float64(n)
-	if need <= MaxAttempts {
-		return nil
-	}
 	seeds := " seeds"
 	if n == 1 {
 		seeds = " seed"
 	}
-	msg := "this would send about " + count(need) + " attempts (" + made + " x " + limits.Count(int64(n)) + seeds + "), over the budget of " +
-		count(MaxAttempts) + " a request: "
-	if fit := int(MaxAttempts / perSeed); fit >= 1 {
+	var perSeed float64
+	for _, c := range settings {
+		perSeed += c.ExpectedAttempts()
+	}
+	// The most seeds both budgets allow.
+	fit := MaxRuns / len(settings)
+	if perSeed > 0 {
+		fit = min(fit, int(min(MaxAttempts/perSeed, MaxRuns)))
+	}
+	var msg string
+	switch need, runs := perSeed*float64(n), len(settings)*n; {
+	case need > MaxAttempts:
+		msg = "this would send about " + count(need) + " attempts (" + made + " x " + limits.Count(int64(n)) + seeds + "), over the budget of " +
+			count(MaxAttempts) + " a request: "
+	case runs > MaxRuns:
+		msg = "this would make " + limits.Count(int64(runs)) + " runs (" + made + " x " + limits.Count(int64(n)) + seeds + "), over the most a request makes, " +
+			limits.Count(MaxRuns) + ": "
+	default:
+		return nil
+	}
+	if fit >= 1 {
 		msg += "at most " + limits.Count(int64(fit)) + " seeds fit"
 	} else {
-		msg += "even one seed needs " + count(perSeed) + ": use fewer steps, fewer policies or smaller runs"
+		msg += "even one seed is too much: use fewer steps, fewer policies or smaller runs"
 	}
 	return &sim.FieldError{Field: "seeds", Msg: msg}
 }

@@ -211,7 +211,7 @@ func TestBadSpecs(t *testing.T) {
 			"this would send about 5,077,800,000 attempts (31 steps x 6 policies x 1,000 seeds), over the budget of 300,000,000 a request: at most 59 seeds fit"},
 		{"over the budget at one seed", func(s *Spec) {
 			s.Base.DurationS, s.Base.NormalRPS, s.Seeds = 86_400, 100, 1
-		}, "seeds", "(31 steps x 6 policies x 1 seed), over the budget of 300,000,000 a request: even one seed needs 1,607,877,000: use fewer steps"},
+		}, "seeds", "(31 steps x 6 policies x 1 seed), over the budget of 300,000,000 a request: even one seed is too much: use fewer steps"},
 	}
 	for _, tc := range cases {
 		s := good
@@ -245,7 +245,16 @@ func TestBadMaps(t *testing.T) {
 		{"y's steps", func(m *MapSpec) { m.Y.Steps = 3 }, "y_steps", "retries is a whole number"},
 		{"x's knob", func(m *MapSpec) { m.X.Knob = "colour" }, "x_knob", `"colour" is not a numeric field`},
 		{"a cell the engine refuses", func(m *MapSpec) { m.Y.To = 300; m.Y.Steps = 2 }, "retries", "300 is out of range"},
-		{"over the budget", func(m *MapSpec) { m.Seeds = 1000; m.X.Steps = 31 }, "seeds", "(31 x 4 cells x 1,000 seeds)"},
+		{"over the budget", func(m *MapSpec) { m.Seeds = 200; m.X.Steps = 31 }, "seeds", "(31 x 4 cells x 200 seeds)"},
+		{"too many cells", func(m *MapSpec) {
+			m.X.Steps, m.Y.Knob, m.Y.From, m.Y.To, m.Y.Steps = 1000, "timeout_ms", 100, 10000, 1000
+		}, "y_steps",
+			"1,000 x 1,000 steps make 1,000,000 cells, over the most a map holds, 10,000"},
+		{"too many tiny runs", func(m *MapSpec) {
+			m.Base.NormalRPS, m.Base.SaleRPS, m.Base.DurationS = 0, 0, 86_400
+			m.X = Axis{Knob: "order_share", From: 0, To: 1, Steps: 100}
+			m.Y, m.Seeds = Axis{Knob: "timeout_ms", From: 100, To: 10000, Steps: 100}, 1000
+		}, "seeds", "this would make 10,000,000 runs (100 x 100 cells x 1,000 seeds), over the most a request makes, 100,000: at most 10 seeds fit"},
 	}
 	for _, tc := range cases {
 		m := good
