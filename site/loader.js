@@ -52,7 +52,7 @@
     'budget_tokens', 'budget_refusal_cost', 'budget_timeout_cost', 'budget_refill', 'ratio_max',
     'throttle_k', 'client_window_s', 'sale_ramp_s', 'sale_waves', 'sale_every_s', 'loss_workers', 'loss_start_s', 'loss_s', 'slow_factor', 'slow_start_s',
     'slow_s', 'series_step_s', 'seed', 'sample', 'kind', 'controls', 'theme',
-    'rate_rps', 'target', 'limit_ms'];
+    'rate_rps', 'target', 'limit_ms', 'abandon_target'];
   // Attributes every element may carry, which are not settings; theme is
   // the loader's own.
   var GLOBAL_ATTRS = /^(class|id|style|hidden|title|lang|dir|tabindex|role|slot|part|nonce|theme|aria-.*|data-.*)$/;

@@ -806,7 +806,8 @@ func waits(in plan.Input) string {
 var planDefaults = func() map[string]string {
 	in := plan.DefaultInput()
 	return map[string]string{"rate_rps": fnum(in.RateRPS), "service_ms": fnum(in.ServiceMS),
-		"target": fnum(float64(in.Target*100)) + "%", "limit_ms": fnum(in.LimitMS)}
+		"target": fnum(float64(in.Target*100)) + "%", "limit_ms": fnum(in.LimitMS),
+		"patience_ms": fnum(in.PatienceMS), "abandon_target": fnum(in.AbandonTarget)}
 }()
 
 // planKeys are the planner's keys, in the order of its form.
@@ -827,6 +828,8 @@ var planFields = []struct {
 	{"service_ms", kindFloat, func(in *plan.Input, x float64) { in.ServiceMS = x }},
 	{"target", kindShare, func(in *plan.Input, x float64) { in.Target = x }},
 	{"limit_ms", kindFloat, func(in *plan.Input, x float64) { in.LimitMS = x }},
+	{"patience_ms", kindFloat, func(in *plan.Input, x float64) { in.PatienceMS = x }},
+	{"abandon_target", kindShare, func(in *plan.Input, x float64) { in.AbandonTarget = x }},
 }
 
 // PlanFromStrings is a planner Input from the form or the URL: the

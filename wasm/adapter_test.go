@@ -576,8 +576,8 @@ func TestPercentMessages(t *testing.T) {
 // TestPlanDefaults: the planner's form starts from plan.DefaultInput, its
 // own example, as the post gives it.
 func TestPlanDefaults(t *testing.T) {
-	assert.Equal(t, map[string]string{"rate_rps": "120", "service_ms": "45", "target": "5%", "limit_ms": "0"}, planDefaults)
-	assert.Equal(t, []string{"rate_rps", "service_ms", "target", "limit_ms"}, planKeys)
+	assert.Equal(t, map[string]string{"rate_rps": "120", "service_ms": "45", "target": "5%", "limit_ms": "0", "patience_ms": "0", "abandon_target": "0"}, planDefaults)
+	assert.Equal(t, []string{"rate_rps", "service_ms", "target", "limit_ms", "patience_ms", "abandon_target"}, planKeys)
 	in, errs := PlanFromStrings(planDefaults)
 	require.Empty(t, errs)
 	assert.Equal(t, plan.DefaultInput(), in)

@@ -24,6 +24,7 @@ type planWidget struct {
 
 	results, summary, stale, body                  el
 	answer, detail, oneFewer, load, nearby, chartB el
+	erlangA                                        el // Erlang A's answer, when people give up
 
 	has      bool
 	lastKey  string
@@ -58,6 +59,15 @@ func mountPlanner(host el, prefix string, page bool, attrs map[string]string) *p
 	build(mode, build(h("div", "class", "radio"), w.modeAny, h("label", "for", anyID, "wait at all")),
 		build(h("div", "class", "radio"), w.modeOver, h("label", "for", overID, "wait longer than a limit")), lim.box)
 	add(form, mode)
+	give := build(h("fieldset", "class", "group"), h("legend", "People who give up (Erlang A)"))
+	for _, s := range []fieldSpec{{"patience_ms", "Mean patience", "ms in the queue; 0: nobody gives up", "decimal"},
+		{"abandon_target", "Size for at most this share giving up", "such as 2%; 0: the target above", "decimal"}} {
+		f := w.textField(s, vals[s.Key], false)
+		w.fields = append(w.fields, f)
+		w.byKey[s.Key] = f
+		add(give, f.box)
+	}
+	add(form, give)
 	if page {
 		add(form, build(h("div", "class", "form-actions"), h("button", "type", "submit", "id", w.id("plan-run"), "Plan")))
 	}
@@ -70,10 +80,11 @@ func mountPlanner(host el, prefix string, page bool, attrs map[string]string) *p
 	w.load = h("p", "class", "plan-load", "id", w.id("plan-load"))
 	w.nearby = h("div", "id", w.id("plan-nearby-box"))
 	w.chartB = h("div", "class", "chart-box", "id", w.id("plan-chart-box"))
+	w.erlangA = h("div", "class", "plan-erlang-a", "id", w.id("plan-erlang-a"))
 	w.body = build(h("div", "class", "results-body"),
 		build(h("div", "class", "plan-answer"), w.answer, w.detail, w.oneFewer), w.load,
 		build(h("details", "class", "nearby", "id", w.id("plan-nearby-details")), h("summary", "Nearby worker counts"), w.nearby),
-		w.chartB)
+		w.chartB, w.erlangA)
 	w.results = build(h("section", "class", "results", "id", w.id("plan-results"), "aria-labelledby", w.id("plan-title")),
 		h("h2", "id", w.id("plan-title"), "The answer"), w.summary, w.stale, w.body)
 	if page {
@@ -87,7 +98,7 @@ func mountPlanner(host el, prefix string, page bool, attrs map[string]string) *p
 
 	if !page {
 		if bad := unknownAttrs(attrs, func(k string) bool { _, ok := planDefaults[k]; return ok }); len(bad) > 0 {
-			w.fixed = "Not settings of the planner (use rate_rps, service_ms, target, limit_ms): " + strings.Join(bad, ", ") + "."
+			w.fixed = "Not settings of the planner (use " + strings.Join(planKeys, ", ") + "): " + strings.Join(bad, ", ") + "."
 		}
 		if bad := hideControls(form, attrs["controls"]); len(bad) > 0 {
 			w.fixed = strings.TrimSpace(w.fixed + " " + bad[0] + ".")
@@ -249,6 +260,62 @@ func (w *planWidget) render(a PlanAnswer) {
 	add(t, body)
 	fill(w.nearby, tableWrap("Nearby worker counts", t))
 	fill(w.chartB, renderPlanChart(w.id("plan-chart"), a.Chart, in.Target, what))
+	w.renderErlangA(p)
+}
+
+// renderErlangA shows Erlang A's answer beside Erlang C's, when people
+// give up: the fewest servers, what one fewer costs, and nearby counts,
+// over capacity too.
+func (w *planWidget) renderErlangA(p plan.Plan) {
+	pa, in := p.ErlangA, p.Input
+	setHidden(w.erlangA, pa == nil)
+	if pa == nil {
+		fill(w.erlangA)
+		return
+	}
+	what, target, sized := "wait at all", in.Target, func(r plan.RowA) float64 { return r.WaitOver }
+	if in.LimitMS > 0 {
+		what = "still wait after " + report.Duration(in.LimitMS)
+	}
+	if in.AbandonTarget > 0 {
+		what, target, sized = "give up", in.AbandonTarget, func(r plan.RowA) float64 { return r.Abandon }
+	}
+	lead := h("p", "id", w.id("plan-erlang-a-answer"), "When people give up after a mean of "+report.Duration(in.PatienceMS)+" in the queue (Erlang A, M/M/c+M): "+
+		report.Count(pa.Servers)+" servers for at most "+PlanPercent(target)+" to "+what+", against Erlang C's "+report.Count(p.Servers)+
+		". With "+report.Count(pa.Servers)+", "+PlanPercent(pa.Answer.Wait)+" wait at all and "+PlanPercent(pa.Answer.Abandon)+" give up.")
+	more := "Unlike Erlang C, it has an answer over capacity: those who give up keep the queue finite."
+	if pa.OneFewer != nil {
+		more = "With one fewer, " + PlanPercent(sized(*pa.OneFewer)) + " would " + what + ". " + more
+	}
+	t := build(h("table", "id", w.id("plan-erlang-a-nearby"), "class", "nearby-table"), h("caption", "How nearby numbers of servers fare when people give up"))
+	head := h("tr")
+	cols := []string{"Servers", "Busy", "Wait at all"}
+	if in.LimitMS > 0 {
+		cols = append(cols, "Still waiting after "+report.Duration(in.LimitMS))
+	}
+	for _, c := range append(cols, "Give up", "Meets the target") {
+		add(head, h("th", "scope", "col", c))
+	}
+	add(t, build(h("thead"), head))
+	body := h("tbody")
+	for _, r := range pa.Nearby {
+		tr := h("tr", "data-servers", strconv.Itoa(r.Servers))
+		if r.Servers == pa.Servers {
+			tr.SetAttribute("class", "answer")
+		}
+		meets := "no"
+		if r.MeetsTarget {
+			meets = "yes"
+		}
+		build(tr, h("th", "scope", "row", report.Count(r.Servers)), h("td", report.Percent(r.Utilisation)), h("td", PlanPercent(r.Wait)))
+		if in.LimitMS > 0 {
+			add(tr, h("td", PlanPercent(r.WaitOver)))
+		}
+		build(tr, h("td", PlanPercent(r.Abandon)), h("td", meets))
+		add(body, tr)
+	}
+	add(t, body)
+	fill(w.erlangA, h("h3", "Erlang A: people who give up"), lead, h("p", more), tableWrap("Erlang A, nearby counts", t))
 }
 
 func oneFewerShort(p plan.Plan) string {
