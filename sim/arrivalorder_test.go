@@ -294,7 +294,7 @@ func FuzzArrivalOrder(f *testing.F) {
 		codelTargetMS, codelIntervalMS float64, client int, seed uint64,
 		_ int, _, _, _, _, _ float64, // the incidents, which the arrival-order path declines
 		_ int, _ float64, _ int, _ float64, // the service's shape and patience: declined too
-		_ float64, _ int, _ float64) { // the sale's shape: declined too
+		_ float64, _ int, _ float64, _ int) { // the sale's shape and the heap: declined too
 		c := DefaultConfig()
 		c.Policy = []Policy{FIFO, Skip, Bounded, CoDel}[uint(policy)%4]
 		c.Workers, c.ServiceMS, c.NormalRPS, c.SaleRPS = workers, serviceMS, normalRPS, saleRPS

@@ -146,6 +146,12 @@ type Config struct {
 	// SlowS is how long it lasts, in seconds; 0 (the default) lasts for the
 	// rest of the run.
 	SlowS float64 `json:"slow_s,omitempty"`
+	// HeapRequests makes latency grow with load (rule 26, load.go): the
+	// service's memory holds this many waiting requests, and with q
+	// waiting each service time drawn is multiplied by HeapRequests /
+	// (HeapRequests - q), the garbage collector's share of a fixed heap
+	// (default 0: latency does not depend on load, as in the post).
+	HeapRequests int `json:"heap_requests,omitempty"`
 	// Seed selects the random streams; the same seed gives the same run on
 	// every platform (default 1). At most 2^53-1, so that it survives a
 	// round trip through JavaScript.
@@ -385,6 +391,9 @@ func (c Config) Validate() error {
 	real("throttle_k", c.ThrottleK, 1, 100, "", false)
 	real("client_window_s", c.ClientWindowS, 1, 3600, " s", false)
 	errs = append(errs, c.validateIncidents(real, durOK)...)
+	if c.HeapRequests < 0 || c.HeapRequests > maxQueue {
+		bad("heap_requests", limits.Count(int64(c.HeapRequests))+" is out of range: use a whole number from 1 to "+limits.Count(maxQueue)+", or 0 for latency that does not grow with load")
+	}
 	if c.SeriesStepS != 0 &&
 		real("series_step_s", c.SeriesStepS, 0.001, maxDuration, " s, or 0 for no series", false) && durOK {
 		if n := math.Ceil(c.DurationS / c.SeriesStepS); n > MaxSeriesPoints {

@@ -69,7 +69,8 @@ type engine struct {
 	ramp, waveLen, waveEvery int64
 
 	// the incidents (rules 22 and 23; see incident.go)
-	incidents          bool // any incident: the service draw is stretched, loss events are scheduled
+	incidents          bool    // any incident, or latency that grows with load: the service draw is stretched
+	heap               float64 // HeapRequests, or 0 (rule 26)
 	slowStart, slowEnd int64
 	slowFactor         float64
 	lossStart, lossEnd int64
@@ -248,6 +249,10 @@ func newEngine(c Config, prev *engine) *engine {
 	e.peopleStart, e.peopleEnd, e.calm = e.saleStart, e.saleEnd, e.saleEnd
 	if c.HasIncident() {
 		e.startIncidents()
+	}
+	if c.HeapRequests > 0 { // latency that grows with load (rule 26)
+		e.incidents = true
+		e.heap = float64(c.HeapRequests)
 	}
 	e.peopleNS = uint64(max(0, e.peopleEnd-e.peopleStart))
 	e.windows = make([]Window, (e.end+windowNS-1)/windowNS)
@@ -876,6 +881,9 @@ func (e *engine) result() Result {
 			w.AnsweredShare = float64(w.Answered) / float64(settled)
 		}
 	}
+	if c.HeapRequests > 0 {
+		r.QueueAtEnd = e.queue.len()
+	}
 	r.BackToNormalS = backToNormal(r.Windows, e.calm)
 	switch {
 	case r.BackToNormalS != nil:
@@ -886,7 +894,7 @@ func (e *engine) result() Result {
 		r.Recovery = Throttled
 	case !c.HoldsTimeout():
 		r.Recovery = Overloaded
-	case c.Drains(c.Retries):
+	case c.Drains(c.Retries) && !c.CollapsedAt(r.QueueAtEnd):
 		r.Recovery = Backlog
 	default:
 		r.Recovery = Stuck

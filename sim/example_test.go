@@ -106,6 +106,8 @@ func ExampleSamples() {
 	// deploy-budget
 	// ramp
 	// second-wave
+	// gc-collapse
+	// gc-collapse-bounded
 	// slow-dependency
 	// tail
 	// constant

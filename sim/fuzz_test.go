@@ -19,7 +19,7 @@ var configKeys = []string{
 	"codel_target_ms", "codel_interval_ms", "client", "seed",
 	"loss_workers", "loss_start_s", "loss_s", "slow_factor", "slow_start_s", "slow_s",
 	"service", "service_p99_ms", "patience", "patience_ms",
-	"sale_ramp_s", "sale_waves", "sale_every_s",
+	"sale_ramp_s", "sale_waves", "sale_every_s", "heap_requests",
 }
 
 // addFuzzConfig adds c to f's seed corpus.
@@ -29,7 +29,7 @@ func addFuzzConfig(f *testing.F, c Config) {
 		c.CoDelTargetMS, c.CoDelIntervalMS, int(c.Client), c.Seed,
 		c.LossWorkers, c.LossStartS, c.LossS, c.SlowFactor, c.SlowStartS, c.SlowS,
 		int(c.Service), c.ServiceP99MS, int(c.Patience), c.PatienceMS,
-		c.SaleRampS, c.SaleWaves, c.SaleEveryS)
+		c.SaleRampS, c.SaleWaves, c.SaleEveryS, c.HeapRequests)
 }
 
 // FuzzRun builds a Config from the fuzzer's values. An invalid one must be
@@ -76,6 +76,9 @@ func FuzzRun(f *testing.F) {
 		func(c *Config) { c.SaleWaves, c.SaleEveryS = 3, 59 },
 		func(c *Config) { c.SaleWaves, c.SaleEveryS, c.SaleS = 5, 0, 0 },
 		func(c *Config) { c.SaleRPS, c.SaleRampS = 70, 10 },
+		func(c *Config) { c.HeapRequests = 1000 },
+		func(c *Config) { c.HeapRequests, c.Policy, c.Retries = 30, Skip, 3 },
+		func(c *Config) { c.HeapRequests = -1 },
 	}
 	for _, cl := range Clients {
 		c := d
@@ -93,7 +96,7 @@ func FuzzRun(f *testing.F) {
 		codelTargetMS, codelIntervalMS float64, client int, seed uint64,
 		lossWorkers int, lossStartS, lossS, slowFactor, slowStartS, slowS float64,
 		service int, serviceP99MS float64, patience int, patienceMS float64,
-		saleRampS float64, saleWaves int, saleEveryS float64) {
+		saleRampS float64, saleWaves int, saleEveryS float64, heapRequests int) {
 		// The fuzzed fields over the defaults, so that fields not fuzzed
 		// (the client strategies' parameters) keep their defaults.
 		c := DefaultConfig()
@@ -103,7 +106,7 @@ func FuzzRun(f *testing.F) {
 		c.OrderShare, c.CoDelTargetMS, c.CoDelIntervalMS, c.Client, c.Seed = orderShare, codelTargetMS, codelIntervalMS, Client(client), seed
 		c.LossWorkers, c.LossStartS, c.LossS, c.SlowFactor, c.SlowStartS, c.SlowS = lossWorkers, lossStartS, lossS, slowFactor, slowStartS, slowS
 		c.Service, c.ServiceP99MS, c.Patience, c.PatienceMS = ServiceShape(service), serviceP99MS, PatienceShape(patience), patienceMS
-		c.SaleRampS, c.SaleWaves, c.SaleEveryS = saleRampS, saleWaves, saleEveryS
+		c.SaleRampS, c.SaleWaves, c.SaleEveryS, c.HeapRequests = saleRampS, saleWaves, saleEveryS, heapRequests
 		if err := c.Validate(); err != nil {
 			fes := FieldErrors(err)
 			require.NotEmpty(t, fes, "an invalid Config is refused with field errors: %v", err)

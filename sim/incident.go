@@ -222,6 +222,9 @@ func (e *engine) stretch(a *attempt, d float64) float64 {
 	if e.now >= e.slowStart && e.now < e.slowEnd {
 		d = float64(d * e.slowFactor)
 	}
+	if e.heap > 0 {
+		d = float64(d * loadFactor(e.heap, e.queue.len()))
+	}
 	return d
 }
 

@@ -216,7 +216,7 @@ func checkInvariants(t testing.TB, c Config, r Result) {
 			// The clients refuse their own requests: nothing to drain.
 		case !c.HoldsTimeout():
 			assert.Equal(t, Overloaded, r.Recovery, "not back, and no queue of abandoned work to drain")
-		case c.Drains(c.Retries):
+		case c.Drains(c.Retries) && !c.CollapsedAt(r.QueueAtEnd):
 			assert.Equal(t, Backlog, r.Recovery, "not back, but the fluid view drains")
 		default:
 			assert.Equal(t, Stuck, r.Recovery, "not back, and the fluid view never drains")
@@ -273,6 +273,9 @@ func randomConfig(rng *rand.Rand) Config {
 		c.Patience, c.PatienceMS = ExponentialPatience, c.TimeoutMS*(0.01+2*shapes.Float64())
 	}
 	randomShape(rng, &c)
+	if rng.IntN(5) == 0 {
+		c.HeapRequests = 1 + rng.IntN(3000)
+	}
 	if n := c.ExpectedAttempts(); n > 100_000 {
 		f := 100_000 / n
 		c.NormalRPS *= f
@@ -408,6 +411,9 @@ func invariantConfigs(t *testing.T) []struct {
 			c.TimeoutMS, c.Patience, c.PatienceMS = maxMS, ExponentialPatience, maxMS
 		}},
 		{"a sale that ramps over half its length: a triangle", func(c *Config) { c.SaleRampS = 30 }},
+		{"a heap of one request", func(c *Config) { c.HeapRequests = 1 }},
+		{"a heap the sale fills, with retries and a loss", func(c *Config) { c.HeapRequests, c.Retries, c.LossWorkers, c.LossStartS, c.LossS = 500, 2, 3, 100, 20 }},
+		{"a heap behind the queue timeout", func(c *Config) { c.Policy, c.HeapRequests = CoDel, 200 }},
 		{"waves back to back", func(c *Config) { c.SaleWaves, c.SaleEveryS, c.SaleS = 3, 20, 20 }},
 		{"waves with ramps off the window grid", func(c *Config) { c.SaleWaves, c.SaleEveryS, c.SaleS, c.SaleRampS = 4, 37.5, 15.25, 5.5 }},
 		{"a ramp down to a dip", func(c *Config) { c.SaleRPS, c.SaleRampS = 10, 20 }},

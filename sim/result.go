@@ -44,6 +44,11 @@ type Result struct {
 	// LostInService counts the requests lost with the worker serving them
 	// when a capacity loss began (rule 22): their clients see the timeout.
 	LostInService int `json:"lost_in_service,omitempty"`
+	// QueueAtEnd is how many requests were waiting when the run ended, for
+	// latency that grows with load (HeapRequests; 0 without it): whether
+	// that queue is past its tipping point decides stuck from backlog
+	// (rule 26).
+	QueueAtEnd int `json:"queue_at_end,omitempty"`
 	// Series is the run's time series, when the Config asks for one
 	// (Config.SeriesStepS), and nil otherwise.
 	Series *Series `json:"series,omitempty"`

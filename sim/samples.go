@@ -64,6 +64,10 @@ func Samples() []Sample {
 			with(func(c *Config) { c.SaleStartS, c.SaleS, c.SaleRampS = 50, 80, 20 })},
 		{"second-wave", "A second wave", "Two waves of 150 a second for 30 s, 90 s apart: the unbounded queue loses each wave whole, and back to normal counts from the second.",
 			with(func(c *Config) { c.SaleS, c.SaleWaves, c.SaleEveryS = 30, 2, 90 })},
+		{"gc-collapse", "Latency that grows with the queue", "The sale into an unbounded queue whose memory holds 1,000 waiting requests: with q waiting, each service takes 1,000/(1,000 - q) times as long. Past 300 waiting the capacity is under the 70 a second of normal traffic, and the service stays down after the sale with no retries at all.",
+			with(func(c *Config) { c.HeapRequests = 1000 })},
+		{"gc-collapse-bounded", "Latency that grows, a bounded queue", "The same memory behind a bounded queue of 50: it never holds enough to slow the service by more than 5%, and is back at once.",
+			with(func(c *Config) { c.HeapRequests = 1000; c.Policy = Bounded; c.Queue = 50 })},
 		{"slow-dependency", "A dependency 3 times slower", "No sale: from 60 s every request takes 3 times as long for 20 s, 33 a second of capacity against 70 arriving.",
 			with(func(c *Config) { c.SaleRPS = c.NormalRPS; c.SlowFactor, c.SlowStartS, c.SlowS = 3, 60, 20 })},
 		// A reader's own service (rules 3a, 4a).

@@ -111,3 +111,53 @@ func TestValidateShape(t *testing.T) {
 		})
 	}
 }
+
+// TestLoadCollapseSeeds holds latency that grows with load (rule 26) over
+// seeds 1..20: the sale into an unbounded queue whose heap holds 1,000
+// waiting requests tips it past 300 waiting, where the capacity, 100/s x
+// (1 - q/1,000), is under the 70/s of normal traffic. With no retries it
+// stays down after the sale in every seed, stuck with its queue past the
+// tipping point; the same config behind a bounded queue of 50 (5% slower
+// at most) is back at once in every seed.
+func TestLoadCollapseSeeds(t *testing.T) {
+	s, ok := SampleByKey("gc-collapse")
+	require.True(t, ok)
+	require.Zero(t, s.Config.Retries, "no retries at all")
+	require.Equal(t, 300, s.Config.TippingQueue(), "1,000 x (1 - 70/100)")
+	for i, r := range runSeeds(t, s.Config) {
+		assert.Equal(t, Stuck, r.Recovery, "seed %d: the collapse does not recover at normal traffic", i+1)
+		assert.Greater(t, r.QueueAtEnd, 300, "seed %d: its queue is past the tipping point", i+1)
+		for _, w := range r.Windows[int(s.Config.SaleEndS()/10)+1:] {
+			assert.Less(t, w.AnsweredShare, 0.9, "seed %d: the window at %g s is not back", i+1, w.StartS)
+		}
+	}
+	b, ok := SampleByKey("gc-collapse-bounded")
+	require.True(t, ok)
+	for i, r := range runSeeds(t, b.Config) {
+		if assert.NotNil(t, r.BackToNormalS, "seed %d: the bounded queue recovers", i+1) {
+			assert.Zero(t, *r.BackToNormalS, "seed %d: at once", i+1)
+		}
+		assert.LessOrEqual(t, b.Config.LoadFactor(r.LongestQueue), 1000.0/950, "seed %d: a bound of 50 keeps the service within 5%% of its speed", i+1)
+	}
+}
+
+// TestLoadFactor pins rule 26's formula and its ceiling.
+func TestLoadFactor(t *testing.T) {
+	c := DefaultConfig()
+	assert.Equal(t, 1.0, c.LoadFactor(5000), "no heap, no slowdown")
+	assert.Equal(t, -1, c.TippingQueue())
+	c.HeapRequests = 1000
+	for _, tt := range []struct {
+		q    int
+		want float64
+	}{{0, 1}, {300, 1000.0 / 700}, {500, 2}, {989, 1000.0 / 11}, {990, 100}, {5000, 100}} {
+		assert.InDelta(t, tt.want, c.LoadFactor(tt.q), 1e-12, "H / (H - q) at q = %d", tt.q)
+	}
+	assert.InDelta(t, 50, c.CapacityAtRPS(500), 1e-9, "half the heap full: half the capacity")
+	assert.False(t, c.CollapsedAt(299))
+	assert.True(t, c.CollapsedAt(300))
+	c.NormalRPS = 0.5
+	assert.Equal(t, -1, c.TippingQueue(), "a full heap still serves 1/s, over 0.5/s")
+	c.NormalRPS = 150
+	assert.Equal(t, 0, c.TippingQueue(), "over capacity with an empty queue")
+}

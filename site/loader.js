@@ -51,7 +51,7 @@
     'order_share', 'codel_target_ms', 'codel_interval_ms', 'client', 'backoff_base_ms', 'backoff_cap_ms',
     'budget_tokens', 'budget_refusal_cost', 'budget_timeout_cost', 'budget_refill', 'ratio_max',
     'throttle_k', 'client_window_s', 'sale_ramp_s', 'sale_waves', 'sale_every_s', 'loss_workers', 'loss_start_s', 'loss_s', 'slow_factor', 'slow_start_s',
-    'slow_s', 'series_step_s', 'seed', 'sample', 'kind', 'controls', 'theme',
+    'slow_s', 'heap_requests', 'series_step_s', 'seed', 'sample', 'kind', 'controls', 'theme',
     'rate_rps', 'target', 'limit_ms', 'abandon_target'];
   // Attributes every element may carry, which are not settings; theme is
   // the loader's own.

@@ -60,7 +60,7 @@ func TestConfigFieldsMatchJSONTags(t *testing.T) {
 		BudgetTimeoutCost: 8, BudgetRefill: 2, RatioMax: 0.15, ThrottleK: 1.5,
 		ClientWindowS: 60, Seed: sim.MaxSeed, SeriesStepS: 2,
 		SaleRampS: 10, SaleWaves: 2, SaleEveryS: 60,
-		LossWorkers: 3, LossStartS: 50, LossS: 30, SlowFactor: 2.5, SlowStartS: 40, SlowS: 20,
+		LossWorkers: 3, LossStartS: 50, LossS: 30, SlowFactor: 2.5, SlowStartS: 40, SlowS: 20, HeapRequests: 700,
 	}
 	require.NoError(t, c.Validate())
 	d := sim.DefaultConfig()

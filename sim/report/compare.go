@@ -110,6 +110,8 @@ func Recovered(r sim.Result) string {
 		return "not measured: nobody arrived after " + Seconds(r.Config.SaleEndS())
 	case r.Recovery == sim.Unmeasured:
 		return "not measured: nobody arrived after " + afterTrigger(r.Config)
+	case r.Config.CollapsedAt(r.QueueAtEnd):
+		return "not back by " + Seconds(r.Config.DurationS) + ": stuck, its queue slows the service below the normal traffic"
 	case !r.Config.Drains(0): // no retry is needed to keep it full
 		return "not back by " + Seconds(r.Config.DurationS) + ": stuck, the normal traffic alone is over capacity"
 	default:

@@ -82,8 +82,16 @@ func Fluid(c sim.Config) []string {
 // is left when the capacity comes back.
 func Outlook(r sim.Result) Line {
 	l := outlook(r)
-	if c := r.Config; c.HasIncident() {
+	switch c := r.Config; {
+	case c.HasIncident():
 		l = Line{"During and after " + incidentNoun(c), strings.Join(IncidentFluid(c), " ") + " " + l.String()}
+	case c.HeapRequests > 0:
+		if q := c.TippingQueue(); q > 0 && c.HoldsTimeout() && c.Drains(c.Retries) {
+			// Drains holds only for a queue short of the tipping point.
+			l.Text = fill("a queue shorter than %s drains%s, at up to %s/s; a longer one never does.",
+				Count(q), onceOver(c), Number(c.CapacityAfterRPS()-float64(c.NormalRPS*c.FluidTries(c.Retries)), 2))
+		}
+		l = Line{"As the queue grows", strings.Join(IncidentFluid(c), " ") + " " + l.String()}
 	}
 	return l
 }
@@ -125,6 +133,18 @@ func outlook(r sim.Result) Line {
 		triesNumber(tries), noun, Number(c.NormalRPS, 2), triesNumber(tries), loadText, capacity, Duration(c.TimeoutMS), even)}
 }
 
+// onceOver is " once the sale ends", " once the workers are back", or ""
+// with no sale and no incident.
+func onceOver(c sim.Config) string {
+	switch {
+	case IncidentOnly(c):
+		return " once " + triggerEnds(c)
+	case NoSale(c):
+		return ""
+	}
+	return " once the sale ends"
+}
+
 // people is n people, counted: "1 person", "1,024 people".
 func people(n int) string { return Count(n) + " " + plural(n, "person", "people") }
 
@@ -161,6 +181,11 @@ func tally(r sim.Result, more ...string) string {
 func ThisRun(r sim.Result) Line {
 	text := Recovered(r) + "."
 	switch {
+	case r.BackToNormalS == nil && r.Recovery == sim.Stuck && r.Config.CollapsedAt(r.QueueAtEnd):
+		c := r.Config
+		text = fill("stuck: not back by %s. Its queue is past the tipping point: with %s waiting each service takes %s as long, and the capacity, %s/s, is under the %s/s the normal traffic sends%s.",
+			Seconds(c.DurationS), Count(r.QueueAtEnd), times(c.LoadFactor(r.QueueAtEnd)), Number(c.CapacityAtRPS(r.QueueAtEnd), 2),
+			Number(float64(c.NormalRPS*c.FluidTries(c.Retries)), 2), tally(r))
 	case r.BackToNormalS == nil && r.Recovery == sim.Stuck && !r.Config.Drains(0):
 		text = fill("stuck: not back by %s. The normal traffic alone, %s/s, is over the %s/s capacity%s.",
 			Seconds(r.Config.DurationS), Number(r.Config.NormalRPS, 2), Number(r.Config.CapacityAfterRPS(), 2), tally(r))

@@ -141,11 +141,11 @@ func arrivingDuring(c sim.Config, from, to float64) float64 {
 	return c.NormalRPS
 }
 
-// IncidentFluid is the fluid view during and after c's incidents, one line
-// each: "the loss of 3 workers: with 5 of 8 workers, 62.5/s against 70/s
+// IncidentFluid is the fluid view during and after c's incidents, and of
+// latency that grows with the queue, one line each: "the loss of 3 workers: with 5 of 8 workers, 62.5/s against 70/s
 // arriving: the queue grows 7.5/s, about 225 requests in its 30 s", then
-// whether the queue drains once the capacity is back. Nil without an
-// incident.
+// whether the queue drains once the capacity is back. Nil without
+// either.
 func IncidentFluid(c sim.Config) []string {
 	var out []string
 	if c.LossWorkers > 0 {
@@ -154,6 +154,9 @@ func IncidentFluid(c sim.Config) []string {
 		out = append(out, capital(lossNoun(c))+": "+fill("with %s of %s %s, ", strconv.Itoa(left), strconv.Itoa(c.Workers), plural(c.Workers, "worker", "workers"))+
 			during(c, capacity, c.LossStartS, c.LossEndS(), c.LossS == 0))
 	}
+	if c.HeapRequests > 0 {
+		out = append(out, loadFluid(c))
+	}
 	if c.SlowFactor > 0 {
 		service := c.ServiceMS * c.SlowFactor
 		capacity := float64(c.Workers) * 1000 / service
@@ -161,6 +164,29 @@ func IncidentFluid(c sim.Config) []string {
 			during(c, capacity, c.SlowStartS, c.SlowEndS(), c.SlowS == 0))
 	}
 	return out
+}
+
+// loadFluid is the fluid view of latency that grows with the queue (rule
+// 26): the capacity with q waiting, the tipping point, and whether the
+// policy's queue can reach it.
+func loadFluid(c sim.Config) string {
+	h := Count(c.HeapRequests)
+	s := fill("Latency that grows with the queue: the memory holds %s waiting requests, so with q waiting each service takes %s/(%s - q) times as long, and the capacity is %s/s x (1 - q/%s)",
+		h, h, h, Number(c.CapacityAfterRPS(), 2), h)
+	q := c.TippingQueue()
+	tries := Number(float64(c.NormalRPS*c.FluidTries(c.Retries)), 2)
+	switch {
+	case q < 0:
+		return s + ": even a full heap keeps up with the normal traffic."
+	case q == 0:
+		return s + fill(": under the %s/s of normal traffic even with nobody waiting.", tries)
+	}
+	s += fill(": under the %s/s the normal traffic sends once %s wait, and from there the queue only grows", tries, Count(q))
+	if (c.Policy == sim.Bounded || c.Policy == sim.Priority) && c.QueueBound() < q {
+		return s + fill(". A bound of %s keeps it short of that: at most %s as long, %s/s.",
+			Count(c.QueueBound()), times(c.LoadFactor(c.QueueBound())), Number(c.CapacityAtRPS(c.QueueBound()), 2))
+	}
+	return s + ", even at normal traffic and with no retries."
 }
 
 // during is the arithmetic of capacity against the arrivals from start to

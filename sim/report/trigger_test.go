@@ -102,3 +102,25 @@ func TestIncidentFluidAfter(t *testing.T) {
 		})
 	}
 }
+
+// TestLoadWords: latency that grows with the queue explains its collapse
+// with the fluid view (the capacity falls under the normal traffic past a
+// tipping point) and blames no retry, since there are none.
+func TestLoadWords(t *testing.T) {
+	s, ok := sim.SampleByKey("gc-collapse")
+	require.True(t, ok)
+	v, err := report.BuildChosen(s.Config)
+	require.NoError(t, err)
+	assert.Contains(t, v.Outlook.Text, "under the 70/s the normal traffic sends once 300 wait, and from there the queue only grows, even at normal traffic and with no retries")
+	assert.Contains(t, v.Outlook.Text, "a queue shorter than 300 drains once the sale ends")
+	assert.Contains(t, v.ThisRun.Text, "Its queue is past the tipping point")
+	assert.NotContains(t, v.ThisRun.Text, "Retries", "no retry keeps it down")
+	assert.Contains(t, report.Recovered(v.Chosen), "its queue slows the service below the normal traffic")
+
+	b, ok := sim.SampleByKey("gc-collapse-bounded")
+	require.True(t, ok)
+	v, err = report.BuildChosen(b.Config)
+	require.NoError(t, err)
+	assert.Contains(t, v.Outlook.Text, "A bound of 50 keeps it short of that: at most 1.05x as long, 95/s.")
+	assert.Equal(t, "back to normal at once.", v.ThisRun.Text)
+}

@@ -80,6 +80,9 @@ func wordsConfig(rng *rand.Rand) sim.Config {
 	if c.HasIncident() && rng.IntN(2) == 0 {
 		c.SaleRPS = c.NormalRPS
 	}
+	if rng.IntN(5) == 0 {
+		c.HeapRequests = 1 + rng.IntN(2000)
+	}
 	// A shaped sale, a quarter of the time: ramps, waves, or both.
 	if rng.IntN(4) == 0 && c.SaleS > 0 {
 		if rng.IntN(2) == 0 {

@@ -386,6 +386,9 @@ func (g generator) config() sim.Config {
 		c.LossWorkers = g.between(1, c.Workers)
 		c.LossStartS, c.LossS = span()
 	}
+	if g.chance(0.2) {
+		c.HeapRequests = g.between(1, 5000)
+	}
 	if g.chance(0.35) {
 		c.SlowFactor = float64(g.between(1000, 100_000)) / 1000
 		c.SlowStartS, c.SlowS = span()

@@ -500,6 +500,7 @@ func configFlags(fs *flag.FlagSet, c *sim.Config) {
 	fs.Float64Var(&c.SlowFactor, "slow-factor", c.SlowFactor, "incident: service times multiplied by this, 1 to 100 (0: no slowdown)")
 	fs.Float64Var(&c.SlowStartS, "slow-start-s", c.SlowStartS, "incident: when the slowdown starts, s")
 	fs.Float64Var(&c.SlowS, "slow-s", c.SlowS, "incident: how long it lasts, s (0: the rest of the run)")
+	fs.IntVar(&c.HeapRequests, "heap-requests", c.HeapRequests, "latency that grows with load: memory holds this many waiting requests, and with q waiting a service takes H/(H-q) times as long (0: none)")
 	fs.Uint64Var(&c.Seed, "seed", c.Seed, "random seed; the same seed gives the same run everywhere")
 	fs.Float64Var(&c.SeriesStepS, "series-step-s", c.SeriesStepS, "record the run's time series at this step, s (0: none)")
 }
