@@ -646,8 +646,14 @@ func testNoOutsideRequests(t *testing.T, s *session) {
 	}
 }
 
+// series is c asking for its series at step s (sim.Config.SeriesStepS).
+func series(c sim.Config, s float64) sim.Config {
+	c.SeriesStepS = s
+	return c
+}
+
 // testParity: shedsim.run in the browser returns exactly the bytes of
-// json.Marshal(sim.Run(c)) natively.
+// json.Marshal(sim.Run(c)) natively, series included.
 func testParity(t *testing.T, s *session) {
 	tb := s.newTab(t)
 	tb.open(s.fileURL("index.html"))
@@ -660,6 +666,8 @@ func testParity(t *testing.T, s *session) {
 	}{
 		{"default", sim.DefaultConfig()},
 		{"bounded, 3 retries, jitter", jitter},
+		{"the default's series, at 1 s", series(sim.DefaultConfig(), 1)},
+		{"the series of bounded, 3 retries, jitter, at 7 s", series(jitter, 7)},
 	}
 	lab := sim.Lab()
 	for _, i := range []int{0, 26, 67, 107, len(lab) - 1} {
