@@ -305,7 +305,7 @@ func stepLabel(r sim.Result, k int) string {
 }
 
 // when says when time t s falls, for a sentence: "4 s into the sale", "30 s
-// after it", "at 45 s" (before the band, or with none).
+// after the sale ended", "at 45 s" (before the band, or with none).
 func when(c sim.Config, t float64) string {
 	if !HasBand(c) || t < c.PeopleStartS() {
 		return "at " + Seconds(t)
@@ -313,7 +313,11 @@ func when(c sim.Config, t float64) string {
 	if t <= c.PeopleEndS() {
 		return Seconds(t-c.PeopleStartS()) + " into " + Trigger(c)
 	}
-	return Seconds(t-c.PeopleEndS()) + " after " + Trigger(c) + " ended"
+	ended := Trigger(c) // "the sale"
+	if IncidentOnly(c) {
+		ended = incidentNoun(c) // "the loss", not "the loss of 3 workers" again
+	}
+	return Seconds(t-c.PeopleEndS()) + " after " + ended + " ended"
 }
 
 // inBandSteps are the indexes of the points wholly inside the band (the

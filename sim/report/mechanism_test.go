@@ -261,3 +261,29 @@ func TestGoldenMechanism(t *testing.T) {
 
 	assert.Error(t, report.WriteSeries(&text, run(t, sim.DefaultConfig())), "a Result without a series")
 }
+
+// TestMechanismEverySample: every sample's series lays out, its sentences
+// end, its tables have a row a point, and a run with retries has the
+// attempts' chart.
+func TestMechanismEverySample(t *testing.T) {
+	for _, s := range sim.Samples() {
+		c := s.Config
+		withSeries(&c)
+		r := run(t, c)
+		m, ok := report.BuildMechanism(r)
+		require.True(t, ok, s.Key)
+		charts := []report.SeriesChart{m.Queue, m.Work}
+		assert.Equal(t, c.Retries > 0, m.Attempts != nil, "%s: the attempts are drawn when clients retry", s.Key)
+		if m.Attempts != nil {
+			charts = append(charts, *m.Attempts)
+		}
+		for _, ch := range charts {
+			assert.True(t, strings.HasSuffix(ch.Sentence, "."), "%s, %s: %q", s.Key, ch.Title, ch.Sentence)
+			assert.NotContains(t, ch.Sentence, "NaN", "%s, %s", s.Key, ch.Title)
+			assert.Len(t, ch.Table.Rows, len(r.Series.Points), "%s, %s", s.Key, ch.Title)
+			for _, cv := range ch.Curves {
+				pathPoints(t, cv.Path)
+			}
+		}
+	}
+}
