@@ -167,25 +167,21 @@
     });
   }
 
-  // painted resolves once the page has painted its first content (or,
-  // for a page that shows none, such as one in a background tab, a
-  // moment after it is parsed): the engine's module downloads and
-  // compiles meanwhile, but runs only then, so that it never holds up the
-  // page's first paint.
+  // painted resolves once the page has drawn its first frame after it is
+  // parsed: the engine's module downloads and compiles meanwhile, but runs
+  // only then, so that it never holds up the page's first paint. A frame
+  // callback runs just before a frame is drawn, so the second one comes
+  // after the first frame; a page that draws none (a background tab) is
+  // given a moment instead.
   var painted = new Promise(function (resolve) {
-    if (typeof PerformanceObserver === 'function' && (PerformanceObserver.supportedEntryTypes || []).indexOf('paint') >= 0) {
-      new PerformanceObserver(function (list, observer) {
-        if (list.getEntriesByName('first-contentful-paint').length) {
-          observer.disconnect();
-          resolve();
-        }
-      }).observe({ type: 'paint', buffered: true });
+    function afterFrame() {
+      setTimeout(resolve, 200);
+      requestAnimationFrame(function () { requestAnimationFrame(function () { resolve(); }); });
     }
-    function soon() { setTimeout(resolve, 500); }
     if (document.readyState === 'loading') {
-      document.addEventListener('DOMContentLoaded', soon);
+      document.addEventListener('DOMContentLoaded', afterFrame);
     } else {
-      soon();
+      afterFrame();
     }
   });
 
