@@ -29,7 +29,11 @@ import (
 // It takes exactly the Configs arrivalOrderTakes accepts: the policies
 // fifo, skip, bounded and codel (every one that serves the oldest request
 // first), the post's fixed client with no jitter, and refusals that cost
-// nothing; every other field any value. For every such Config it gives the
+// nothing, at any value of the model's other fields that it knows (the
+// workers, service mean, rates, sale, duration, timeout, retries and their
+// delay, bound, order share, CoDel's M and N, seed, and the other clients'
+// knobs, which the fixed client never reads); any field it does not know
+// must be at its default. For every such Config it gives the
 // Result the event loop gives, to the bit (the differential tests and
 // FuzzArrivalOrder hold them equal). Where two events the recursion cannot
 // order fall in the same nanosecond (an arrival as a worker finishes, two
