@@ -81,6 +81,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("NoRequestLeavesTheSite", func(t *testing.T) { testNoOutsideRequests(t, s) })
 	t.Run("ParityWithNative", func(t *testing.T) { testParity(t, s) })
 	t.Run("BadInputIsAMessage", func(t *testing.T) { testBadInput(t, s) })
+	t.Run("GivenSettingThatCountsForNothing", func(t *testing.T) { testGivenSettingThatCountsForNothing(t, s) })
 	t.Run("MountOnANonElementIsAMessage", func(t *testing.T) { testMountNonElement(t, s) })
 	t.Run("Keyboard", func(t *testing.T) { testKeyboard(t, s) })
 	t.Run("NobodyToMeasure", func(t *testing.T) { testNobodyToMeasure(t, s) })
@@ -701,6 +702,24 @@ func testParity(t *testing.T, s *session) {
 
 // testBadInput: bad JSON and a panicking call come back as messages, and
 // the page keeps working.
+// testGivenSettingThatCountsForNothing: a link's key and an element's
+// attribute that would change nothing are named, with the setting that
+// would make them count (issue 14, item 1), as on the command line.
+func testGivenSettingThatCountsForNothing(t *testing.T, s *session) {
+	tb := s.newTab(t, recorder)
+	tb.open(s.fileURL("index.html") + "?retry_jitter_ms=5")
+	msg := poll[string](tb, "the link's setting to be named", `(document.querySelector('#app-error') || {}).textContent || ''`, `document.body.innerText.slice(0, 500)`)
+	assert.Contains(t, msg, "This link's settings have a problem: retry_jitter_ms: needs retries above 0")
+
+	tb = s.newTab(t, recorder)
+	tb.open(s.fileURL("index.html"))
+	tb.summaryOf("#summary", "")
+	eval[int](tb, `(() => { const d = document.createElement('div'); d.id = 'given'; document.body.append(d);
+		return shedsim.mount(d, 'simulator', {retries: '3', budget_tokens: '1'}) })()`)
+	msg = poll[string](tb, "the widget's attribute to be named", `(document.querySelector('#given .shedsim-error') || {}).textContent || ''`, `document.querySelector('#given').innerText.slice(0, 500)`)
+	assert.Contains(t, msg, "This widget's attributes have a problem: budget_tokens: needs client budget (the client is fixed)")
+}
+
 func testBadInput(t *testing.T, s *session) {
 	tb := s.newTab(t, recorder)
 	tb.open(s.fileURL("index.html"))
