@@ -26,7 +26,7 @@ import (
 type options struct {
 	policy, client, sample       string
 	timeline, clients, json, lab bool
-	series                       bool
+	series, csv                  bool
 	seeds                        int
 }
 
@@ -41,6 +41,7 @@ func commandFlags(fs *flag.FlagSet, o *options) {
 	fs.IntVar(&o.seeds, "seeds", 0, "run this many seeds from --seed and summarise mean and spread")
 	fs.StringVar(&o.sample, "sample", "", "start from one of the post's situations (--sample list)")
 	fs.BoolVar(&o.series, "series", false, "one run over time, a row a step: the queue, the workers, attempts, throughput and goodput (with --json, the Result carrying them)")
+	fs.BoolVar(&o.csv, "csv", false, "with --series, print the series as CSV, a row a step")
 }
 
 // run is the whole command: it parses args, runs, and writes to stdout
@@ -165,6 +166,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 			return writeJSON(stdout, v)
 		}
 		return report.WriteClients(stdout, v)
+	case o.series && o.csv:
+		return writeSeriesCSV(stdout, c)
 	case o.series && !o.json:
 		return writeSeries(stdout, c)
 	case oneRun && o.json:

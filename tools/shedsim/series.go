@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/csv"
 	"io"
+	"strconv"
 
 	"github.com/shedsim/shedsim/sim"
 	"github.com/shedsim/shedsim/sim/report"
@@ -13,6 +15,10 @@ import (
 // output is refused, as a step of 0 with --series is.
 func seriesConfig(c sim.Config, set map[string]bool, o options) (sim.Config, error) {
 	switch {
+	case set["csv"] && !o.series:
+		return c, usageError{"--csv: only --series prints CSV here (and the sweep, map and seek subcommands): add --series, or leave out --csv"}
+	case set["csv"] && set["json"]:
+		return c, usageError{"--json and --csv print different things: give one"}
 	case o.series && set["series-step-s"] && c.SeriesStepS == 0:
 		return c, usageError{"--series-step-s: 0 asks for no series, which --series prints: give a step, or leave out --series-step-s for " +
 			report.Seconds(sim.SeriesStep(c.DurationS)) + " at this duration"}
@@ -32,4 +38,36 @@ func writeSeries(w io.Writer, c sim.Config) error {
 		return err
 	}
 	return report.WriteSeries(w, r)
+}
+
+// seriesCSV is the header of writeSeriesCSV: each column's name and unit.
+var seriesCSV = []string{"start_s", "end_s", "queue", "queue_work_s", "oldest_wait_ms", "busy_useful", "busy_wasted", "busy_refusing",
+	"gone", "first_attempts", "retries", "completed", "answered", "capacity_rps"}
+
+// writeSeriesCSV runs c, which asks for a series, and prints it as CSV, a
+// row a step, the numbers as sim.SeriesPoint holds them (counts in the
+// step; busy and gone workers as means over it), with the step's end, the
+// queue's work at full capacity in seconds, and the capacity.
+func writeSeriesCSV(w io.Writer, c sim.Config) error {
+	r, err := sim.Run(c)
+	if err != nil {
+		return err
+	}
+	s := r.Series
+	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	cw := csv.NewWriter(w)
+	if err := cw.Write(seriesCSV); err != nil {
+		return err
+	}
+	for _, p := range s.Points {
+		end := min(p.StartS+s.StepS, c.DurationS)
+		row := []string{num(p.StartS), num(end), strconv.Itoa(p.Queue), num(float64(p.Queue) / s.CapacityRPS), num(p.OldestWaitMS),
+			num(p.BusyUseful), num(p.BusyWasted), num(p.BusyRefusing), num(p.Gone),
+			strconv.Itoa(p.FirstAttempts), strconv.Itoa(p.Retries), strconv.Itoa(p.Completed), strconv.Itoa(p.Answered), num(s.CapacityRPS)}
+		if err := cw.Write(row); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
 }

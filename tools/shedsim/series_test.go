@@ -2,7 +2,10 @@ package main
 
 import (
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
+	"strconv"
+	"strings"
 	"os"
 	"path/filepath"
 	"testing"
@@ -94,10 +97,48 @@ func TestSeriesBadInput(t *testing.T) {
 		{"with the timeline", []string{"--series", "--timeline"}, "--timeline and --series print different things: give one"},
 		{"with seeds", []string{"--series", "--seeds", "3"}, "--seeds and --series print different things: give one"},
 		{"with the clients", []string{"--series", "--clients"}, "--clients and --series print different things: give one"},
+		{"CSV without the series", []string{"--csv"}, "--csv: only --series prints CSV here"},
+		{"CSV and JSON", []string{"--series", "--csv", "--json"}, "--json and --csv print different things: give one"},
 	}
 	for _, tt := range tests {
 		_, _, err := runArgs(t, tt.args...)
 		require.Error(t, err, tt.reason)
 		assert.Contains(t, err.Error(), tt.want, tt.reason)
 	}
+}
+
+// TestSeriesCSV: --series --csv is the series as sim.Run records it, a row
+// a step, each number as the Result holds it.
+func TestSeriesCSV(t *testing.T) {
+	out, _, err := runArgs(t, "--series", "--csv", "--retries", "3", "--series-step-s", "7")
+	require.NoError(t, err)
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	require.NoError(t, err)
+	c := sim.DefaultConfig()
+	c.Retries, c.SeriesStepS = 3, 7
+	r, err := sim.Run(c)
+	require.NoError(t, err)
+	require.Len(t, rows, 1+len(r.Series.Points), "a header, then a row a step")
+	assert.Equal(t, seriesCSV, rows[0])
+	col := map[string]int{}
+	for i, name := range rows[0] {
+		col[name] = i
+	}
+	num := func(row []string, name string) float64 {
+		v, err := strconv.ParseFloat(row[col[name]], 64)
+		require.NoError(t, err, name)
+		return v
+	}
+	var attempts float64
+	for k, p := range r.Series.Points {
+		row := rows[1+k]
+		assert.Equal(t, p.StartS, num(row, "start_s"))
+		assert.Equal(t, float64(p.Queue), num(row, "queue"))
+		assert.Equal(t, p.OldestWaitMS, num(row, "oldest_wait_ms"))
+		assert.Equal(t, p.BusyWasted, num(row, "busy_wasted"))
+		assert.Equal(t, float64(p.Answered), num(row, "answered"))
+		attempts += num(row, "first_attempts") + num(row, "retries")
+	}
+	assert.Equal(t, float64(r.Attempts), attempts, "the rows' attempts add up to the run's")
+	assert.Equal(t, "300", rows[len(rows)-1][col["end_s"]], "the last step ends with the run")
 }
