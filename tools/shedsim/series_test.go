@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
-	"strconv"
-	"strings"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
