@@ -117,7 +117,7 @@ func TestServiceAndPatienceValidate(t *testing.T) {
 		field  string
 		msg    string // a part of the message: the fix
 	}{
-		{"a lognormal needs its p99", func(c *Config) { c.Service = LognormalService }, "service_p99_ms", "too small"},
+		{"a lognormal needs its p99", func(c *Config) { c.Service = LognormalService }, "service_p99_ms", "needs its 99th percentile"},
 		{"a p99 below the mean", func(c *Config) { c.Service, c.ServiceP99MS = LognormalService, 50 }, "service_p99_ms", "use a p99 above 80 ms"},
 		{"a p99 equal to the mean", func(c *Config) { c.Service, c.ServiceP99MS = LognormalService, 80 }, "service_p99_ms", "or service constant"},
 		{"a tail too heavy for the mean", func(c *Config) { c.Service, c.ServiceP99MS = LognormalService, 2000 }, "service_p99_ms",
@@ -126,7 +126,7 @@ func TestServiceAndPatienceValidate(t *testing.T) {
 		{"a p99 for the exponential", func(c *Config) { c.ServiceP99MS = 600 }, "service_p99_ms", "set service to lognormal"},
 		{"a p99 for the constant", func(c *Config) { c.Service, c.ServiceP99MS = ConstantService, 600 }, "service_p99_ms", "leave service_p99_ms out"},
 		{"a shape past the last", func(c *Config) { c.Service = ConstantService + 1 }, "service", "exponential, lognormal, constant"},
-		{"exponential patience needs its mean", func(c *Config) { c.Patience = ExponentialPatience }, "patience_ms", "too small"},
+		{"exponential patience needs its mean", func(c *Config) { c.Patience = ExponentialPatience }, "patience_ms", "needs its mean"},
 		{"a negative patience", func(c *Config) { c.Patience, c.PatienceMS = ExponentialPatience, -3 }, "patience_ms", "too small"},
 		{"an infinite patience", func(c *Config) { c.Patience, c.PatienceMS = ExponentialPatience, math.Inf(1) }, "patience_ms", "not a finite"},
 		{"a mean patience with none", func(c *Config) { c.PatienceMS = 3000 }, "patience_ms", "set patience to exponential"},

@@ -1147,6 +1147,14 @@ func canonicalChoice(key, v string) string {
 		if c, err := sim.ParseClient(v); err == nil {
 			return c.String()
 		}
+	case "service":
+		if s, err := sim.ParseServiceShape(v); err == nil {
+			return s.String()
+		}
+	case "patience":
+		if p, err := sim.ParsePatienceShape(v); err == nil {
+			return p.String()
+		}
 	}
 	return v
 }

@@ -26,6 +26,8 @@ var simGroups = []simGroup{
 		{"sale_ramp_s", "Ramps up and down over", "s, 0 = none", "decimal"}, {"sale_waves", "Waves", "0 = one", "numeric"}, {"sale_every_s", "Waves every", "s", "decimal"}, {"duration_s", "Run length", "s", "decimal"}}},
 	{"Clients", false, []fieldSpec{{"timeout_ms", "Client timeout", "ms", "decimal"}, {"retries", "Retries", "per person", "numeric"}, {"retry_delay_ms", "Retry delay", "ms", "decimal"},
 		{"client", "Retry strategy", "", ""}}},
+	{"Your service", false, []fieldSpec{{"service", "Service times", "", ""}, {"service_p99_ms", "Service p99", "ms, log-normal only; 0 for the others", "decimal"},
+		{"patience", "People give up", "", ""}, {"patience_ms", "Mean patience", "ms, 0 with none", "decimal"}}},
 	{"Queue and refusals", false, []fieldSpec{{"queue", "Queue size", "0 = automatic", "numeric"}, {"refusal_cost_ms", "Refusal cost", "ms", "decimal"}, {"order_share", "Order share", "0 to 1", "decimal"}}},
 	{"Incidents", false, []fieldSpec{{"loss_workers", "Workers lost", "0 = none", "numeric"}, {"loss_start_s", "Lost from", "s", "decimal"},
 		{"loss_s", "Lost for", "s, 0 = to the end", "decimal"}, {"slow_factor", "Service slower by", "times, 0 = none", "decimal"},
@@ -69,8 +71,12 @@ func (f *simForm) add(s fieldSpec, val string) *field {
 		fd = f.w.selectField(s, policyOptions(), canonicalChoice(s.Key, val))
 	case "client":
 		fd = f.w.selectField(s, clientOptions(), canonicalChoice(s.Key, val))
+	case "service":
+		fd = f.w.selectField(s, serviceOptions(), canonicalChoice(s.Key, val))
+	case "patience":
+		fd = f.w.selectField(s, patienceOptions(), canonicalChoice(s.Key, val))
 	default:
-		fd = f.w.textField(s, val, s.Key == "queue")
+		fd = f.w.textField(s, val, s.Key == "queue" || s.Key == "service_p99_ms")
 	}
 	f.fields = append(f.fields, fd)
 	f.byKey[s.Key] = fd
@@ -158,10 +164,15 @@ func (f *simForm) setValues(vals map[string]string) {
 }
 
 // show writes what the form says about a view's inputs: the queue's hint
-// (its automatic bound in seconds of work) and which sample they are.
+// (its automatic bound in seconds of work), the service's median, mean and
+// p99, and which sample they are.
 func (f *simForm) show(v report.View) {
 	if fd := f.byKey["queue"]; fd != nil && fd.hint != nil {
 		fd.hint.SetTextContent(QueueHint(v))
+	}
+	// The service's three numbers and the capacity they give (rule 3a).
+	if fd := f.byKey["service_p99_ms"]; fd != nil && fd.hint != nil {
+		fd.hint.SetTextContent(report.ServiceNumbers(v.Config))
 	}
 	if f.sample != nil {
 		key, about := report.SampleOf(v.Config)
@@ -179,6 +190,22 @@ func clientOptions() [][2]string {
 	var out [][2]string
 	for _, c := range sim.Clients {
 		out = append(out, [2]string{c.String(), c.Title()})
+	}
+	return out
+}
+
+func serviceOptions() [][2]string {
+	var out [][2]string
+	for _, s := range sim.ServiceShapes {
+		out = append(out, [2]string{s.String(), s.Title()})
+	}
+	return out
+}
+
+func patienceOptions() [][2]string {
+	var out [][2]string
+	for _, p := range sim.PatienceShapes {
+		out = append(out, [2]string{p.String(), p.Title()})
 	}
 	return out
 }

@@ -39,6 +39,8 @@ func FluidLine(c sim.Config, retries int) string {
 	line := fill("%s: %s/s x %s tries = %s/s against %s/s, %s",
 		head, Number(c.NormalRPS, 2), triesNumber(tries), load, capacity, verdict)
 	switch {
+	case c.Patience == sim.ExponentialPatience && retries > 0 && c.Client != sim.Budget:
+		line += " (" + outwaiters(c) + ")"
 	case c.Client == sim.Budget && retries > 0:
 		line += " (the budget is spent, and nothing answered refills it)"
 	case c.Client == sim.Ratio && retries > 0:
@@ -125,12 +127,24 @@ func outlook(r sim.Result) Line {
 	case NoSale(c):
 		once, even = "", ""
 	}
-	if c.Drains(c.Retries) {
-		return Line{"Once everyone times out", fill("each person sends %s %s, %s/s x %s = %s/s against %s/s: a backlog drains at %s/s%s.",
-			triesNumber(tries), noun, Number(c.NormalRPS, 2), triesNumber(tries), loadText, capacity, Number(c.CapacityAfterRPS()-load, 2), once)}
+	why := ""
+	if c.Patience == sim.ExponentialPatience && c.Retries > 0 {
+		why = " (" + outwaiters(c) + ")"
 	}
-	return Line{"Once everyone times out", fill("each person sends %s %s, %s/s x %s = %s/s against %s/s: once the queue holds more than %s of work it never drains%s.",
-		triesNumber(tries), noun, Number(c.NormalRPS, 2), triesNumber(tries), loadText, capacity, Duration(c.TimeoutMS), even)}
+	if c.Drains(c.Retries) {
+		return Line{"Once everyone times out", fill("each person sends %s %s%s, %s/s x %s = %s/s against %s/s: a backlog drains at %s/s%s.",
+			triesNumber(tries), noun, why, Number(c.NormalRPS, 2), triesNumber(tries), loadText, capacity, Number(c.CapacityAfterRPS()-load, 2), once)}
+	}
+	return Line{"Once everyone times out", fill("each person sends %s %s%s, %s/s x %s = %s/s against %s/s: once the queue holds more than %s of work it never drains%s.",
+		triesNumber(tries), noun, why, Number(c.NormalRPS, 2), triesNumber(tries), loadText, capacity, Duration(c.TimeoutMS), even)}
+}
+
+// outwaiters says what patience changes in the fluid view (rule 18a):
+// "people give up after a mean of 3 s, so only the 3.6% who wait out the
+// 10 s timeout retry".
+func outwaiters(c sim.Config) string {
+	return "people give up after a mean of " + Duration(c.PatienceMS) + ", so only the " + Percent(c.OutwaitShare()) +
+		" who wait out the " + Duration(c.TimeoutMS) + " timeout retry"
 }
 
 // onceOver is " once the sale ends", " once the workers are back", or ""

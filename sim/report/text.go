@@ -101,8 +101,44 @@ func service(c sim.Config) string {
 	if NoSale(c) {
 		sale = "no sale"
 	}
-	return fill("%s %s at %s (%s/s), %s/s normally and %s%s, a %s timeout",
-		strconv.Itoa(c.Workers), plural(c.Workers, "worker", "workers"), Duration(c.ServiceMS), Number(c.CapacityRPS(), 1), normal, sale, incidents(c), Duration(c.TimeoutMS))
+	return fill("%s %s at %s (%s/s), %s/s normally and %s%s, a %s timeout%s",
+		strconv.Itoa(c.Workers), plural(c.Workers, "worker", "workers"), serviceTimes(c), Number(c.CapacityRPS(), 1), normal, sale, incidents(c), Duration(c.TimeoutMS), patience(c))
+}
+
+// serviceTimes is the service time for Describe: the mean, as the post
+// gives it, or for another shape (rule 3a) its three numbers: "a
+// log-normal 80 ms mean, 41 ms median, 600 ms p99", "a constant 80 ms".
+func serviceTimes(c sim.Config) string {
+	switch c.Service {
+	case sim.LognormalService:
+		st := c.ServiceStats()
+		return fill("a log-normal %s mean, %s median, %s p99", Duration(st.MeanMS), Duration(st.MedianMS), Duration(st.P99MS))
+	case sim.ConstantService:
+		return "a constant " + Duration(c.ServiceMS)
+	}
+	return Duration(c.ServiceMS)
+}
+
+// patience is what Describe adds for people who give up before the
+// timeout (rule 4a): ", people giving up after a mean of 3 s".
+func patience(c sim.Config) string {
+	if c.Patience != sim.ExponentialPatience {
+		return ""
+	}
+	return ", people giving up after a mean of " + Duration(c.PatienceMS)
+}
+
+// ServiceNumbers is the service's three numbers and the capacity they
+// give, as a form shows them beside its fields: "median 55.5 ms, mean
+// 80 ms, p99 368.4 ms: 8 workers serve 100/s". The mean alone fixes the
+// capacity, whatever the shape.
+func ServiceNumbers(c sim.Config) string {
+	st := c.ServiceStats()
+	if st.P99MS == 0 { // a log-normal whose p99 cannot be
+		return fill("mean %s: %s %s serve %s/s", Duration(st.MeanMS), strconv.Itoa(c.Workers), plural(c.Workers, "worker", "workers"), Number(st.CapacityRPS, 2))
+	}
+	return fill("median %s, mean %s, p99 %s: %s %s serve %s/s", Duration(st.MedianMS), Duration(st.MeanMS), Duration(st.P99MS),
+		strconv.Itoa(c.Workers), plural(c.Workers, "worker", "workers"), Number(st.CapacityRPS, 2))
 }
 
 // NoSale reports whether c's traffic has no sale: the sale's rate is the
@@ -396,7 +432,8 @@ func WriteTimelines(w io.Writer, c sim.Config) error {
 // by side, the chosen policy's windows, the two lines and the advice.
 // OneRun is the headline of one run, for the top of its view: "This run,
 // the unbounded queue: 7.0% of the sale's people answered, 93.0% timed
-// out, none refused; stuck: not back by 300 s."
+// out, none refused; stuck: not back by 300 s." With patience it says how
+// many of the timed out gave up first.
 func OneRun(r sim.Result) string {
 	c := r.Config
 	if r.Sale.People == 0 {
@@ -408,8 +445,12 @@ func OneRun(r sim.Result) string {
 		}
 		return Percent(x) + " " + what
 	}
+	timedOut := share(r.Sale.TimedOutShare, "timed out")
+	if r.Sale.GaveUp > 0 { // some gave up before the timeout (rule 4a)
+		timedOut += " (" + Percent(r.Sale.GaveUpShare) + " gave up before the timeout)"
+	}
 	return fill("This run, %s: %s of %s answered, %s, %s; %s.", PolicyNoun(c.Policy), Percent(r.Sale.AnsweredShare), SalePeople(c),
-		share(r.Sale.TimedOutShare, "timed out"), share(r.Sale.RefusedShare, "refused"), Recovered(r))
+		timedOut, share(r.Sale.RefusedShare, "refused"), Recovered(r))
 }
 
 func WriteView(w io.Writer, v View) error {
