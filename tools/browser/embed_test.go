@@ -160,11 +160,12 @@ a { color: #8ab4f8; }
 	{name: "strict", column: "720px", theme: "light", csp: true},
 }
 
-// kindPages show every kind of widget in a column: a post's 720 px and a
-// sidebar's 280 px.
+// kindPages show every kind of widget in a column: a post's 720 px, a
+// sidebar's 280 px, and the whole width of the page.
 var kindPages = []blog{
 	{name: "kinds-720", column: "720px", theme: "light", widgets: allKinds},
 	{name: "kinds-280", column: "280px", theme: "light", widgets: allKinds},
+	{name: "kinds-full", column: "none", theme: "light", widgets: allKinds},
 }
 
 // allKinds is a widget of every kind; the comparison with every control,
@@ -563,6 +564,11 @@ func TestEmbedOnAForeignBlog(t *testing.T) {
 				assert.NotEqual(t, site.URL+"/sim.wasm.js", u, "the base64 copy is not needed over http with the CORS header")
 			}
 			assert.True(t, streamed, "sim.wasm is fetched")
+			framed := false
+			for _, u := range requests {
+				framed = framed || strings.HasPrefix(u, site.URL+"/frame.html?")
+			}
+			assert.True(t, framed, "the iframe's requests are among those checked")
 		})
 	}
 
