@@ -4,27 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"reflect"
-	"strings"
 	"testing"
 )
-
-// configLine writes c as %+v does, but leaves out the fields that JSON
-// leaves out when zero (`json:",omitempty"`): those added after the golden
-// files were written, whose zero is the post's behaviour, so that a
-// default Config's line stays the same as new fields arrive.
-func configLine(c Config) string {
-	v := reflect.ValueOf(c)
-	var parts []string
-	for i := range v.NumField() {
-		f := v.Type().Field(i)
-		if strings.Contains(f.Tag.Get("json"), "omitempty") && v.Field(i).IsZero() {
-			continue
-		}
-		parts = append(parts, fmt.Sprintf("%s:%v", f.Name, v.Field(i)))
-	}
-	return "{" + strings.Join(parts, " ") + "}"
-}
 
 // TestGoldenEvents pins the first events of seed 1, in order, with their
 // times to the nanosecond: the shop's default run, and a small busy service
