@@ -166,7 +166,7 @@ func (e *engine) arrivalOrder() bool {
 			e.retriesSent++
 		}
 		x.t0, x.deadline = at, at+timeout
-		w, sale := &e.windows[x.window], e.inSale(&x)
+		w, sale := &e.windows[x.window], e.inWindow(&x) // no waves here: arrivalOrderTakes declines them
 		w.Attempts++
 		if sale {
 			e.saleAttempts++

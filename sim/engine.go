@@ -54,7 +54,7 @@ type engine struct {
 	end, saleStart, saleEnd                 int64
 	timeout, retryDelay, retryJitter        int64
 	refusalCost, codelTarget, codelInterval int64
-	normalGap, saleGap                      float64 // mean ns between arrivals; 0 for no arrivals
+	normalGap, saleGap                      float64 // mean ns between arrivals; 0 for no arrivals; saleGap -1 for a shaped sale
 	bound                                   int
 	pickup                                  bool // the policy may drop or refuse a request a worker picks up: skip, codel, lifo
 	retries                                 int32
@@ -63,9 +63,8 @@ type engine struct {
 	// Config.PeopleStartS)
 	peopleStart, peopleEnd, calm int64
 	peopleNS                     uint64 // peopleEnd - peopleStart, or 0
-	// a shaped sale (rule 25; see shape.go): its ramps, and its waves'
-	// length and spacing (waveEvery 0 for one wave)
-	shaped                   bool
+	// a shaped sale (rule 25; see shape.go; saleGap is then -1): its
+	// ramps, and its waves' length and spacing (waveEvery 0 for one wave)
 	ramp, waveLen, waveEvery int64
 
 	// the incidents (rules 22 and 23; see incident.go)
@@ -278,10 +277,6 @@ func (e *engine) nextSeq() uint64 {
 // change of rate is drawn again from the boundary, which memorylessness
 // makes exact.
 func (e *engine) scheduleArrival(t int64) {
-	if e.shaped {
-		e.scheduleShapedArrival(t)
-		return
-	}
 	e.arrival = math.MaxInt64
 	for t < e.end {
 		gap, boundary := e.rateAt(t)
@@ -291,6 +286,9 @@ func (e *engine) scheduleArrival(t int64) {
 				e.arrival = t + int64(d)
 				break
 			}
+		} else if gap < 0 { // a shaped sale (rule 25), whose saleGap is -1: off the post's path
+			e.scheduleShapedArrival(t)
+			return
 		}
 		t = boundary
 	}
@@ -331,14 +329,17 @@ func (e *engine) limit(a *attempt) int64 {
 // follows it.
 func (e *engine) gone(a *attempt) bool { return e.now >= e.deadline(a) }
 
-// inSale reports whether a's person first arrived during the sale (rule 15),
-// or whatever the incidents measure instead: peopleStart <= first <
-// peopleEnd, in one unsigned comparison (first and peopleStart are at
-// least 0, so their difference does not overflow, and it wraps to a huge
-// number when first is before peopleStart); and for a sale that comes
-// back, in one of its waves (rule 25).
+// inWindow reports whether a's person first arrived in the window of the
+// sale's people (rule 15), or of whatever the incidents measure instead:
+// peopleStart <= first < peopleEnd, in one unsigned comparison (first and
+// peopleStart are at least 0, so their difference does not overflow, and
+// it wraps to a huge number when first is before peopleStart).
+func (e *engine) inWindow(a *attempt) bool { return uint64(a.first-e.peopleStart) < e.peopleNS }
+
+// inSale reports whether a's person is one of the sale's people: in the
+// window, and for a sale that comes back, in one of its waves (rule 25).
 func (e *engine) inSale(a *attempt) bool {
-	return uint64(a.first-e.peopleStart) < e.peopleNS && (e.waveEvery == 0 || (a.first-e.peopleStart)%e.waveEvery < e.waveLen)
+	return e.inWindow(a) && (e.waveEvery == 0 || (a.first-e.peopleStart)%e.waveEvery < e.waveLen)
 }
 
 // final reports whether a is its person's last possible attempt.

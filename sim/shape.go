@@ -108,7 +108,7 @@ func (c Config) validateShape(errs *[]error, real func(string, float64, float64,
 // startShape sets up a shaped sale's arrivals and waves in e.
 func (e *engine) startShape() {
 	c := e.cfg
-	e.shaped = true
+	e.saleGap = -1 // scheduleArrival hands the sale's span to scheduleShapedArrival
 	e.ramp = int64(math.Round(c.SaleRampS * 1e9))
 	e.waveLen = int64(math.Round(c.SaleS * 1e9))
 	if c.SaleWaves > 1 {
