@@ -149,6 +149,7 @@ func TestBadInput(t *testing.T) {
 		{"a sale too long names the flag", []string{"--sale-s", "300"}, []string{"or make --duration-s longer"}},
 		{"three dashes are echoed as typed", []string{"---workers", "3"}, []string{"bad flag syntax: ---workers: a flag is --name"}},
 		{"the planner's load names its flags", []string{"plan", "--rate-rps", "1000000", "--service-ms", "3600000"}, []string{"keep --rate-rps × --service-ms / 1000 at most 50,000"}},
+		{"a shape's message names its flags", []string{"--patience-ms", "5"}, []string{"--patience-ms: 5 applies only to people with patience, and --patience is none: set --patience to exponential, or leave --patience-ms out"}},
 		{"the budget's counts are grouped", []string{"--seed", "9007199254740991", "--seeds", "2"}, []string{"2 seeds from 9,007,199,254,740,991 pass the largest seed, 9,007,199,254,740,991"}},
 	}
 	for _, tc := range cases {
