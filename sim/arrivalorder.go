@@ -281,8 +281,11 @@ func (e *engine) arrivalOrder() bool {
 			if done < end {
 				e.wasted++
 			}
-			if deadline < end && x.try > retries { // the common case of clientGaveUp
-				e.count(w, sale, x.order, timedOut, 0)
+			if deadline < end && x.try > retries { // timed out, as clientGaveUp and count count it
+				w.TimedOut++
+				if sale {
+					e.sale.TimedOut++
+				}
 			} else {
 				e.clientGaveUp(&x)
 			}
