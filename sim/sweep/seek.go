@@ -218,8 +218,9 @@ func (s SeekSpec) check() (Knob, grid, error) {
 	if err := settingsErrors([]sim.Config{lo, hi}, k.Label); err != nil {
 		return k, grid{}, err
 	}
-	// ExpectedAttempts is linear in any one field, so the range's ends
-	// bound every setting's.
+	// ExpectedAttempts is monotone in any one field (linear in the rates,
+	// the duration and the retries), so the range's ends bound every
+	// setting's.
 	most := max(lo.ExpectedAttempts(), hi.ExpectedAttempts())
 	probes := s.probes(g.n)
 	worst := make([]sim.Config, probes)

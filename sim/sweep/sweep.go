@@ -70,11 +70,14 @@ type Mark struct {
 	Now  bool    `json:"now"`
 }
 
-// Values returns the Steps values from from to to, evenly spaced, the
-// last exactly to. Each is from + (to - from) x i / (steps - 1), written
+// Values returns the steps values from from to to, evenly spaced, the
+// last exactly to (none for steps under 1). Each is from + (to - from) x i / (steps - 1), written
 // so that no platform fuses a multiply-add.
 func Values(from, to float64, steps int) []float64 {
-	if steps == 1 {
+	switch {
+	case steps < 1:
+		return nil
+	case steps == 1:
 		return []float64{from}
 	}
 	out := make([]float64, steps)
@@ -256,7 +259,7 @@ func run(s Spec, keep func(int, sim.Result)) (Sweep, error) {
 	sw.Spec.Policies = policies
 	for i, p := range policies {
 		c := Curve{Policy: p, Steps: outs[i*len(values) : (i+1)*len(values)]}
-		c.Flips = marks(values, c.Steps, Outcome.MostlyBack)
+		c.Flips, c.Crossings = marks(values, c.Steps, Outcome.MostlyBack), []Mark{}
 		if s.Below > 0 {
 			c.Crossings = marks(values, c.Steps, func(o Outcome) bool { return o.Answered.N > 0 && o.Answered.Mean >= s.Below })
 		}

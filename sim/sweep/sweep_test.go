@@ -69,6 +69,7 @@ func TestValues(t *testing.T) {
 	assert.Equal(t, []float64{100, 105, 110, 115}, Values(100, 115, 4))
 	assert.Equal(t, []float64{250, 200, 150, 100}, Values(250, 100, 4), "a range may run downwards")
 	assert.Equal(t, []float64{3}, Values(3, 3, 1))
+	assert.Empty(t, Values(1, 2, 0), "no steps, no values")
 	v := Values(0, 1, 11)
 	assert.Equal(t, 1.0, v[10], "the last value is exactly to")
 	assert.InDelta(t, 0.3, v[3], 1e-15)
