@@ -3,6 +3,7 @@ package sweep
 import (
 	"errors"
 	"math"
+	"math/bits"
 	"strconv"
 	"strings"
 
@@ -192,7 +193,7 @@ func (s SeekSpec) check() (Knob, grid, error) {
 		case step == 0 && k.Whole:
 			step = 1
 		case step == 0:
-			step = math.Pow(10, math.Floor(math.Log10((s.To-s.From)/100)))
+			step = powerOfTenBelow((s.To - s.From) / 100)
 		}
 	}
 	if msg := k.checkValue(step); len(errs) == 0 && (msg != "" || !(step > 0)) {
@@ -242,7 +243,22 @@ func (s SeekSpec) probes(n int) int {
 	if n <= 2 {
 		return n
 	}
-	return 2 + int(math.Ceil(math.Log2(float64(n-1))))
+	return 2 + bits.Len(uint(n-2)) // ceil(log2(n-1)), in integers
+}
+
+// powerOfTenBelow is the largest power of ten at most x (x > 0), by
+// multiplying and dividing by ten rather than math.Pow and math.Log10,
+// which differ in the last bits between platforms: the same step, and so
+// the same settings, everywhere.
+func powerOfTenBelow(x float64) float64 {
+	p := 1.0
+	for p > x && p > 1e-300 {
+		p /= 10
+	}
+	for p*10 <= x && p < 1e300 {
+		p *= 10
+	}
+	return p
 }
 
 // Validate checks the SeekSpec without running it: the knob, the range

@@ -131,3 +131,21 @@ func TestBadSeeks(t *testing.T) {
 		assert.Equal(t, err, seekErr, "%s: Seek refuses what Validate does, before running", tc.reason)
 	}
 }
+
+func TestSeekArithmetic(t *testing.T) {
+	for _, tc := range []struct {
+		x, want float64
+		reason  string
+	}{
+		{3, 1, "a range of 300: a step of 1"},
+		{0.5, 0.1, "a range of 50: 0.1"},
+		{10, 10, "a power of ten is its own"},
+		{12345, 10000, "a wide range"},
+	} {
+		assert.InDelta(t, tc.want, powerOfTenBelow(tc.x), tc.want*1e-12, tc.reason)
+	}
+	var s SeekSpec
+	for n, want := range map[int]int{1: 1, 2: 2, 3: 3, 4: 4, 5: 4, 9: 5, 10: 6, 40: 8} {
+		assert.Equal(t, want, s.probes(n), "%d values: both ends and ceil(log2(n-1)) between", n)
+	}
+}
