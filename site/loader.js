@@ -22,7 +22,8 @@
  *
  * In an iframe, <shed-sim data-shedsim-query> takes its attributes from
  * the page's address and posts the page's height to the parent
- * ({shedsim: "height", height}); a page that runs this loader resizes its
+ * ({shedsim: "height", height, drawn}, drawn once it shows its results);
+ * a page that runs this loader resizes its
  * iframes of frame.html from the loader's origin on those messages.
  *
  * window.shedsimLoader.ready() is a promise of the global shedsim object
@@ -167,21 +168,45 @@
     });
   }
 
-  // painted resolves once the page has drawn its first frame after it is
-  // parsed: the engine's module downloads and compiles meanwhile, but runs
-  // only then, so that it never holds up the page's first paint. A frame
-  // callback runs just before a frame is drawn, so the second one comes
-  // after the first frame; a page that draws none (a background tab) is
-  // given a moment instead.
+  // painted resolves once the page has painted, so that the engine (whose
+  // module downloads and compiles meanwhile) never holds up the page's
+  // first paint: on a host page, when its first contentful paint is
+  // reported; on the site's own pages, whose first content is what the
+  // simulator draws, after their first frame (a frame callback runs just
+  // before a frame is drawn, so the second comes after the first); at
+  // once in a background tab, which paints nothing; and at the latest 3 s
+  // after the page is parsed.
   var painted = new Promise(function (resolve) {
     function afterFrame() {
-      setTimeout(resolve, 200);
       requestAnimationFrame(function () { requestAnimationFrame(function () { resolve(); }); });
     }
+    function decide() {
+      setTimeout(resolve, 3000);
+      if (document.visibilityState === 'hidden') {
+        resolve();
+        return;
+      }
+      var types = typeof PerformanceObserver === 'function' ? PerformanceObserver.supportedEntryTypes || [] : [];
+      if (document.querySelector('[data-shedsim-page]') || types.indexOf('paint') < 0) {
+        afterFrame();
+        return;
+      }
+      new PerformanceObserver(function (list, observer) {
+        if (list.getEntriesByName('first-contentful-paint').length) {
+          observer.disconnect();
+          resolve();
+        }
+      }).observe({ type: 'paint', buffered: true });
+      document.addEventListener('visibilitychange', function () {
+        if (document.visibilityState === 'hidden') {
+          resolve();
+        }
+      });
+    }
     if (document.readyState === 'loading') {
-      document.addEventListener('DOMContentLoaded', afterFrame);
+      document.addEventListener('DOMContentLoaded', decide);
     } else {
-      afterFrame();
+      decide();
     }
   });
 
@@ -547,13 +572,25 @@
     }
     heightPosted = true;
     var last = 0;
-    new ResizeObserver(function () {
+    var drawn = false;
+    function post(force) {
       var h = Math.ceil(document.documentElement.getBoundingClientRect().height);
-      if (h !== last) {
+      if (h !== last || force) {
         last = h;
-        window.parent.postMessage({ shedsim: 'height', height: h }, '*');
+        window.parent.postMessage({ shedsim: 'height', height: h, drawn: drawn }, '*');
       }
-    }).observe(document.documentElement);
+    }
+    new ResizeObserver(function () { post(false); }).observe(document.documentElement);
+    // drawn says the widget shows its results (every policy's, for the
+    // comparison), which may not change the height.
+    ['shedsim:result', 'shedsim:lab', 'shedsim:plan'].forEach(function (type) {
+      document.addEventListener(type, function () {
+        if (!drawn) {
+          drawn = true;
+          post(true);
+        }
+      });
+    });
   }
 
   // A page that runs the loader resizes its iframes of frame.html, from

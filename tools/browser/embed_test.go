@@ -303,9 +303,11 @@ func siteServer(t *testing.T, s *session, cors bool) *httptest.Server {
 // hostRecorder runs first in every document of a blog's tab: it records
 // the page's CSP violations and the heights its iframes post.
 const hostRecorder = `(() => {
-	const r = window.__hostTest = {csp: [], heights: []};
+	const r = window.__hostTest = {csp: [], heights: [], drawn: false};
 	document.addEventListener('securitypolicyviolation', (e) => r.csp.push(e.violatedDirective + ' blocked ' + e.blockedURI));
-	window.addEventListener('message', (e) => { if (e.data && e.data.shedsim === 'height') r.heights.push(e.data.height); });
+	window.addEventListener('message', (e) => {
+		if (e.data && e.data.shedsim === 'height') { r.heights.push(e.data.height); r.drawn = r.drawn || e.data.drawn === true; }
+	});
 })();`
 
 // widgetState is a JavaScript function of a <shed-sim> element: "" while
@@ -519,6 +521,7 @@ func TestEmbedOnAForeignBlog(t *testing.T) {
 			// its height and is resized to it (by the README's lines, or
 			// on the strict blog by the loader itself).
 			tb.do("scrolling to the iframe", chromedp.Evaluate[chromedp.Void](`document.querySelector('iframe').scrollIntoView()`))
+			poll[bool](tb, "the iframe's widget to show its results", `__hostTest.drawn`, `JSON.stringify(__hostTest)`)
 			h := poll[float64](tb, "the iframe to be as tall as it says", `(() => {
 				const f = document.querySelector('iframe'), hs = __hostTest.heights;
 				const last = hs[hs.length - 1];
