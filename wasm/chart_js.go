@@ -32,6 +32,12 @@ func renderChart(chartID string, ch report.Chart, r sim.Result, caption string) 
 			m.elem("rect", "class", "sale", "x", svgNum(b.X), "y", "0", "width", svgNum(b.W), "height", svgNum(b.Y+b.H))
 		}
 	}
+	for _, b := range ch.Incidents { // a loss or a slowdown beside the sale: outlined
+		m.elem("rect", "class", "incident", "x", svgNum(b.X), "y", svgNum(b.Y), "width", svgNum(b.W), "height", svgNum(b.H))
+		if b.W >= 40 {
+			m.elem("text", "class", "incident-label", "x", svgNum(b.X+b.W/2), "y", svgNum(b.Y+12), "text-anchor", "middle", b.Label)
+		}
+	}
 	for _, t := range ch.YTicks {
 		m.elem("line", "class", "grid", "x1", svgNum(p.X), "x2", svgNum(p.X+p.W), "y1", svgNum(t.At), "y2", svgNum(t.At))
 		m.elem("text", "class", "tick y", "x", svgNum(p.X-6), "y", svgNum(t.At+4), "text-anchor", "end", t.Label)

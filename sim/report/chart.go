@@ -24,11 +24,20 @@ type Chart struct {
 	// BandLabel names the band under the axis: "" for "sale", else "loss",
 	// "slowdown" or "incidents".
 	BandLabel string `json:"band_label,omitempty"`
+	// Incidents outline a loss and a slowdown in a run whose band is the
+	// sale's, each with its name ("loss", "slowdown").
+	Incidents []Band `json:"incidents,omitempty"`
 	Bars      []Bar  `json:"bars"`
 	XTicks    []Tick `json:"x_ticks"`
 	YTicks    []Tick `json:"y_ticks"`
 	// Summary describes the chart in a sentence, for screen readers.
 	Summary string `json:"summary"`
+}
+
+// Band is a labelled rectangle in viewBox units.
+type Band struct {
+	Rect
+	Label string `json:"label"`
 }
 
 // Rect is a rectangle in viewBox units.
@@ -93,6 +102,18 @@ func Timeline(r sim.Result) Chart {
 		ch.Sale = Rect{X: x(from), Y: marginT, W: x(to) - x(from), H: plotH}
 		if IncidentOnly(c) {
 			ch.BandLabel = bandMark(c)
+		}
+	}
+	if c.HasIncident() && !IncidentOnly(c) { // the sale is the band: outline the incidents
+		add := func(from, to float64, label string) {
+			to = min(to, c.DurationS)
+			ch.Incidents = append(ch.Incidents, Band{Rect{X: x(from), Y: marginT, W: x(to) - x(from), H: plotH}, label})
+		}
+		if c.LossWorkers > 0 {
+			add(c.LossStartS, c.LossEndS(), "loss")
+		}
+		if c.SlowFactor > 0 {
+			add(c.SlowStartS, c.SlowEndS(), "slowdown")
 		}
 	}
 	for _, w := range r.Windows {

@@ -124,3 +124,24 @@ func TestLoadWords(t *testing.T) {
 	assert.Contains(t, v.Outlook.Text, "A bound of 50 keeps it short of that: at most 1.05x as long, 95/s.")
 	assert.Equal(t, "back to normal at once.", v.ThisRun.Text)
 }
+
+// TestChartOutlinesIncidents: in a run with a sale, the chart's band is the
+// sale and a loss or a slowdown is outlined beside it, named; with no sale
+// the incident is the band.
+func TestChartOutlinesIncidents(t *testing.T) {
+	c := sim.DefaultConfig()
+	c.LossWorkers, c.LossStartS, c.LossS = 2, 150, 30
+	ch := report.Timeline(run(t, c))
+	require.Len(t, ch.Incidents, 1)
+	assert.Equal(t, "loss", ch.Incidents[0].Label)
+	assert.Greater(t, ch.Incidents[0].X, ch.Sale.X+ch.Sale.W, "the loss comes after the sale")
+	assert.InDelta(t, ch.Sale.W/2, ch.Incidents[0].W, 1e-9, "30 s against the sale's 60 s")
+	assert.Empty(t, ch.BandLabel, "the band is the sale's")
+
+	s, ok := sim.SampleByKey("slow-dependency")
+	require.True(t, ok)
+	ch = report.Timeline(run(t, s.Config))
+	assert.Empty(t, ch.Incidents, "with no sale the slowdown is the band")
+	assert.Equal(t, "slowdown", ch.BandLabel)
+	assert.Positive(t, ch.Sale.W)
+}
