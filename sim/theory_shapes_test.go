@@ -132,7 +132,7 @@ func TestTheoryErlangA(t *testing.T) {
 	const (
 		workers   = 8
 		serviceMS = 80.0
-		duration  = 1110.0
+		duration  = 610.0 // 500 s measured after a 100 s warm-up
 		seeds     = 8
 	)
 	mu := 1000 / serviceMS
