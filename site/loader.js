@@ -210,6 +210,14 @@
     }
   });
 
+  // startWorkers loads workers.js, if the page has not, and starts its
+  // pool with module; runs sent before the workers are up wait for them.
+  function startWorkers(module) {
+    return (window.shedsimWorkers ? Promise.resolve() : loadScript('workers.js')).then(function () {
+      window.shedsimWorkers.start(module, base);
+    });
+  }
+
   // start starts the one Go runtime of the page; every widget shares it.
   function start() {
     if (runtime) {
@@ -243,6 +251,10 @@
       if (!window.shedsim) {
         throw new Error('the module started but did not register shedsim');
       }
+      // The engine's runs go to workers (workers.js), each started from
+      // this compiled module; the page's own runtime only draws.
+      return startWorkers(result.module);
+    }).then(function () {
       var ms = performance.now() - t0;
       console.log('shedsim: runtime ready in ' + ms.toFixed(0) + ' ms (' + window.shedsim.version + ')');
       window.shedsimLoader.readyMS = ms;

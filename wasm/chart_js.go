@@ -11,9 +11,10 @@ import (
 // with its table, and the lines under it.
 
 // renderChart renders a timeline chart from report.Chart geometry, with a
-// table of its windows as the text alternative. The SVG and the table,
-// hundreds of elements, are written as markup (see markup).
-func renderChart(chartID string, ch report.Chart, r sim.Result, caption string) el {
+// box for the table of its windows, its text alternative, which
+// renderChartTable fills once the chart is in the document. The SVG and
+// the table, hundreds of elements, are written as markup (see markup).
+func renderChart(chartID string, ch report.Chart, caption string) el {
 	var m markup
 	m.open("svg", "id", chartID, "class", "timeline", "viewBox", "0 0 "+svgNum(ch.Width)+" "+svgNum(ch.Height),
 		"role", "img", "aria-label", ch.Summary, "preserveAspectRatio", "xMidYMid meet")
@@ -73,9 +74,19 @@ func renderChart(chartID string, ch report.Chart, r sim.Result, caption string) 
 		}
 	}
 	m.close("svg")
-	chart := fromMarkup(&m)
+	return build(h("figure", "class", "chart"), fromMarkup(&m),
+		h("figcaption", caption), legend("answered", "refused", "timed_out", "unfinished"),
+		build(h("details", "class", "chart-table"), h("summary", "The chart as a table"), h("div", "class", "chart-table-box", "id", chartID+"-table-box")))
+}
 
-	// The text alternative: every window as a table.
+// renderChartTable fills the box renderChart left for the chart's text
+// alternative, every window of r as a table: a step of its own, since an
+// hour's 360 windows are as many elements again as the chart.
+func renderChartTable(chartID string, r sim.Result) {
+	box := wrap(docJS.Call("getElementById", chartID+"-table-box"))
+	if box == nil {
+		return
+	}
 	tab, inSale := report.WindowTable(r)
 	var t markup
 	t.open("table", "id", chartID+"-table", "class", "windows")
@@ -102,9 +113,7 @@ func renderChart(chartID string, ch report.Chart, r sim.Result, caption string) 
 	}
 	t.close("tbody")
 	t.close("table")
-	return build(h("figure", "class", "chart"), chart,
-		h("figcaption", caption), legend("answered", "refused", "timed_out", "unfinished"),
-		build(h("details", "class", "chart-table"), h("summary", "The chart as a table"), tableWrap("The chart's windows", fromMarkup(&t))))
+	fill(box, tableWrap("The chart's windows", fromMarkup(&t)))
 }
 
 // fromMarkup parses m, which holds one element (and what is inside it),

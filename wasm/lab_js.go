@@ -231,7 +231,8 @@ func (w *labWidget) render(l LabRun) {
 		h("p", "id", w.id("lab-shares-text"), who+": "+report.Percent(r.Sale.AnsweredShare)+" answered, "+
 			report.Percent(r.Sale.RefusedShare)+" refused, "+report.Percent(r.Sale.TimedOutShare)+" timed out."))
 
-	fill(w.chart, renderChart(w.id("lab-chart"), l.Chart, r, "Answered per 10 s of arrivals; "+report.SaleBand(c)+"."))
+	fill(w.chart, renderChart(w.id("lab-chart"), l.Chart, "Answered per 10 s of arrivals; "+report.SaleBand(c)+"."))
+	renderChartTable(w.id("lab-chart"), r)
 
 	word, kind := "Got back", "normal"
 	switch {

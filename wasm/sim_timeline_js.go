@@ -38,11 +38,20 @@ func (p *timelinePart) fluidDetails() el {
 	return build(h("details", "class", "fluid-details"), h("summary", "The fluid view: does a full unbounded queue drain after the sale?"), p.fluid)
 }
 
-// render shows v's chosen policy over time.
+// renderTable fills the chart's table of windows, after render.
+func (p *timelinePart) renderTable(v report.View) { renderChartTable(p.chartID, v.Chosen) }
+
+// renderChart draws the chart, after render.
+func (p *timelinePart) renderChart(v report.View) {
+	fill(p.chart, renderChart(p.chartID, v.Chart, report.TimelineCaption(v.Config)))
+}
+
+// render shows v's chosen policy over time, all but the chart and its
+// table (renderChart and renderTable): an hour's chart is thousands of
+// elements, which the page draws a step at a time.
 func (p *timelinePart) render(v report.View) {
 	c := v.Config
 	p.title.SetTextContent(report.TimelineTitle(c))
-	fill(p.chart, renderChart(p.chartID, v.Chart, v.Chosen, report.TimelineCaption(c)))
 	fill(p.lines, renderLine(p.outlookID, v.Outlook), renderLine(p.thisRunID, v.ThisRun))
 	if p.fluid != nil {
 		clear(p.fluid)

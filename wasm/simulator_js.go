@@ -41,47 +41,72 @@ type simWidget struct {
 
 	// The results' frame: the heading, the status line and the notes
 	// that say the results are stale or missing.
-	results, resultsTitle, summary, stale, empty, body el
-	openFull                                           *openLink // a widget's link to the full simulator
+	results, resultsTitle, summary, announce, stale, empty, body el
+	openFull                                                     *openLink // a widget's link to the full simulator
 
 	view    *report.View
 	lastKey string
+	// arrowing is true while a key is down in a menu of the form;
+	// uncommitted, that the inputs shown have replaced the history entry
+	// but not yet added one (see update).
+	arrowing, uncommitted bool
+	isStale               bool // the results on show are not the form's
 
-	// A recompute runs and draws the chosen policy, its chart and its
-	// lines first; after the browser has painted them, rest runs the other
-	// policies and draws the comparison, then measures the advice, then
-	// the client strategies, one run per task, so that neither typing nor
-	// a frame is held up by more than a run or two.
-	debounce, rest, dim *task
-	later               laterWork
-	timings             timings
+	// A recompute sends its runs to the page's workers (runs) and draws
+	// each part as its runs come back (later): the chosen policy, every
+	// policy side by side, the advice, the client strategies.
+	debounce, dim, chart, table *task
+	runs                        runs
+	later                       laterWork
+	timings                     timings
 }
 
-// laterWork is what a recompute leaves for after the first paint.
+// laterWork is a recompute's runs, which the page's workers answer in
+// any order, and what of them is drawn so far.
 type laterWork struct {
 	config sim.Config
-	// compared is every policy's run, in the order of sim.Policies, for the
-	// comparison and report.Advise, the chosen policy's first (see next);
-	// drawn, that the bars and table show them.
-	compared []sim.Result
-	drawn    bool
-	advised  bool // the advice is drawn
-	// clients are the client comparison's rows so far, in the order of
-	// sim.Clients; rowsDone counts them.
-	clients  []report.ClientRow
-	rowsDone int
+	// startMS is when the recompute began (now()), for its timings.
+	startMS float64
+	// compared is every policy's run, in the order of sim.Policies, without
+	// its windows, for the comparison and report.Advise (see next);
+	// chosenShown, that the chosen policy's is drawn; drawn, that the bars
+	// and table show them.
+	compared    []sim.Result
+	chosenShown bool
+	drawn       bool
+	// chosen is the chosen policy's run, whole (its windows too), once
+	// back; rows, every policy's row, once drawn.
+	chosen *sim.Result
+	rows   []report.Row
+	// alts are the advice's alternatives (report.AdviceRuns) and their
+	// runs as they come, altsLeft the runs still out; advised, that the
+	// advice is drawn.
+	alts     []sim.Config
+	altRuns  []sim.Result
+	altsLeft int
+	advised  bool
+	// clients are the client comparison's runs, in the order of
+	// sim.Clients (the page only), clientsLeft those still out;
+	// clientsDrawn, that the comparison is drawn.
+	clients      []sim.Result
+	clientsLeft  int
+	clientsDrawn bool
+	// download is a download asked for before the advice was in: "csv",
+	// "json" or "".
+	download string
+	// announce: the input was committed, and its headline is to be
+	// announced when drawn.
+	announce bool
 }
-
-// clientsDone reports whether every client strategy has run.
-func (l *laterWork) clientsDone() bool { return l.clients != nil && l.rowsDone == len(l.clients) }
 
 // mountSimulator builds the simulator into host. For the page, the values
 // come from the URL; for a widget, from its attributes (attrs).
 func mountSimulator(host el, prefix string, page bool, kind string, attrs map[string]string) *simWidget {
 	w := &simWidget{widget: widget{host: host, prefix: prefix}, page: page, kind: kind}
 	w.debounce = w.task(func() { w.update(false) })
-	w.rest = w.task(w.continueLater)
 	w.dim = w.task(w.dimBusy)
+	w.chart = w.task(w.drawChart)
+	w.table = w.task(w.drawChartTable)
 	w.base = attrs["base"]
 	given := w.open(page, attrs)
 
@@ -132,7 +157,7 @@ func mountSimulator(host el, prefix string, page bool, kind string, attrs map[st
 	w.form = newSimForm(&w.widget, w.start)
 	if page {
 		w.form.buildPage(vals)
-		w.onEl(w.form.reset, "click", func(js.Value) { w.applySample("sale") })
+		w.onEl(w.form.reset, "click", func(js.Value) { w.applySample("sale", true) })
 	} else {
 		specs, problem := widgetControls(kind, attrs["controls"])
 		if problem != "" {
@@ -155,12 +180,32 @@ func mountSimulator(host el, prefix string, page bool, kind string, attrs map[st
 
 	if form != nil {
 		w.onEl(form, "input", func(js.Value) { w.schedule() })
-		w.onEl(form, "change", func(ev js.Value) {
-			if w.form.isSample(wrap(ev.Get("target"))) {
-				w.applySample(value(w.form.sample))
+		// Arrowing through a menu changes it at every press: each
+		// replaces the history entry, and leaving the menu, or Enter,
+		// commits the choice (a click commits at once).
+		w.onEl(form, "keydown", func(ev js.Value) {
+			if !isSelect(ev.Get("target")) {
 				return
 			}
-			w.update(true)
+			if ev.Get("key").String() == "Enter" {
+				w.update(true)
+				return
+			}
+			w.arrowing = true
+		})
+		w.onEl(form, "keyup", func(js.Value) { w.arrowing = false })
+		w.onEl(form, "focusout", func(ev js.Value) {
+			if w.uncommitted && isSelect(ev.Get("target")) {
+				w.update(true)
+			}
+		})
+		w.onEl(form, "change", func(ev js.Value) {
+			commit := !(w.arrowing && isSelect(ev.Get("target")))
+			if w.form.isSample(wrap(ev.Get("target"))) {
+				w.applySample(value(w.form.sample), commit)
+				return
+			}
+			w.update(commit)
 		})
 		w.onEl(form, "submit", func(ev js.Value) {
 			ev.Call("preventDefault")
@@ -190,7 +235,10 @@ func mountSimulator(host el, prefix string, page bool, kind string, attrs map[st
 
 // buildResults builds the (empty) results area and its parts.
 func (w *simWidget) buildResults() {
-	w.summary = h("p", "class", "summary", "id", w.id("summary"), "role", "status", "aria-live", "polite", "Computing…")
+	// The summary shows every input's headline; the live region beside
+	// it announces only a committed input's (announceResult).
+	w.summary = h("p", "class", "summary", "id", w.id("summary"), "Computing…")
+	w.announce = h("p", "class", "visually-hidden", "id", w.id("announce"), "role", "status", "aria-live", "polite")
 	w.stale = h("p", "class", "stale-note", "id", w.id("stale-note"), "hidden", "", "These results are for the last valid input.")
 	w.empty = h("p", "class", "empty-note", "id", w.id("empty-note"), "hidden", "", "No results yet: fix the marked fields.")
 	w.body = h("div", "class", "results-body", "id", w.id("results-body"))
@@ -204,7 +252,7 @@ func (w *simWidget) buildResults() {
 		headTag = "h3"
 	}
 	w.resultsTitle = h(headTag, "id", w.id("results-title"), "tabindex", "-1", title)
-	build(w.results, w.resultsTitle, w.summary, w.stale, w.empty, w.body)
+	build(w.results, w.resultsTitle, w.summary, w.announce, w.stale, w.empty, w.body)
 
 	w.compare = newComparePart(&w.widget, w.page, w.kind != "chart")
 	w.timeline = newTimelinePart(&w.widget, w.page)
@@ -251,6 +299,14 @@ func (w *simWidget) schedule() { w.debounce.after(debounceMS) }
 func (w *simWidget) update(commit bool) {
 	w.debounce.stop()
 	vals := w.computeIfChanged()
+	w.uncommitted = !commit
+	if commit {
+		// The results of a committed input are announced once drawn;
+		// those of a half-typed number, or of a menu being arrowed
+		// through, are shown but not announced.
+		w.later.announce = true
+		w.announceResult()
+	}
 	q := encodeQuery(configKeys, vals, defaults)
 	if w.page {
 		w.syncURL(q, commit)
@@ -277,30 +333,46 @@ func (w *simWidget) computeIfChanged() map[string]string {
 	return vals
 }
 
-// applySample sets the form to a sample's Config and commits it.
-func (w *simWidget) applySample(key string) {
+// applySample sets the form to a sample's Config and, with commit,
+// commits it.
+func (w *simWidget) applySample(key string, commit bool) {
 	s, ok := sim.SampleByKey(key)
 	if !ok {
 		return
 	}
 	w.form.setValues(ConfigStrings(s.Config))
-	w.update(true)
+	w.update(commit)
 }
 
-// compute builds the view of vals and shows it, or marks what is wrong.
-// It runs and draws the chosen policy, its chart and its lines, and leaves
-// the other policies, the advice and the client comparison to w.rest,
-// after the browser has painted.
+// announceResult puts the chosen policy's headline in the live region
+// once a committed input's results are drawn.
+// A committed input that is not valid is announced as the summary says
+// it: what is wrong.
+func (w *simWidget) announceResult() {
+	switch {
+	case !w.later.announce:
+	case w.isStale:
+		w.later.announce = false
+		w.announce.SetTextContent(w.summary.TextContent())
+	case w.later.chosenShown && w.view != nil:
+		w.later.announce = false
+		w.announce.SetTextContent(report.Headline(w.view.Chosen))
+	}
+}
+
+// isSelect reports whether v is a <select>.
+func isSelect(v js.Value) bool {
+	return v.Type() == js.TypeObject && v.Get("tagName").Type() == js.TypeString && v.Get("tagName").String() == "SELECT"
+}
+
+// compute validates vals and sends their runs to the page's workers, or
+// marks what is wrong. The chosen policy's run goes first; each answer is
+// drawn as it comes (advance), so what the reader changed shows as soon
+// as its own run is back. A new valid input cancels the runs of the last.
 func (w *simWidget) compute(vals map[string]string) {
 	c, errs := ConfigFromStrings(w.start, vals, viewRuns)
-	var v report.View
-	var buildMS float64
 	if len(errs) == 0 {
-		t := now()
-		var err error
-		v, err = report.BuildChosen(c)
-		buildMS = now() - t
-		if err != nil {
+		if err := c.Validate(); err != nil {
 			errs = simErrors(err, nil)
 		}
 	}
@@ -320,23 +392,173 @@ func (w *simWidget) compute(vals map[string]string) {
 	if !w.page {
 		w.showError("")
 	}
-	t := now()
+	w.runs.cancel()
 	first := w.view == nil
-	w.render(v)
-	w.view = &v
-	w.setStale(false, "")
-	w.timings = timings{build: buildMS, draw: now() - t}
-	w.timings.first = w.timings.build + w.timings.draw
-	w.later = laterWork{config: c, compared: samePolicies(w.later, c)}
-	w.later.compared[c.Policy] = v.Chosen
+	w.later = laterWork{config: c, startMS: now(), compared: samePolicies(w.later, c)}
+	w.timings = timings{}
+	l := &w.later
+	w.results.SetAttribute("data-rows", "pending")
+	w.results.SetAttribute("data-advice", "pending")
+	w.results.SetAttribute("aria-busy", "true")
 	w.markBusy()
-	if _, more := w.later.next(); !more {
-		w.runNextPolicy() // only the policy changed: the others' runs stand, and are drawn at once
-	} else {
-		w.rowsPending(first)
+	if first {
+		w.compare.placeholders(c)
 	}
+	// The chosen policy first, whole, then every policy's totals, then
+	// the clients': the workers take them in this order.
+	w.runs.start(&w.widget, c, true, func(r sim.Result) {
+		l.chosen = &r
+		w.advance()
+	})
+	for _, p := range sim.Policies {
+		if l.compared[p].Config.Workers != 0 {
+			continue // only the policy changed: this run stands
+		}
+		alt := c
+		alt.Policy = p
+		w.runs.start(&w.widget, alt, false, func(r sim.Result) {
+			l.compared[p] = r
+			w.advance()
+		})
+	}
+	if w.clients != nil {
+		l.clients = make([]sim.Result, len(sim.Clients))
+		for i, cl := range sim.Clients {
+			if cl == c.Client {
+				continue // the chosen policy's run itself (ClientRun)
+			}
+			alt := c
+			alt.Client = cl
+			l.clientsLeft++
+			w.runs.start(&w.widget, alt, false, func(r sim.Result) {
+				l.clients[i] = r
+				l.clientsLeft--
+				w.advance()
+			})
+		}
+	}
+	w.advance()
+}
+
+// advance draws what the runs answered so far allow: the chosen policy
+// as soon as its run is back, every policy side by side once theirs are,
+// then (once their runs are back too) the advice and the client
+// comparison. Each call is one task on the main thread, timed as a step.
+func (w *simWidget) advance() {
+	l := &w.later
+	c := l.config
+	start := now()
+	defer func() {
+		w.timings.step = max(w.timings.step, now()-start)
+		w.showTimings()
+	}()
+	if !l.chosenShown && l.chosen != nil {
+		v := report.ChosenView(c, *l.chosen)
+		v.Rows = l.rows
+		w.render(v)
+		w.view = &v
+		w.setStale(false, "")
+		l.chosenShown = true
+		w.timings.draw += now() - start
+		w.timings.first = now() - l.startMS
+		w.announceResult()
+		w.chart.afterPaint()
+	}
+	if !l.drawn {
+		if _, more := l.next(); more {
+			return
+		}
+		t := now()
+		l.rows = report.Rows(l.compared)
+		w.compare.draw(c, l.rows, false)
+		l.drawn = true
+		w.results.RemoveAttribute("data-rows")
+		for _, e := range w.compare.measuredLater() {
+			measured(e)
+		}
+		w.timings.draw += now() - t
+		w.timings.build = now() - l.startMS
+		if l.chosenShown {
+			w.view.Rows = l.rows
+		}
+		alts, err := report.AdviceRuns(c, l.compared)
+		if err != nil {
+			panic(err) // the config was valid, and ran under every policy
+		}
+		l.alts, l.altRuns, l.altsLeft = alts, make([]sim.Result, len(alts)), len(alts)
+		for i, a := range alts {
+			w.runs.start(&w.widget, a, false, func(r sim.Result) {
+				l.altRuns[i] = r
+				l.altsLeft--
+				w.advance()
+			})
+		}
+	}
+	if !l.chosenShown {
+		return
+	}
+	if !l.advised {
+		if l.altsLeft > 0 {
+			return
+		}
+		t := now()
+		adv, err := report.AdviseFrom(c, l.compared, l.altRuns)
+		if err != nil {
+			panic(err)
+		}
+		w.view.Advice = adv
+		if w.advice != nil {
+			w.advice.render(adv, c)
+		}
+		w.results.RemoveAttribute("data-advice")
+		l.advised = true
+		w.timings.advice = now() - t
+		console("shedsim: " + f1(w.timings.first) + " ms until your policy was drawn, " + f1(w.timings.build) + " ms until every policy was, " + f1(w.timings.draw) + " ms drawing, " + f1(w.timings.advice) +
+			" ms the advice; " + report.Count(int(c.ExpectedAttempts())) + " attempts expected per run")
+		w.dispatch("shedsim:result", `{"view":`+mustJSON(*w.view)+`,"first_ms":`+fnum(w.timings.first)+`,"build_ms":`+fnum(w.timings.build)+`,"advice_ms":`+fnum(w.timings.advice)+`}`)
+		if l.download != "" {
+			w.download(l.download)
+		}
+	}
+	if w.clients == nil || l.clientsDrawn || l.clientsLeft > 0 {
+		return
+	}
+	t := now()
+	l.clients[c.Client] = *l.chosen
+	cv := report.ClientView{Config: c, Rows: report.ClientRows(l.clients)}
+	w.clients.render(cv)
+	l.clientsDrawn = true
+	measured(w.clients.section)
+	w.timings.clients = now() - l.startMS
+	w.timings.draw += now() - t
+	w.dispatch("shedsim:clients", `{"view":`+mustJSON(cv)+`,"clients_ms":`+fnum(w.timings.clients)+`}`)
+}
+
+// drawChart is w.chart: the chosen policy's chart, a step after its
+// headline and lines.
+func (w *simWidget) drawChart() {
+	if !w.later.chosenShown {
+		return
+	}
+	start := now()
+	w.timeline.renderChart(*w.view)
+	w.timings.draw += now() - start
+	w.timings.step = max(w.timings.step, now()-start)
+	w.table.afterPaint()
+}
+
+// drawChartTable is w.table: the chosen policy's chart as a table, a step
+// after the chart itself; then the chosen policy is drawn whole.
+func (w *simWidget) drawChartTable() {
+	if !w.later.chosenShown {
+		return
+	}
+	start := now()
+	w.timeline.renderTable(*w.view)
+	w.results.RemoveAttribute("aria-busy")
+	w.timings.draw += now() - start
+	w.timings.step = max(w.timings.step, now()-start)
 	w.showTimings()
-	w.rest.afterPaint()
 }
 
 // render shows a view's chosen policy: the headline, what the form says
@@ -373,117 +595,14 @@ func samePolicies(last laterWork, c sim.Config) []sim.Result {
 	return out
 }
 
-// rowsPending marks the comparison as being run: the last input's bars
-// and table stay on show, or on the first recompute the policies' names
-// alone, so that nothing moves when the numbers come.
-func (w *simWidget) rowsPending(first bool) {
-	w.results.SetAttribute("data-rows", "pending")
-	if first {
-		w.compare.placeholders(w.later.config)
-	}
-}
-
-// runNextPolicy runs the next policy of the comparison; once all have run,
-// it draws the bars and the table. It reports whether it did either.
-func (w *simWidget) runNextPolicy() bool {
-	l := &w.later
-	if l.drawn {
-		return false
-	}
-	start := now()
-	defer func() { w.timings.step = max(w.timings.step, now()-start) }()
-	if p, more := l.next(); more {
-		alt := l.config
-		alt.Policy = p
-		r, err := sim.Run(alt)
-		if err != nil {
-			panic(err) // the config ran under its own policy, and validity does not depend on the policy
-		}
-		l.compared[p] = r
-		w.timings.build += now() - start
-		if _, more := l.next(); more {
-			return true
-		}
-	}
-	t := now()
-	w.view.Rows = report.Rows(l.compared)
-	w.compare.draw(w.view.Config, w.view.Rows, false)
-	l.drawn = true
-	w.results.RemoveAttribute("data-rows")
-	for _, e := range w.compare.measuredLater() {
-		measured(e)
-	}
-	w.timings.draw += now() - t
-	return true
-}
-
-// continueLater is w.rest: the other policies, one run per task, then the
-// advice, then the client strategies one run at a time, each in its own
-// task.
-func (w *simWidget) continueLater() {
-	l := &w.later
-	if w.view == nil || l.compared == nil {
-		return
-	}
-	if w.runNextPolicy() {
-		w.showTimings()
-		w.rest.after(0)
-		return
-	}
-	if !l.advised {
-		t := now()
-		adv, err := report.Advise(l.config, l.compared)
-		if err != nil {
-			panic(err) // the config was valid, and ran under every policy
-		}
-		w.view.Advice = adv
-		if w.advice != nil {
-			w.advice.render(adv, w.view.Config)
-		}
-		l.advised = true
-		w.timings.advice = now() - t
-		w.showTimings()
-		console("shedsim: " + f1(w.timings.first) + " ms for your policy run and drawn, " + f1(w.timings.build) + " ms for every policy, " + f1(w.timings.draw) + " ms drawing, " + f1(w.timings.advice) +
-			" ms the advice; " + report.Count(int(l.config.ExpectedAttempts())) + " attempts expected per run")
-		w.dispatch("shedsim:result", `{"view":`+mustJSON(*w.view)+`,"first_ms":`+fnum(w.timings.first)+`,"build_ms":`+fnum(w.timings.build)+`,"advice_ms":`+fnum(w.timings.advice)+`}`)
-		if w.clients != nil {
-			l.clients = make([]report.ClientRow, len(sim.Clients))
-			w.dim.after(dimAfterMS) // the clients' runs start now
-			w.rest.after(0)
-		}
-		return
-	}
-	if w.clients == nil || l.rowsDone >= len(l.clients) {
-		return
-	}
-	t := now()
-	r, err := ClientRun(l.config, w.view.Chosen, sim.Clients[l.rowsDone])
-	if err != nil {
-		panic(err)
-	}
-	l.clients[l.rowsDone] = report.ClientRowOf(r)
-	l.rowsDone++
-	w.timings.clients += now() - t
-	if l.rowsDone < len(l.clients) {
-		w.rest.after(0)
-		return
-	}
-	t = now()
-	cv := report.ClientView{Config: l.config, Rows: l.clients}
-	w.clients.render(cv)
-	w.timings.clients += now() - t
-	measured(w.clients.section)
-	w.showTimings()
-	w.dispatch("shedsim:clients", `{"view":`+mustJSON(cv)+`,"clients_ms":`+fnum(w.timings.clients)+`}`)
-}
-
 // showTimings writes the last recompute's timings into #timing.
 func (w *simWidget) showTimings() {
-	w.timing.show(w.timings, w.later.drawn, w.later.advised, w.later.clientsDone())
+	w.timing.show(w.timings, w.later.drawn, w.later.advised, w.later.clientsDrawn)
 }
 
 // setStale marks the results as stale (or not), with a status message.
 func (w *simWidget) setStale(stale bool, msg string) {
+	w.isStale = stale
 	has := w.view != nil
 	if stale {
 		w.results.Class().Add("stale")
@@ -564,21 +683,17 @@ func measured(e el) {
 	e.Class().Remove("pending")
 }
 
-// download saves the current results as CSV or JSON.
+// download saves the current results as CSV or JSON; asked for before
+// the advice is in, it waits for it, which belongs in the file.
 func (w *simWidget) download(format string) {
 	if w.view == nil {
 		return
 	}
-	if !w.later.advised && w.later.compared != nil {
-		// The comparison and the advice belong in the file: measure them
-		// now, in this one task, which the step time then counts whole.
-		start, step := now(), w.timings.step
-		for w.runNextPolicy() {
-			// one policy a call, then the bars and the table
-		}
-		w.timings.step = max(step, now()-start)
-		w.continueLater()
+	if !w.later.advised {
+		w.later.download = format
+		return
 	}
+	w.later.download = ""
 	name := "shedsim-" + w.view.Config.Policy.String()
 	var text, typ string
 	if format == "csv" {
@@ -610,4 +725,11 @@ func saveFile(name, typ, text string) {
 		return nil
 	})
 	js.Global().Call("setTimeout", revoke, 1000)
+}
+
+// release cancels the widget's runs, then removes its listeners and
+// empties its element.
+func (w *simWidget) release() {
+	w.runs.cancel()
+	w.widget.release()
 }

@@ -30,6 +30,52 @@ var earlyNo = []sim.Policy{sim.Bounded, sim.CoDel, sim.LIFO, sim.Priority}
 // workers, no retries, an automatic bound, free refusals; one that is not a
 // valid Config is left out. It returns at least one item.
 func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
+	return advise(c, compared, sim.Run)
+}
+
+// AdviceRuns lists the alternatives Advise(c, compared) runs, in order,
+// each a valid Config, so that a page can run them elsewhere (in its
+// workers) and give them to AdviseFrom. Which alternatives Advise tries
+// depends on c and compared alone, never on what an alternative measured.
+func AdviceRuns(c sim.Config, compared []sim.Result) ([]sim.Config, error) {
+	var alts []sim.Config
+	_, err := advise(c, compared, func(alt sim.Config) (sim.Result, error) {
+		if err := alt.Validate(); err != nil {
+			return sim.Result{}, err
+		}
+		alts = append(alts, alt)
+		return sim.Result{}, errors.New("report: only listing the alternatives")
+	})
+	return alts, err
+}
+
+// AdviseFrom is Advise with the alternatives already run: alts are the
+// Results of AdviceRuns(c, compared), in its order. It runs nothing.
+func AdviseFrom(c sim.Config, compared, alts []sim.Result) ([]Advice, error) {
+	next := 0
+	var mismatch error
+	out, err := advise(c, compared, func(alt sim.Config) (sim.Result, error) {
+		if err := alt.Validate(); err != nil {
+			return sim.Result{}, err // not listed by AdviceRuns either
+		}
+		if next >= len(alts) || alts[next].Config != alt {
+			mismatch = errors.New("report: AdviseFrom needs the runs of AdviceRuns, in its order")
+			return sim.Result{}, mismatch
+		}
+		next++
+		return alts[next-1], nil
+	})
+	if err == nil && mismatch == nil && next != len(alts) {
+		mismatch = errors.New("report: AdviseFrom was given " + strconv.Itoa(len(alts)) + " runs for " + strconv.Itoa(next) + " alternatives")
+	}
+	if mismatch != nil {
+		return nil, mismatch
+	}
+	return out, err
+}
+
+// advise is Advise with run running each alternative.
+func advise(c sim.Config, compared []sim.Result, run func(sim.Config) (sim.Result, error)) ([]Advice, error) {
 	if len(compared) != len(sim.Policies) {
 		return nil, errors.New("report: Advise needs one result per policy, got " + strconv.Itoa(len(compared)))
 	}
@@ -48,7 +94,7 @@ func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
 	try := func(change func(*sim.Config), say func(r sim.Result) string) bool {
 		alt := c
 		change(&alt)
-		r, err := sim.Run(alt)
+		r, err := run(alt)
 		if err != nil {
 			return false
 		}

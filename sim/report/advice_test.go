@@ -341,3 +341,40 @@ func TestAdviseWrongLength(t *testing.T) {
 	_, err := report.Advise(c, rs)
 	assert.NoError(t, err, "one result per policy")
 }
+
+// TestAdviseFromTheListedRuns: a page that runs AdviceRuns' alternatives
+// elsewhere and hands them to AdviseFrom says what Advise says.
+func TestAdviseFromTheListedRuns(t *testing.T) {
+	cases := []struct {
+		reason string
+		config sim.Config
+	}{
+		{"the shop's sale: switch, and more workers", shop()},
+		{"retries: retry less, and a budget", shop(retries(3))},
+		{"a bound in requests over the timeout: bound it as a time", shop(policy(sim.Bounded), queue(1024))},
+		{"a refusal cost: make saying no cheap", shop(policy(sim.Bounded), refusalCost(20))},
+		{"nobody in the sale: nothing to run", shop(normalRPS(0), saleRPS(0))},
+	}
+	for _, tc := range cases {
+		t.Run(tc.reason, func(t *testing.T) {
+			compared, err := report.Compare(tc.config)
+			require.NoError(t, err)
+			want, err := report.Advise(tc.config, compared)
+			require.NoError(t, err)
+			cfgs, err := report.AdviceRuns(tc.config, compared)
+			require.NoError(t, err)
+			alts := make([]sim.Result, len(cfgs))
+			for i, a := range cfgs {
+				alts[i], err = sim.Run(a)
+				require.NoError(t, err)
+			}
+			got, err := report.AdviseFrom(tc.config, compared, alts)
+			require.NoError(t, err)
+			assert.Equal(t, want, got)
+			if len(alts) > 0 {
+				_, err = report.AdviseFrom(tc.config, compared, alts[1:])
+				assert.Error(t, err, "one run short is a caller's mistake, not advice left out")
+			}
+		})
+	}
+}

@@ -55,7 +55,7 @@ func BuildCompared(c sim.Config) (v View, compared []sim.Result, err error) {
 	if err != nil {
 		return View{}, nil, err
 	}
-	v = chosenView(c, rs[c.Policy])
+	v = ChosenView(c, rs[c.Policy])
 	v.Rows = Rows(rs)
 	return v, rs, nil
 }
@@ -69,12 +69,12 @@ func BuildChosen(c sim.Config) (View, error) {
 	if err != nil {
 		return View{}, err
 	}
-	return chosenView(c, chosen), nil
+	return ChosenView(c, chosen), nil
 }
 
-// chosenView lays out c's own run: everything in a View but Rows and
-// Advice.
-func chosenView(c sim.Config, chosen sim.Result) View {
+// ChosenView lays out chosen, c's own run, wherever it ran: everything in
+// a View but Rows and Advice, as BuildChosen does.
+func ChosenView(c sim.Config, chosen sim.Result) View {
 	return View{
 		Config:       c,
 		QueueBound:   c.QueueBound(),

@@ -390,16 +390,17 @@ func (t *tab) typeInto(sel, keys string) {
 
 // summaryOf waits until the summary sel shows results (not empty, not
 // "Computing…") other than not, and no simulator on the page is still
-// running the policies of its comparison (data-rows="pending", which the
-// chosen policy's results are drawn before), and returns it; or returns
-// the error at once if shedsim shows that it hit a bug.
+// waiting for its workers' runs: of its chosen policy (.results
+// aria-busy), of the policies of its comparison (data-rows="pending") or
+// of its advice (data-advice="pending"); and returns it; or returns the
+// error at once if shedsim shows that it hit a bug.
 func (t *tab) summaryOf(sel, not string) string {
 	t.tb.Helper()
 	return poll[string](t, sel+" to show results", `(() => {
 		const e = document.querySelector(`+js(sel)+`);
 		const bug = [...document.querySelectorAll('.shedsim-error')].find(b => b.classList.contains('shedsim-fatal') || b.textContent.includes('hit a bug'));
 		if (bug) return 'shedsim failed: ' + bug.textContent;
-		if (!e || document.querySelector('[data-rows="pending"]')) return false;
+		if (!e || document.querySelector('[data-rows="pending"], [data-advice="pending"], .results[aria-busy]')) return false;
 		const s = e.textContent.trim();
 		return s && !s.startsWith('Computing') && s !== `+js(not)+` ? s : false;
 	})()`, `(document.querySelector(`+js(sel)+`) || {textContent: 'no '+`+js(sel)+`}).textContent`)

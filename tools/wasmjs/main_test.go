@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -71,5 +72,42 @@ func TestRunErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: run(%q) = %v, want an error containing %q", tt.reason, tt.args, err, tt.want)
 		}
+	}
+}
+
+// TestRunText: -text writes a file as a string that JavaScript reads back
+// as the same text, quotes, newlines, "</script>" and U+2028 included.
+func TestRunText(t *testing.T) {
+	dir := t.TempDir()
+	src := "\"use strict\";\n(() => { const s = '</script>\u2028\\\\'; })();\n"
+	in := filepath.Join(dir, "wasm_exec.js")
+	if err := os.WriteFile(in, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "wasm_exec.text.js")
+	var stdout, stderr bytes.Buffer
+	if err := run([]string{"-text", "-global", "SHEDSIM_WASM_EXEC", "-o", out, in}, &stdout, &stderr); err != nil {
+		t.Fatalf("run: %v\n%s", err, stderr.String())
+	}
+	script, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^window\.SHEDSIM_WASM_EXEC = (".*");\n\z`).FindSubmatch(script)
+	if m == nil {
+		t.Fatalf("the script does not end in one assignment of a string:\n%s", script)
+	}
+	var got string
+	if err := json.Unmarshal(m[1], &got); err != nil {
+		t.Fatal(err)
+	}
+	if got != src {
+		t.Errorf("the string is %q, not the file's %q", got, src)
+	}
+	if bytes.Contains(m[1], []byte("\u2028")) {
+		t.Error("U+2028 is written raw, which older JavaScript reads as a line break")
+	}
+	if err := run([]string{"-text", in + ".missing"}, &stdout, &stderr); err == nil {
+		t.Error("a missing file is not an error")
 	}
 }

@@ -1,0 +1,249 @@
+/*
+ * shedsim workers: the engine's runs, off the page's main thread.
+ *
+ * The loader starts this pool with the compiled engine (a
+ * WebAssembly.Module), which it posts to every worker: each instantiates
+ * it, starts a Go runtime of its own, and answers runs with the
+ * module's shedsim.run, the same bytes the page's own runtime would
+ * give. Workers start from a blob URL, which works on a page opened from
+ * disk too; the blob holds Go's wasm_exec.js, read from wasm_exec.text.js
+ * (a string, since nothing can fetch a file beside a page opened from
+ * disk), and workerMain below.
+ *
+ *   shedsimWorkers.start(module, base)  a promise, resolved once the pool
+ *                                        can take runs, rejected if this
+ *                                        page cannot have workers
+ *   shedsimWorkers.run(config, whole, done)  runs config (JSON) on the
+ *                                        next free worker; done(totals,
+ *                                        windows) gets the Result without its
+ *                                        windows (shedsim.runTotals) and, if
+ *                                        whole, the windows as float64s
+ *                                        (shedsim.runParts), else null.
+ *                                        Returns an id.
+ *   shedsimWorkers.cancel(id)           forgets a run: a queued one is
+ *                                        dropped, a running one's worker is
+ *                                        stopped and replaced
+ *   shedsimWorkers.size                 how many workers: the machine's
+ *                                        cores (navigator.hardwareConcurrency),
+ *                                        at most 8
+ *
+ * A page that cannot have workers (a host page's Content-Security-Policy
+ * without worker-src blob:, say) still works: the runs are then made on
+ * the main thread, one a task, with the page's own shedsim.run, and the
+ * console says why.
+ */
+(function () {
+  'use strict';
+
+  if (window.shedsimWorkers) {
+    return;
+  }
+
+  // workerMain is each worker's program, written into its blob after
+  // wasm_exec.js: it never runs on the page.
+  function workerMain() {
+    var api = null;
+    var waiting = [];
+    // A run the page only compares comes back as its totals
+    // (shedsim.runTotals): its windows, which only the chosen policy's
+    // chart draws, stay here, so the page's main thread decodes a few
+    // hundred bytes, not tens of kilobytes.
+    // The chosen policy's run (whole) comes as its totals and its windows
+    // as float64s (shedsim.runParts), which cost the page far less to
+    // read than JSON; the buffer is handed over, not copied.
+    function answer(job) {
+      var out, windows = null;
+      try {
+        if (job.whole) {
+          var parts = api.runParts(job.config);
+          out = parts.totals;
+          windows = parts.windows || null;
+        } else {
+          out = api.runTotals(job.config);
+        }
+      } catch (err) {
+        out = JSON.stringify({ error: 'the worker\'s engine failed: ' + (err && err.message ? err.message : String(err)) });
+      }
+      postMessage({ id: job.id, result: out, windows: windows }, windows ? [windows.buffer] : []);
+    }
+    onmessage = function (ev) {
+      var m = ev.data;
+      if (m.module) {
+        var go = new Go();
+        WebAssembly.instantiate(m.module, go.importObject).then(function (instance) {
+          go.run(instance);
+          api = self.shedsim;
+          postMessage({ ready: true });
+          waiting.forEach(answer);
+          waiting = [];
+        }, function (err) {
+          postMessage({ failed: String(err && err.message ? err.message : err) });
+        });
+        return;
+      }
+      if (api) {
+        answer(m);
+      } else {
+        waiting.push(m);
+      }
+    };
+  }
+
+  var size = Math.max(1, Math.min(navigator.hardwareConcurrency || 2, 8));
+  var module = null;
+  var url = null;
+  var workers = [];
+  var queue = []; // jobs not started: {id, config, done}
+  var nextID = 1;
+  var started = null;
+  var onMainThread = false;
+
+  function spawn() {
+    var w = new Worker(url);
+    w.job = null;
+    w.onmessage = function (ev) {
+      var m = ev.data;
+      if (m.ready) {
+        w.ready = true;
+        if (w.onready) {
+          w.onready();
+        }
+        feed();
+        return;
+      }
+      if (m.failed) {
+        console.error('shedsim: a worker could not start the engine: ' + m.failed);
+        return;
+      }
+      var job = w.job;
+      w.job = null;
+      feed();
+      if (job && job.id === m.id) {
+        job.done(m.result, m.windows);
+      }
+    };
+    w.onerror = function (ev) {
+      console.error('shedsim: a worker failed: ' + (ev.message || 'unknown'));
+    };
+    w.postMessage({ module: module });
+    return w;
+  }
+
+  // feed gives queued jobs to idle, started workers, oldest job first;
+  // without workers, it runs the oldest here, in a task of its own.
+  function feed() {
+    if (onMainThread) {
+      if (queue.length && !feed.pending) {
+        feed.pending = setTimeout(function () {
+          feed.pending = 0;
+          var job = queue.shift();
+          if (job) {
+            if (job.whole) {
+              var parts = window.shedsim.runParts(job.config);
+              job.done(parts.totals, parts.windows || null);
+            } else {
+              job.done(window.shedsim.runTotals(job.config), null);
+            }
+          }
+          feed();
+        }, 0);
+      }
+      return;
+    }
+    for (var i = 0; i < workers.length && queue.length; i++) {
+      var w = workers[i];
+      if (w.ready && !w.job) {
+        w.job = queue.shift();
+        w.postMessage({ id: w.job.id, config: w.job.config, whole: w.job.whole });
+      }
+    }
+  }
+
+  function start(mod, base) {
+    if (started) {
+      return started;
+    }
+    started = new Promise(function (resolve, reject) {
+      if (typeof Worker !== 'function' || typeof Blob !== 'function') {
+        reject(new Error('this browser has no Web Workers'));
+        return;
+      }
+      var text = function () {
+        var src = window.SHEDSIM_WASM_EXEC;
+        if (typeof src !== 'string') {
+          throw new Error('wasm_exec.text.js did not define SHEDSIM_WASM_EXEC');
+        }
+        return src;
+      };
+      var have = typeof window.SHEDSIM_WASM_EXEC === 'string';
+      var loaded = have ? Promise.resolve() : new Promise(function (ok, fail) {
+        var s = document.createElement('script');
+        s.src = base + 'wasm_exec.text.js';
+        s.onload = function () { ok(); };
+        s.onerror = function () { fail(new Error('could not load wasm_exec.text.js')); };
+        (document.head || document.documentElement).appendChild(s);
+      });
+      loaded.then(function () {
+        module = mod;
+        url = URL.createObjectURL(new Blob([text(), '\n;(', workerMain.toString(), ')();\n'], { type: 'text/javascript' }));
+        // The first worker that starts says the pool works; a page whose
+        // Content-Security-Policy forbids blob workers throws here, or
+        // the worker fails to load.
+        var first = spawn();
+        first.onready = function () {
+          first.onready = null;
+          resolve(api);
+        };
+        first.addEventListener('error', function (ev) {
+          if (!first.ready) {
+            reject(new Error('a worker could not start: ' + (ev.message || 'blocked')));
+          }
+        });
+        workers.push(first);
+        for (var i = 1; i < size; i++) {
+          workers.push(spawn());
+        }
+      }).catch(reject);
+    });
+    started.catch(function (err) {
+      console.warn('shedsim: no workers (' + err.message + '); the engine runs on the page\'s main thread');
+      for (var i = 0; i < workers.length; i++) {
+        workers[i].terminate();
+      }
+      workers = [];
+      onMainThread = true;
+      feed();
+    });
+    return started;
+  }
+
+  function run(config, whole, done) {
+    var id = nextID++;
+    queue.push({ id: id, config: config, whole: !!whole, done: done });
+    feed();
+    return id;
+  }
+
+  function cancel(id) {
+    for (var i = 0; i < queue.length; i++) {
+      if (queue[i].id === id) {
+        queue.splice(i, 1);
+        return;
+      }
+    }
+    for (var j = 0; j < workers.length; j++) {
+      var w = workers[j];
+      if (w.job && w.job.id === id) {
+        // A run cannot be interrupted: its worker is stopped, and a new
+        // one starts from the same compiled module.
+        w.onmessage = null;
+        w.terminate();
+        workers[j] = spawn();
+        return;
+      }
+    }
+  }
+
+  var api = { start: start, run: run, cancel: cancel, size: size };
+  window.shedsimWorkers = api;
+})();

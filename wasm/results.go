@@ -1,0 +1,92 @@
+package main
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"math"
+	"strconv"
+
+	"github.com/shedsim/shedsim/sim"
+)
+
+// runTotalsOf is runOf without the Result's Windows (null): what the
+// page's workers answer for a run the page only compares.
+func runTotalsOf(in input) string {
+	totals, _ := runParts(in)
+	return totals
+}
+
+// runParts is runOf in two parts, the Result without its Windows as
+// JSON and the Windows as windowsBytes, or runOf's errors and nil.
+func runParts(in input) (totals string, windows []byte) {
+	out := runOf(in)
+	r, err := decodeRun(out)
+	if err != nil {
+		return out, nil // the errors, as runOf says them
+	}
+	windows = windowsBytes(r.Windows)
+	r.Windows = nil
+	return mustJSON(r), windows
+}
+
+// decodeRun reads what a worker's shedsim.run answered: a sim.Result, as
+// json.Marshal writes it, or {"errors"} or {"error"} for a Config that
+// should not have reached it. The page validates every Config before it
+// sends it, so either of those is a bug, returned as an error.
+func decodeRun(data string) (sim.Result, error) {
+	var probe struct {
+		Error  string     `json:"error"`
+		Errors []FieldMsg `json:"errors"`
+	}
+	if err := json.Unmarshal([]byte(data), &probe); err != nil {
+		return sim.Result{}, errors.New("a worker's answer is not JSON: " + err.Error())
+	}
+	switch {
+	case probe.Error != "":
+		return sim.Result{}, errors.New("a worker failed: " + probe.Error)
+	case len(probe.Errors) > 0:
+		return sim.Result{}, errors.New("a worker refused the run: " + probe.Errors[0].Field + ": " + probe.Errors[0].Msg)
+	}
+	var r sim.Result
+	if err := json.Unmarshal([]byte(data), &r); err != nil {
+		return sim.Result{}, errors.New("a worker's Result does not decode: " + err.Error())
+	}
+	return r, nil
+}
+
+// windowNumbers is how many numbers a Window is in windowsBytes.
+const windowNumbers = 8
+
+// windowsBytes writes ws as little-endian float64s, windowNumbers a
+// window, in Window's field order: how a worker hands the chosen policy's
+// windows to the page, which reads them back with readWindows at a
+// fraction of what decoding them as JSON costs. Every count is a whole
+// number far below 2^53, so a float64 holds it exactly.
+func windowsBytes(ws []sim.Window) []byte {
+	b := make([]byte, 0, len(ws)*windowNumbers*8)
+	for _, w := range ws {
+		for _, x := range [windowNumbers]float64{w.StartS, float64(w.People), float64(w.Answered), float64(w.Refused),
+			float64(w.TimedOut), float64(w.Unfinished), w.AnsweredShare, float64(w.Attempts)} {
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x))
+		}
+	}
+	return b
+}
+
+// readWindows reads what windowsBytes wrote.
+func readWindows(b []byte) ([]sim.Window, error) {
+	if len(b)%(windowNumbers*8) != 0 {
+		return nil, errors.New("a worker's windows are " + strconv.Itoa(len(b)) + " bytes, not a whole number of windows")
+	}
+	ws := make([]sim.Window, len(b)/(windowNumbers*8))
+	for i := range ws {
+		var x [windowNumbers]float64
+		for j := range x {
+			x[j] = math.Float64frombits(binary.LittleEndian.Uint64(b[(i*windowNumbers+j)*8:]))
+		}
+		ws[i] = sim.Window{StartS: x[0], People: int(x[1]), Answered: int(x[2]), Refused: int(x[3]),
+			TimedOut: int(x[4]), Unfinished: int(x[5]), AnsweredShare: x[6], Attempts: int(x[7])}
+	}
+	return ws, nil
+}

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/shedsim/shedsim/sim"
+)
+
+// TestDecodeRunIsTheRun: a Result that a worker ran and marshalled comes
+// back to the page as the same Result, every field and float bit, so the
+// page draws what the engine measured.
+func TestDecodeRunIsTheRun(t *testing.T) {
+	var cases []sim.Config
+	for _, s := range sim.Samples() {
+		cases = append(cases, s.Config)
+	}
+	c := sim.DefaultConfig()
+	c.Client, c.Retries = sim.Budget, 3
+	cases = append(cases, c)
+	for _, c := range cases {
+		want, err := sim.Run(c)
+		require.NoError(t, err)
+		got, err := decodeRun(runJSON(mustJSON(c)))
+		require.NoError(t, err)
+		assert.Equal(t, want, got, "%+v", c)
+	}
+}
+
+func TestDecodeRunNamesTheFailure(t *testing.T) {
+	cases := []struct{ reason, answer, want string }{
+		{"a Config the worker refused", `{"errors":[{"field":"workers","msg":"0 is out of range"}]}`, "workers: 0 is out of range"},
+		{"a panic in the worker", `{"error":"internal error"}`, "a worker failed: internal error"},
+		{"not JSON at all", `Result`, "not JSON"},
+	}
+	for _, tc := range cases {
+		_, err := decodeRun(tc.answer)
+		require.Error(t, err, tc.reason)
+		assert.Contains(t, err.Error(), tc.want, tc.reason)
+	}
+}
+
+func TestRunTotalsIsTheRunWithoutWindows(t *testing.T) {
+	c := sim.DefaultConfig()
+	c.Seed = 1<<53 - 1 // the largest seed a link may give
+	want, err := sim.Run(c)
+	require.NoError(t, err)
+	want.Windows = nil
+	got, err := decodeRun(runTotalsOf(readObject(mustJSON(c))))
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
+	assert.Contains(t, runTotalsOf(readObject(`{"workers":0}`)), `"errors"`, "a refusal is passed on")
+}
+
+// TestRunPartsIsTheRun: the two parts a worker sends for the chosen
+// policy, read back, are its Result, every window to the bit.
+func TestRunPartsIsTheRun(t *testing.T) {
+	for _, s := range sim.Samples() {
+		want, err := sim.Run(s.Config)
+		require.NoError(t, err)
+		totals, windows := runParts(readObject(mustJSON(s.Config)))
+		got, err := decodeRun(totals)
+		require.NoError(t, err)
+		assert.Nil(t, got.Windows, "the totals come without the windows")
+		got.Windows, err = readWindows(windows)
+		require.NoError(t, err)
+		assert.Equal(t, want, got, s.Key)
+	}
+	_, err := readWindows(make([]byte, 7))
+	assert.Error(t, err, "bytes that are not whole windows")
+}
