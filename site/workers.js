@@ -123,7 +123,7 @@
       }
     };
     w.onerror = function (ev) {
-      console.error('shedsim: a worker failed: ' + (ev.message || 'unknown'));
+      console.error('shedsim: a worker failed: ' + (ev.message || 'it did not load (a Content-Security-Policy without worker-src blob:?)'));
     };
     w.postMessage({ module: module });
     return w;

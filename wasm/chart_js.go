@@ -14,7 +14,7 @@ import (
 // box for the table of its windows, its text alternative, which
 // renderChartTable fills once the chart is in the document. The SVG and
 // the table, hundreds of elements, are written as markup (see markup).
-func renderChart(chartID string, ch report.Chart, caption string) el {
+func renderChart(chartID string, ch report.Chart, caption string) (figure, tableBox el) {
 	var m markup
 	m.open("svg", "id", chartID, "class", "timeline", "viewBox", "0 0 "+svgNum(ch.Width)+" "+svgNum(ch.Height),
 		"role", "img", "aria-label", ch.Summary, "preserveAspectRatio", "xMidYMid meet")
@@ -74,19 +74,17 @@ func renderChart(chartID string, ch report.Chart, caption string) el {
 		}
 	}
 	m.close("svg")
-	return build(h("figure", "class", "chart"), fromMarkup(&m),
+	tableBox = h("div", "class", "chart-table-box", "id", chartID+"-table-box")
+	figure = build(h("figure", "class", "chart"), fromMarkup(&m),
 		h("figcaption", caption), legend("answered", "refused", "timed_out", "unfinished"),
-		build(h("details", "class", "chart-table"), h("summary", "The chart as a table"), h("div", "class", "chart-table-box", "id", chartID+"-table-box")))
+		build(h("details", "class", "chart-table"), h("summary", "The chart as a table"), tableBox))
+	return figure, tableBox
 }
 
-// renderChartTable fills the box renderChart left for the chart's text
-// alternative, every window of r as a table: a step of its own, since an
-// hour's 360 windows are as many elements again as the chart.
-func renderChartTable(chartID string, r sim.Result) {
-	box := wrap(docJS.Call("getElementById", chartID+"-table-box"))
-	if box == nil {
-		return
-	}
+// renderChartTable fills box, which renderChart left for the chart's text
+// alternative, with every window of r as a table: a step of its own,
+// since an hour's 360 windows are as many elements again as the chart.
+func renderChartTable(box el, chartID string, r sim.Result) {
 	tab, inSale := report.WindowTable(r)
 	var t markup
 	t.open("table", "id", chartID+"-table", "class", "windows")

@@ -231,8 +231,9 @@ func (w *labWidget) render(l LabRun) {
 		h("p", "id", w.id("lab-shares-text"), who+": "+report.Percent(r.Sale.AnsweredShare)+" answered, "+
 			report.Percent(r.Sale.RefusedShare)+" refused, "+report.Percent(r.Sale.TimedOutShare)+" timed out."))
 
-	fill(w.chart, renderChart(w.id("lab-chart"), l.Chart, "Answered per 10 s of arrivals; "+report.SaleBand(c)+"."))
-	renderChartTable(w.id("lab-chart"), r)
+	figure, box := renderChart(w.id("lab-chart"), l.Chart, "Answered per 10 s of arrivals; "+report.SaleBand(c)+".")
+	fill(w.chart, figure)
+	renderChartTable(box, w.id("lab-chart"), r)
 
 	word, kind := "Got back", "normal"
 	switch {

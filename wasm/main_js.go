@@ -17,8 +17,8 @@
 //	shedsim.view(config)             {"view": report.View} | {"errors": [{"field", "msg"}]} | {"error"}
 //	shedsim.clients(config)          {"view": report.ClientView} | {"errors"} | {"error"}: every client strategy for config's policy
 //	shedsim.run(config)              sim.Result, byte for byte json.Marshal's | {"errors"} | {"error"}
-//	shedsim.runTotals(config)        the same without its windows (site/workers.js)
-//	shedsim.runParts(config)         {"totals": runTotals', "windows": a Uint8Array of float64s (results.go)}
+//	shedsim.runTotals(config)        for the page's workers (site/workers.js): a whole sim.Config's run, without its windows
+//	shedsim.runParts(config)         the same, {"totals": runTotals', "windows": a Uint8Array of float64s (results.go)}
 //	shedsim.labList()                {"dimensions", "lab": [{"index", "config"}]}
 //	shedsim.lab(index)               {"index", "config", "result", "chart", "recovered", "outlook", "this_run"} | {"errors"}
 //	shedsim.labIndex(policy, retries, sale_rps, timeout_ms)  a number, -1 if not in the lab
@@ -226,20 +226,27 @@ func mount(element js.Value, kind string, attrs map[string]string, page bool) (i
 func main() {
 	initDOM()
 	api := map[string]any{
-		"version":   version,
-		"defaults":  fn0(defaultsJSON),
-		"samples":   fn0(samplesJSON),
-		"view":      fn(viewOf),
-		"clients":   fn(clientsOf),
-		"run":       fn(runOf),
-		"runTotals": fn(runTotalsOf),
+		"version":  version,
+		"defaults": fn0(defaultsJSON),
+		"samples":  fn0(samplesJSON),
+		"view":     fn(viewOf),
+		"clients":  fn(clientsOf),
+		"run":      fn(runOf),
+		"runTotals": js.FuncOf(func(_ js.Value, args []js.Value) (out any) {
+			defer func() {
+				if r := recover(); r != nil {
+					out = fail("internal error (a bug, please report it): " + panicText(r))
+				}
+			}()
+			return runTotals(args[0].String())
+		}),
 		"runParts": js.FuncOf(func(_ js.Value, args []js.Value) (out any) {
 			defer func() {
 				if r := recover(); r != nil {
 					out = map[string]any{"totals": fail("internal error (a bug, please report it): " + panicText(r))}
 				}
 			}()
-			totals, windows := runParts(arg(args, 0))
+			totals, windows := runParts(args[0].String())
 			if windows == nil {
 				return map[string]any{"totals": totals}
 			}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"math"
@@ -10,20 +9,32 @@ import (
 	"github.com/shedsim/shedsim/sim"
 )
 
-// runTotalsOf is runOf without the Result's Windows (null): what the
-// page's workers answer for a run the page only compares.
-func runTotalsOf(in input) string {
-	totals, _ := runParts(in)
+// runConfig runs the Config in configJSON, a whole sim.Config as
+// mustJSON writes it: what the page sends its workers, having validated
+// it for the form already. It is decoded as it is, every field, with no
+// defaults and no budget of the API's (sim.Run validates it again).
+func runConfig(configJSON string) (sim.Result, error) {
+	var c sim.Config
+	if err := json.Unmarshal([]byte(configJSON), &c); err != nil {
+		return sim.Result{}, errors.New("the page sent a worker a Config that does not decode: " + err.Error())
+	}
+	return sim.Run(c)
+}
+
+// runTotals is a worker's answer for a run the page only compares: the
+// Result of runConfig without its Windows (null), as JSON, or {"error"}.
+func runTotals(configJSON string) string {
+	totals, _ := runParts(configJSON)
 	return totals
 }
 
-// runParts is runOf in two parts, the Result without its Windows as
-// JSON and the Windows as windowsBytes, or runOf's errors and nil.
-func runParts(in input) (totals string, windows []byte) {
-	out := runOf(in)
-	r, err := decodeRun(out)
+// runParts is a worker's answer for the chosen policy's run: runConfig's
+// Result in two parts, without its Windows as JSON and the Windows as
+// windowsBytes; or {"error"} and nil.
+func runParts(configJSON string) (totals string, windows []byte) {
+	r, err := runConfig(configJSON)
 	if err != nil {
-		return out, nil // the errors, as runOf says them
+		return fail(err.Error()), nil
 	}
 	windows = windowsBytes(r.Windows)
 	r.Windows = nil
@@ -58,7 +69,8 @@ func decodeRun(data string) (sim.Result, error) {
 // windowNumbers is how many numbers a Window is in windowsBytes.
 const windowNumbers = 8
 
-// windowsBytes writes ws as little-endian float64s, windowNumbers a
+// windowsBytes writes ws as little-endian float64s (as a Float64Array
+// holds them on every platform the page runs on), windowNumbers a
 // window, in Window's field order: how a worker hands the chosen policy's
 // windows to the page, which reads them back with readWindows at a
 // fraction of what decoding them as JSON costs. Every count is a whole
@@ -68,7 +80,8 @@ func windowsBytes(ws []sim.Window) []byte {
 	for _, w := range ws {
 		for _, x := range [windowNumbers]float64{w.StartS, float64(w.People), float64(w.Answered), float64(w.Refused),
 			float64(w.TimedOut), float64(w.Unfinished), w.AnsweredShare, float64(w.Attempts)} {
-			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x))
+			u := math.Float64bits(x)
+			b = append(b, byte(u), byte(u>>8), byte(u>>16), byte(u>>24), byte(u>>32), byte(u>>40), byte(u>>48), byte(u>>56))
 		}
 	}
 	return b
@@ -83,7 +96,9 @@ func readWindows(b []byte) ([]sim.Window, error) {
 	for i := range ws {
 		var x [windowNumbers]float64
 		for j := range x {
-			x[j] = math.Float64frombits(binary.LittleEndian.Uint64(b[(i*windowNumbers+j)*8:]))
+			p := b[(i*windowNumbers+j)*8:]
+			x[j] = math.Float64frombits(uint64(p[0]) | uint64(p[1])<<8 | uint64(p[2])<<16 | uint64(p[3])<<24 |
+				uint64(p[4])<<32 | uint64(p[5])<<40 | uint64(p[6])<<48 | uint64(p[7])<<56)
 		}
 		ws[i] = sim.Window{StartS: x[0], People: int(x[1]), Answered: int(x[2]), Refused: int(x[3]),
 			TimedOut: int(x[4]), Unfinished: int(x[5]), AnsweredShare: x[6], Attempts: int(x[7])}

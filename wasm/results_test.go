@@ -48,10 +48,22 @@ func TestRunTotalsIsTheRunWithoutWindows(t *testing.T) {
 	want, err := sim.Run(c)
 	require.NoError(t, err)
 	want.Windows = nil
-	got, err := decodeRun(runTotalsOf(readObject(mustJSON(c))))
+	got, err := decodeRun(runTotals(mustJSON(c)))
 	require.NoError(t, err)
 	assert.Equal(t, want, got)
-	assert.Contains(t, runTotalsOf(readObject(`{"workers":0}`)), `"errors"`, "a refusal is passed on")
+	assert.Contains(t, runTotals(`{"workers":0}`), `"error"`, "a Config sim.Run refuses is an error")
+	assert.Contains(t, runTotals(`{"workers":`), `"error"`, "so is one that does not decode")
+
+	// A client comparison's run: backoff with no retries, which the API
+	// refuses as a setting that counts for nothing, but the page runs.
+	c = sim.DefaultConfig()
+	c.Client = sim.Backoff
+	want, err = sim.Run(c)
+	require.NoError(t, err)
+	want.Windows = nil
+	got, err = decodeRun(runTotals(mustJSON(c)))
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
 }
 
 // TestRunPartsIsTheRun: the two parts a worker sends for the chosen
@@ -60,7 +72,7 @@ func TestRunPartsIsTheRun(t *testing.T) {
 	for _, s := range sim.Samples() {
 		want, err := sim.Run(s.Config)
 		require.NoError(t, err)
-		totals, windows := runParts(readObject(mustJSON(s.Config)))
+		totals, windows := runParts(mustJSON(s.Config))
 		got, err := decodeRun(totals)
 		require.NoError(t, err)
 		assert.Nil(t, got.Windows, "the totals come without the windows")

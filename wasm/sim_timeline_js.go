@@ -9,6 +9,7 @@ import "github.com/shedsim/shedsim/sim/report"
 type timelinePart struct {
 	title, chart, lines el
 	fluid               el // the page only
+	tableBox            el // where the chart's table goes, once the chart is drawn
 	chartID, outlookID  string
 	thisRunID           string
 }
@@ -39,11 +40,17 @@ func (p *timelinePart) fluidDetails() el {
 }
 
 // renderTable fills the chart's table of windows, after render.
-func (p *timelinePart) renderTable(v report.View) { renderChartTable(p.chartID, v.Chosen) }
+func (p *timelinePart) renderTable(v report.View) {
+	if p.tableBox != nil {
+		renderChartTable(p.tableBox, p.chartID, v.Chosen)
+	}
+}
 
 // renderChart draws the chart, after render.
 func (p *timelinePart) renderChart(v report.View) {
-	fill(p.chart, renderChart(p.chartID, v.Chart, report.TimelineCaption(v.Config)))
+	figure, box := renderChart(p.chartID, v.Chart, report.TimelineCaption(v.Config))
+	fill(p.chart, figure)
+	p.tableBox = box
 }
 
 // render shows v's chosen policy over time, all but the chart and its

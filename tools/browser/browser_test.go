@@ -513,7 +513,7 @@ func widgetsReady(tb *tab) {
 	tb.tb.Helper()
 	poll[bool](tb, "both widgets to show results", `(() => {
 		const done = (root) => { const e = root && root.querySelector('.summary');
-			const s = e ? e.textContent.trim() : ''; return s !== '' && !s.startsWith('Computing'); };
+			const s = e ? e.textContent.trim() : ''; return s !== '' && !s.startsWith('Computing') && !root.querySelector('.results[aria-busy]'); };
 		const retries = `+inWidget("#demo-retries")+`;
 		return done(`+inWidget("#demo-bounded")+`) && done(retries) && !!retries.querySelector('svg.timeline');
 	})()`, `[...document.querySelectorAll('shed-sim')].map(e => e.id + ': ' + (e.shadowRoot ? e.shadowRoot.textContent : 'no shadow root').slice(0, 120)).join(' | ')`)
