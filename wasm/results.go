@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"reflect"
 	"strconv"
 
 	"github.com/shedsim/shedsim/sim"
@@ -66,20 +67,39 @@ func decodeRun(data string) (sim.Result, error) {
 	return r, nil
 }
 
-// windowNumbers is how many numbers a Window is in windowsBytes.
-const windowNumbers = 8
+// windowNumbers is how many numbers a Window is in windowsBytes: one a
+// field, in Window's order, each an int or a float64 (windowField panics
+// on a Window that grows any other kind, which the tests run into).
+var windowNumbers = reflect.TypeFor[sim.Window]().NumField()
+
+// windowField is field i of w, addressable, checked to be an int or a
+// float64.
+func windowField(w reflect.Value, i int) reflect.Value {
+	f := w.Field(i)
+	if k := f.Kind(); k != reflect.Int && k != reflect.Float64 {
+		panic("windowsBytes: sim.Window's " + w.Type().Field(i).Name + " is a " + k.String() + ", not an int or a float64")
+	}
+	return f
+}
 
 // windowsBytes writes ws as little-endian float64s (as a Float64Array
-// holds them on every platform the page runs on), windowNumbers a
-// window, in Window's field order: how a worker hands the chosen policy's
-// windows to the page, which reads them back with readWindows at a
-// fraction of what decoding them as JSON costs. Every count is a whole
-// number far below 2^53, so a float64 holds it exactly.
+// holds them on every platform the page runs on), windowNumbers a window:
+// how a worker hands the chosen policy's windows to the page, which reads
+// them back with readWindows at a fraction of what decoding them as JSON
+// costs. Every count is a whole number far below 2^53, so a float64 holds
+// it exactly.
 func windowsBytes(ws []sim.Window) []byte {
 	b := make([]byte, 0, len(ws)*windowNumbers*8)
-	for _, w := range ws {
-		for _, x := range [windowNumbers]float64{w.StartS, float64(w.People), float64(w.Answered), float64(w.Refused),
-			float64(w.TimedOut), float64(w.Unfinished), w.AnsweredShare, float64(w.Attempts)} {
+	for i := range ws {
+		w := reflect.ValueOf(&ws[i]).Elem()
+		for j := range windowNumbers {
+			f := windowField(w, j)
+			var x float64
+			if f.Kind() == reflect.Float64 {
+				x = f.Float()
+			} else {
+				x = float64(f.Int())
+			}
 			u := math.Float64bits(x)
 			b = append(b, byte(u), byte(u>>8), byte(u>>16), byte(u>>24), byte(u>>32), byte(u>>40), byte(u>>48), byte(u>>56))
 		}
@@ -94,14 +114,17 @@ func readWindows(b []byte) ([]sim.Window, error) {
 	}
 	ws := make([]sim.Window, len(b)/(windowNumbers*8))
 	for i := range ws {
-		var x [windowNumbers]float64
-		for j := range x {
+		w := reflect.ValueOf(&ws[i]).Elem()
+		for j := range windowNumbers {
 			p := b[(i*windowNumbers+j)*8:]
-			x[j] = math.Float64frombits(uint64(p[0]) | uint64(p[1])<<8 | uint64(p[2])<<16 | uint64(p[3])<<24 |
+			x := math.Float64frombits(uint64(p[0]) | uint64(p[1])<<8 | uint64(p[2])<<16 | uint64(p[3])<<24 |
 				uint64(p[4])<<32 | uint64(p[5])<<40 | uint64(p[6])<<48 | uint64(p[7])<<56)
+			if f := windowField(w, j); f.Kind() == reflect.Float64 {
+				f.SetFloat(x)
+			} else {
+				f.SetInt(int64(x))
+			}
 		}
-		ws[i] = sim.Window{StartS: x[0], People: int(x[1]), Answered: int(x[2]), Refused: int(x[3]),
-			TimedOut: int(x[4]), Unfinished: int(x[5]), AnsweredShare: x[6], Attempts: int(x[7])}
 	}
 	return ws, nil
 }
