@@ -10,17 +10,26 @@ import (
 	"github.com/shedsim/shedsim/sim"
 )
 
-// runConfig runs the Config in configJSON, a whole sim.Config as
-// mustJSON writes it: what the page sends its workers, having validated
-// it for the form already. It is decoded as it is, every field, with no
-// defaults and no budget of the API's (sim.Run validates it again).
+// runConfig runs the Config in configJSON, every key of a Config as
+// ConfigStrings writes it (workerConfig): what the page sends its workers,
+// having validated it for the form already. It is read as the form reads
+// its fields, not as the API reads a caller's settings, which refuses one
+// that counts for nothing (the client comparison's backoff with no
+// retries is a run the page makes).
 func runConfig(configJSON string) (sim.Result, error) {
-	var c sim.Config
-	if err := json.Unmarshal([]byte(configJSON), &c); err != nil {
-		return sim.Result{}, errors.New("the page sent a worker a Config that does not decode: " + err.Error())
+	in := readObject(configJSON)
+	if in.err != nil {
+		return sim.Result{}, errors.New("the page sent a worker a Config that does not decode: " + in.err.Error())
+	}
+	c, errs := configFrom(sim.DefaultConfig(), in.vals, 1, nil)
+	if len(errs) > 0 {
+		return sim.Result{}, errors.New("the page sent a worker a Config it refuses: " + errs[0].Field + ": " + errs[0].Msg)
 	}
 	return sim.Run(c)
 }
+
+// workerConfig is c as the page sends it to its workers (runConfig).
+func workerConfig(c sim.Config) string { return mustJSON(ConfigStrings(c)) }
 
 // runTotals is a worker's answer for a run the page only compares: the
 // Result of runConfig without its Windows (null), as JSON, or {"error"}.

@@ -48,7 +48,7 @@ func TestRunTotalsIsTheRunWithoutWindows(t *testing.T) {
 	want, err := sim.Run(c)
 	require.NoError(t, err)
 	want.Windows = nil
-	got, err := decodeRun(runTotals(mustJSON(c)))
+	got, err := decodeRun(runTotals(workerConfig(c)))
 	require.NoError(t, err)
 	assert.Equal(t, want, got)
 	assert.Contains(t, runTotals(`{"workers":0}`), `"error"`, "a Config sim.Run refuses is an error")
@@ -61,7 +61,7 @@ func TestRunTotalsIsTheRunWithoutWindows(t *testing.T) {
 	want, err = sim.Run(c)
 	require.NoError(t, err)
 	want.Windows = nil
-	got, err = decodeRun(runTotals(mustJSON(c)))
+	got, err = decodeRun(runTotals(workerConfig(c)))
 	require.NoError(t, err)
 	assert.Equal(t, want, got)
 }
@@ -72,7 +72,7 @@ func TestRunPartsIsTheRun(t *testing.T) {
 	for _, s := range sim.Samples() {
 		want, err := sim.Run(s.Config)
 		require.NoError(t, err)
-		totals, windows := runParts(mustJSON(s.Config))
+		totals, windows := runParts(workerConfig(s.Config))
 		got, err := decodeRun(totals)
 		require.NoError(t, err)
 		assert.Nil(t, got.Windows, "the totals come without the windows")
