@@ -58,7 +58,7 @@ func arrivalOrderTakes(c Config) bool {
 	c.Policy, c.Queue, c.CoDelTargetMS, c.CoDelIntervalMS = d.Policy, d.Queue, d.CoDelTargetMS, d.CoDelIntervalMS
 	c.Workers, c.ServiceMS, c.OrderShare, c.Seed = d.Workers, d.ServiceMS, d.OrderShare, d.Seed
 	c.NormalRPS, c.SaleRPS, c.SaleStartS, c.SaleS, c.DurationS = d.NormalRPS, d.SaleRPS, d.SaleStartS, d.SaleS, d.DurationS
-	c.TimeoutMS, c.Retries, c.RetryDelayMS = d.TimeoutMS, d.Retries, d.RetryDelayMS
+	c.TimeoutMS, c.Retries, c.RetryDelayMS, c.RetryJitterMS = d.TimeoutMS, d.Retries, d.RetryDelayMS, d.RetryJitterMS
 	// The other clients' knobs, which the fixed client never reads.
 	if c.Client == Fixed {
 		c.BackoffBaseMS, c.BackoffCapMS = d.BackoffBaseMS, d.BackoffCapMS
@@ -77,14 +77,23 @@ type arrivalLines struct {
 	waiting  []int64     // when each attempt still waiting leaves the queue, ns, in arrival (and leaving) order
 	timedOut ring[retry] // retries after a timeout, in the order made
 	refused  ring[retry] // retries after a refusal, in the order made
+	// With jitter, retries are made, in the order the event loop makes
+	// them, only once nothing can arrive before they are made: until then
+	// they wait in these lines (due unset), and once their jitter is drawn
+	// they wait in jittered, which orders them by due time.
+	toMakeTimedOut, toMakeRefused ring[retry]
+	jittered                      retryHeap
+	next                          ring[retry] // the jittered retry arriving next
 }
 
 // retry is a retry made and not yet sent.
 type retry struct {
-	due   int64 // when it arrives, ns
-	first int64 // its person's first arrival, ns
-	try   int32 // 2 for the first retry, ...
-	order bool
+	due     int64 // when it arrives, ns
+	made    int64 // when it was made, ns: a timeout or a refusal
+	first   int64 // its person's first arrival, ns
+	try     int32 // 2 for the first retry, ...
+	order   bool
+	refused bool // made after a refusal, not a timeout
 }
 
 // arrivalOrder runs e's Config, which arrivalOrderTakes accepts, by the
@@ -108,6 +117,11 @@ func (e *engine) arrivalOrder() bool {
 	waiting, left := l.waiting[:0], 0 // waiting[left:] have not left the queue
 	l.timedOut = ring[retry]{buf: l.timedOut.buf}
 	l.refused = ring[retry]{buf: l.refused.buf}
+	l.toMakeTimedOut = ring[retry]{buf: l.toMakeTimedOut.buf}
+	l.toMakeRefused = ring[retry]{buf: l.toMakeRefused.buf}
+	l.jittered = l.jittered[:0]
+	l.next = ring[retry]{buf: l.next.buf}
+	jitter := e.retryJitter > 0
 	defer func() { l.free, l.waiting = free, waiting }()
 
 	end, timeout, retries := e.end, e.timeout, e.retries
@@ -135,6 +149,12 @@ func (e *engine) arrivalOrder() bool {
 				case due == at && rm == made:
 					return false
 				}
+			}
+		}
+		if jitter {
+			var ok bool
+			if at, made, line, ok = e.nextJittered(at, made); !ok {
+				return false
 			}
 		}
 		if at >= end {
@@ -337,19 +357,138 @@ func (e *engine) refuseAt(x *attempt, t int64) {
 
 // retryLater makes x's retry at time t, due RetryDelayMS later, on line;
 // one due at or after the run's end is never sent, and its person ends as x
-// did.
+// did. With jitter, the retry waits to be made (nextJittered).
 func (e *engine) retryLater(line *ring[retry], x *attempt, t int64, wasRefused bool) {
+	r := retry{due: t + e.retryDelay, made: t, first: x.first, try: x.try + 1, order: x.order, refused: wasRefused}
+	if e.retryJitter > 0 {
+		if wasRefused {
+			e.lines.toMakeRefused.pushBack(r)
+		} else {
+			e.lines.toMakeTimedOut.pushBack(r)
+		}
+		return
+	}
 	e.retriesMade++
-	r := retry{due: t + e.retryDelay, first: x.first, try: x.try + 1, order: x.order}
 	if r.due < e.end {
 		line.pushBack(r)
 		return
 	}
-	o := timedOut
-	if wasRefused {
-		o = refused
+	e.neverSent(r)
+}
+
+// neverSent settles the person of r, a retry due at or after the run's
+// end, as their last attempt ended (rule 14).
+func (e *engine) neverSent(r retry) {
+	a := attempt{first: r.first, order: r.order, window: int16(r.first / windowNS)}
+	if r.refused {
+		e.settle(&a, refused, 0)
+	} else {
+		e.settle(&a, timedOut, 0)
 	}
-	e.settle(x, o, 0) // as the retry would: the same person
+}
+
+// nextJittered makes, in the order made, the retries waiting to be made
+// before the next new arrival, at (drawn at made), drawing each one's
+// jitter as the event loop does (rule 13), and returns the next arrival:
+// the new one (line nil) or the earliest jittered retry's, moved to
+// e.lines.next (line). It reports false where two events it cannot order
+// fall at once.
+func (e *engine) nextJittered(arrival, arrivalMade int64) (at, made int64, line *ring[retry], ok bool) {
+	l := &e.lines
+	for {
+		at, made, line = arrival, arrivalMade, nil
+		if len(l.jittered) > 0 {
+			switch r := l.jittered[0]; {
+			case r.due < at || (r.due == at && r.made < made):
+				at, made, line = r.due, r.made, &l.next
+			case r.due == at && r.made == made:
+				return 0, 0, nil, false
+			}
+		}
+		// The retry to make first, if it is made before the next arrival.
+		var first *ring[retry]
+		when := int64(math.MaxInt64)
+		for _, r := range [2]*ring[retry]{&l.toMakeTimedOut, &l.toMakeRefused} {
+			if r.n > 0 {
+				switch t := r.buf[r.head].made; {
+				case t < when:
+					when, first = t, r
+				case t == when:
+					return 0, 0, nil, false
+				}
+			}
+		}
+		if first == nil || when > at {
+			break
+		}
+		if when == at {
+			return 0, 0, nil, false
+		}
+		r := first.popFront()
+		e.retriesMade++
+		r.due = r.made + e.retryDelay + int64(float64(float64(e.retryJitter)*e.jitter.Float64()))
+		if r.due >= e.end {
+			e.neverSent(r)
+			continue
+		}
+		l.jittered.push(r)
+	}
+	if line != nil {
+		r := l.jittered.pop()
+		if len(l.jittered) > 0 && !r.before(l.jittered[0]) {
+			return 0, 0, nil, false // two made at once, due at once
+		}
+		l.next.pushBack(r)
+	}
+	return at, made, line, true
+}
+
+// retryHeap is a binary min-heap of retries by (due, made).
+type retryHeap []retry
+
+func (r retry) before(o retry) bool { return r.due < o.due || (r.due == o.due && r.made < o.made) }
+
+func (h *retryHeap) push(r retry) {
+	*h = append(*h, r)
+	s := *h
+	i := len(s) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !r.before(s[p]) {
+			break
+		}
+		s[i] = s[p]
+		i = p
+	}
+	s[i] = r
+}
+
+// pop removes and returns the earliest retry.
+func (h *retryHeap) pop() retry {
+	s := *h
+	top, last := s[0], s[len(s)-1]
+	s = s[:len(s)-1]
+	*h = s
+	if len(s) == 0 {
+		return top
+	}
+	i := 0
+	for {
+		c := 2*i + 1
+		if c >= len(s) {
+			break
+		}
+		if c+1 < len(s) && s[c+1].before(s[c]) {
+			c++
+		}
+		if !s[c].before(last) {
+			break
+		}
+		s[i] = s[c]
+		i = c
+	}
+	s[i] = last
+	return top
 }
 
 // scanWorkers is the most workers whose free times arrivalOrder scans

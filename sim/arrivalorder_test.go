@@ -90,6 +90,7 @@ func arrivalOrderConfig(r *rand.Rand, budget float64) Config {
 	c.TimeoutMS = pick(2000, 1e-6, 1e-5, c.ServiceMS*(1+r.Float64()*50), spread(1e-6, 1e5))
 	c.Retries = []int{0, 1, 3, 10, 100}[r.IntN(5)]
 	c.RetryDelayMS = pick(1000, 0, 1e-6, c.TimeoutMS, spread(1e-6, 1e5))
+	c.RetryJitterMS = pick(0, 0, 500, 1e-6, c.RetryDelayMS, spread(1e-6, 1e5))
 	c.Queue = []int{0, 1, 2, 50, 1024, 1e6}[r.IntN(6)]
 	c.OrderShare = pick(0.2, 0, 1, r.Float64())
 	c.CoDelTargetMS = pick(5, 0, spread(0.001, 1e4))
@@ -171,7 +172,7 @@ func TestArrivalOrderTakes(t *testing.T) {
 		{"the unbounded queue never refuses, so a refusal cost goes unread", func(c *Config) { c.RefusalCostMS = 20 }, true},
 		{"a costly refusal takes a worker out of arrival order", func(c *Config) { c.Policy, c.RefusalCostMS = Bounded, 20 }, false},
 		{"a costly refusal in the queue timeout", func(c *Config) { c.Policy, c.RefusalCostMS = CoDel, 1 }, false},
-		{"jitter makes retries due out of the order made", func(c *Config) { c.Retries, c.RetryJitterMS = 3, 500 }, false},
+		{"jitter: retries come due out of the order made, and the path orders them", func(c *Config) { c.Retries, c.RetryJitterMS = 3, 500 }, true},
 		{"the fixed client ignores the other clients' knobs", func(c *Config) { c.BudgetTokens, c.RatioMax, c.BackoffCapMS = 3, 0.5, 1 }, true},
 		{"retries, a zero delay, a tiny timeout", func(c *Config) { c.Retries, c.RetryDelayMS, c.TimeoutMS = 100, 0, 1e-6 }, true},
 		{"a log-normal service: declined, for the event loop", func(c *Config) { c.Service, c.ServiceP99MS = LognormalService, 600 }, false},
@@ -204,11 +205,11 @@ func TestArrivalOrderTakes(t *testing.T) {
 var (
 	arrivalOrderFields = []string{
 		"Policy", "Workers", "ServiceMS", "NormalRPS", "SaleRPS", "SaleStartS", "SaleS", "DurationS",
-		"TimeoutMS", "Retries", "RetryDelayMS", "Queue", "RefusalCostMS", "OrderShare",
+		"TimeoutMS", "Retries", "RetryDelayMS", "RetryJitterMS", "Queue", "RefusalCostMS", "OrderShare",
 		"CoDelTargetMS", "CoDelIntervalMS", "BackoffBaseMS", "BackoffCapMS", "BudgetTokens",
 		"BudgetRefusalCost", "BudgetTimeoutCost", "BudgetRefill", "RatioMax", "ThrottleK", "ClientWindowS", "Seed",
 	}
-	arrivalOrderDeclines = []string{"RetryJitterMS", "Client"}
+	arrivalOrderDeclines = []string{"Client"}
 )
 
 // TestArrivalOrderDeclinesNewFields sets each field of Config in turn to
@@ -277,7 +278,7 @@ func changeValue(v reflect.Value) bool {
 // FuzzArrivalOrder runs both paths on Configs made from the fuzzer's
 // values and requires the same Result, byte for byte (json.Marshal). A
 // Config the arrival-order path would decline is moved into its domain
-// (one of its policies, the fixed client, no jitter, free refusals where
+// (one of its policies, the fixed client, free refusals where
 // they are read), so that every execution compares something.
 //
 //	go test ./sim -run='^$' -fuzz=FuzzArrivalOrder -fuzztime=60s
@@ -299,7 +300,8 @@ func FuzzArrivalOrder(f *testing.F) {
 		c.Policy = []Policy{FIFO, Skip, Bounded, CoDel}[uint(policy)%4]
 		c.Workers, c.ServiceMS, c.NormalRPS, c.SaleRPS = workers, serviceMS, normalRPS, saleRPS
 		c.SaleStartS, c.SaleS, c.DurationS, c.TimeoutMS, c.Retries = saleStartS, saleS, durationS, timeoutMS, retries
-		c.RetryDelayMS, c.Queue, c.OrderShare, c.CoDelTargetMS, c.CoDelIntervalMS = retryDelayMS, queue, orderShare, codelTargetMS, codelIntervalMS
+		c.RetryDelayMS, c.RetryJitterMS, c.Queue, c.OrderShare = retryDelayMS, jitterMS, queue, orderShare
+		c.CoDelTargetMS, c.CoDelIntervalMS = codelTargetMS, codelIntervalMS
 		if c.Policy == FIFO || c.Policy == Skip {
 			c.RefusalCostMS = refusalCostMS
 		}
