@@ -24,14 +24,16 @@ import (
 // moment it arrives: answered, wasted, dropped, refused or timed out, and
 // whether a retry follows and when. Retries a fixed delay after a timeout or
 // a refusal come due in the order they are made, so each kind is a
-// first-in-first-out line, merged with the new arrivals by due time.
+// first-in-first-out line, merged with the new arrivals by due time; with
+// jitter, they are made (and their jitter drawn) in the order the event loop
+// makes them, then come due from a heap.
 //
 // It takes exactly the Configs arrivalOrderTakes accepts: the policies
 // fifo, skip, bounded and codel (every one that serves the oldest request
-// first), the post's fixed client with no jitter, and refusals that cost
-// nothing, at any value of the model's other fields that it knows (the
-// workers, service mean, rates, sale, duration, timeout, retries and their
-// delay, bound, order share, CoDel's M and N, seed, and the other clients'
+// first), the post's fixed client (with or without jitter), and refusals
+// that cost nothing, at any value of the model's other fields that it knows (the
+// workers, service mean, rates, sale, duration, timeout, retries, their
+// delay and jitter, bound, order share, CoDel's M and N, seed, and the other clients'
 // knobs, which the fixed client never reads); any field it does not know
 // must be at its default. For every such Config it gives the
 // Result the event loop gives, to the bit (the differential tests and
@@ -65,8 +67,8 @@ func arrivalOrderTakes(c Config) bool {
 		c.BudgetTokens, c.BudgetRefusalCost, c.BudgetTimeoutCost, c.BudgetRefill = d.BudgetTokens, d.BudgetRefusalCost, d.BudgetTimeoutCost, d.BudgetRefill
 		c.RatioMax, c.ThrottleK, c.ClientWindowS = d.RatioMax, d.ThrottleK, d.ClientWindowS
 	}
-	// What is left must be the defaults: the fixed client, no jitter, free
-	// refusals, and every field not named above.
+	// What is left must be the defaults: the fixed client, free refusals,
+	// and every field not named above.
 	return c == d
 }
 
