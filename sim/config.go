@@ -430,7 +430,7 @@ func (c Config) validateShapes(bad func(field, msg string), real func(string, fl
 				": set {service} to lognormal, or leave {service_p99_ms} out")
 		}
 	} else if c.ServiceP99MS == 0 {
-		bad("service_p99_ms", "a lognormal service needs its 99th percentile: give service_p99_ms in ms, above the mean service_ms and at most "+
+		bad("service_p99_ms", "a lognormal service needs its 99th percentile: give {service_p99_ms} in ms, above the mean {service_ms} and at most "+
 			strconv.FormatFloat(MaxLognormalTail, 'f', 2, 64)+" times it (a p99 of 600 ms, say, for a mean of 80 ms)")
 	} else if real("service_p99_ms", c.ServiceP99MS, 0, maxMS, " ms", true) && c.ServiceMS >= minService && c.ServiceMS <= maxMS {
 		m, q := c.ServiceMS, c.ServiceP99MS
@@ -452,7 +452,7 @@ func (c Config) validateShapes(bad func(field, msg string), real func(string, fl
 			bad("patience_ms", limits.Num(c.PatienceMS)+" applies only to people with patience, and {patience} is none: set {patience} to exponential, or leave {patience_ms} out")
 		}
 	} else if c.PatienceMS == 0 {
-		bad("patience_ms", "exponential patience needs its mean: give patience_ms, the mean time in ms a person waits before giving up (3000, say)")
+		bad("patience_ms", "exponential patience needs its mean: give {patience_ms}, the mean time in ms a person waits before giving up (3000, say)")
 	} else {
 		real("patience_ms", c.PatienceMS, 0, maxMS, " ms", true)
 	}

@@ -150,6 +150,8 @@ func TestBadInput(t *testing.T) {
 		{"three dashes are echoed as typed", []string{"---workers", "3"}, []string{"bad flag syntax: ---workers: a flag is --name"}},
 		{"the planner's load names its flags", []string{"plan", "--rate-rps", "1000000", "--service-ms", "3600000"}, []string{"keep --rate-rps × --service-ms / 1000 at most 50,000"}},
 		{"a shape's message names its flags", []string{"--patience-ms", "5"}, []string{"--patience-ms: 5 applies only to people with patience, and --patience is none: set --patience to exponential, or leave --patience-ms out"}},
+		{"a lognormal without its p99 names the flags to give", []string{"--service", "lognormal"}, []string{"--service-p99-ms: a lognormal service needs its 99th percentile: give --service-p99-ms in ms, above the mean --service-ms and"}},
+		{"patience without its mean names the flag to give", []string{"--patience", "exponential"}, []string{"--patience-ms: exponential patience needs its mean: give --patience-ms, the mean time"}},
 		{"the budget's counts are grouped", []string{"--seed", "9007199254740991", "--seeds", "2"}, []string{"2 seeds from 9,007,199,254,740,991 pass the largest seed, 9,007,199,254,740,991"}},
 	}
 	for _, tc := range cases {
