@@ -155,7 +155,7 @@ func (e *engine) arrivalOrder() bool {
 		}
 		if jitter {
 			var ok bool
-			if at, made, line, ok = e.nextJittered(at, made); !ok {
+			if at, line, ok = e.nextJittered(at, made); !ok {
 				return false
 			}
 		}
@@ -395,16 +395,16 @@ func (e *engine) neverSent(r retry) {
 // the new one (line nil) or the earliest jittered retry's, moved to
 // e.lines.next (line). It reports false where two events it cannot order
 // fall at once.
-func (e *engine) nextJittered(arrival, arrivalMade int64) (at, made int64, line *ring[retry], ok bool) {
+func (e *engine) nextJittered(arrival, arrivalMade int64) (at int64, line *ring[retry], ok bool) {
 	l := &e.lines
 	for {
-		at, made, line = arrival, arrivalMade, nil
+		at, line = arrival, nil
 		if len(l.jittered) > 0 {
 			switch r := l.jittered[0]; {
-			case r.due < at || (r.due == at && r.made < made):
-				at, made, line = r.due, r.made, &l.next
-			case r.due == at && r.made == made:
-				return 0, 0, nil, false
+			case r.due < at || (r.due == at && r.made < arrivalMade):
+				at, line = r.due, &l.next
+			case r.due == at && r.made == arrivalMade:
+				return 0, nil, false
 			}
 		}
 		// The retry to make first, if it is made before the next arrival.
@@ -416,7 +416,7 @@ func (e *engine) nextJittered(arrival, arrivalMade int64) (at, made int64, line 
 				case t < when:
 					when, first = t, r
 				case t == when:
-					return 0, 0, nil, false
+					return 0, nil, false
 				}
 			}
 		}
@@ -424,7 +424,7 @@ func (e *engine) nextJittered(arrival, arrivalMade int64) (at, made int64, line 
 			break
 		}
 		if when == at {
-			return 0, 0, nil, false
+			return 0, nil, false
 		}
 		r := first.popFront()
 		e.retriesMade++
@@ -438,11 +438,11 @@ func (e *engine) nextJittered(arrival, arrivalMade int64) (at, made int64, line 
 	if line != nil {
 		r := l.jittered.pop()
 		if len(l.jittered) > 0 && !r.before(l.jittered[0]) {
-			return 0, 0, nil, false // two made at once, due at once
+			return 0, nil, false // two made at once, due at once
 		}
 		l.next.pushBack(r)
 	}
-	return at, made, line, true
+	return at, line, true
 }
 
 // retryHeap is a binary min-heap of retries by (due, made).
