@@ -410,7 +410,7 @@ func (o Outcome) summary(wantWaited bool) string {
 		s += ", " + percent(o.Answered.Mean) + " answered"
 	}
 	if o.P99WaitMS.N > 0 {
-		s += ", p99 wait " + strconv.FormatFloat(math.Round(o.P99WaitMS.Mean), 'f', 0, 64) + " ms"
+		s += ", p99 wait " + num(math.Round(o.P99WaitMS.Mean)) + " ms"
 	}
 	if o.Waited.N > 0 && wantWaited {
 		s += ", " + strconv.FormatFloat(math.Round(o.Waited.Mean*10000)/100, 'f', 2, 64) + "% waiting"

@@ -65,8 +65,8 @@ func TestSeekSays(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 12.0, a.Value, "12 workers (120/s) answer 90% of a 150/s sale within the 2 s timeout; 11 do not")
 	assert.Equal(t, "The fewest workers with at least 90% of the sale answered and at least 95% of seeds back to normal over seeds 1 to 20: "+
-		"12 workers: back in 20 of 20 seeds, 97.9% answered, p99 wait 1090 ms; "+
-		"11 workers: back in 20 of 20 seeds, 35.6% answered, p99 wait 1974 ms (answered under 90%).", a.Says())
+		"12 workers: back in 20 of 20 seeds, 97.9% answered, p99 wait 1,090 ms; "+
+		"11 workers: back in 20 of 20 seeds, 35.6% answered, p99 wait 1,974 ms (answered under 90%).", a.Says())
 }
 
 // TestSeekQueueAsATime checks the smallest bound the bounded queue needs
