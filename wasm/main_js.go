@@ -27,7 +27,7 @@
 //	shedsim.unmount(id)              removes a widget's listeners and empties its element
 //	shedsim.page(element, kind)      a page ("simulator", "lab", "planner"): ids without prefix, URL state
 //
-// Widgets (kind "simulator", "compare", "chart", "lab", "planner") dispatch bubbling
+// Widgets (kind "simulator", "full", "compare", "chart", "lab", "planner") dispatch bubbling
 // CustomEvents on their element: shedsim:result (detail {"view",
 // "first_ms", "build_ms", "advice_ms"}, once every policy and the advice
 // are measured; an input that is not valid while they are leaves them to
@@ -204,7 +204,7 @@ func mount(element js.Value, kind string, attrs map[string]string, page bool) (i
 	}
 	var w releaser
 	switch kind {
-	case "", "simulator", "compare", "chart":
+	case "", "simulator", "full", "compare", "chart":
 		if kind == "" {
 			kind = "simulator"
 		}
@@ -214,7 +214,7 @@ func mount(element js.Value, kind string, attrs map[string]string, page bool) (i
 	case "planner":
 		w = mountPlanner(host, prefix, page, attrs)
 	default:
-		fill(host, h("p", "class", "shedsim-error", "role", "alert", "Unknown kind "+strconv.Quote(kind)+": use simulator, compare, chart, lab or planner."))
+		fill(host, h("p", "class", "shedsim-error", "role", "alert", "Unknown kind "+strconv.Quote(kind)+": use simulator, full, compare, chart, lab or planner."))
 		return 0
 	}
 	id = nextID

@@ -23,8 +23,9 @@ import (
 // before it recomputes.
 const debounceMS = 150
 
-// simWidget is the simulator: the full page, the compact widget, or
-// (kind "chart") just the chart of one run.
+// simWidget is the simulator: the full page, the whole simulator as a
+// widget (kind "full", results first), the compact widget, or (kind
+// "chart") just the chart of one run.
 type simWidget struct {
 	widget
 	page  bool
@@ -35,9 +36,9 @@ type simWidget struct {
 	form     *simForm
 	compare  *comparePart
 	timeline *timelinePart
-	advice   *advicePart  // the page only
-	clients  *clientsPart // the page only
-	timing   timingLine   // the page only
+	advice   *advicePart  // the page and kind "full" only
+	clients  *clientsPart // the page and kind "full" only
+	timing   timingLine   // the page and kind "full" only
 
 	// The results' frame: the heading, the status line and the notes
 	// that say the results are stale or missing.
@@ -243,8 +244,9 @@ func (w *simWidget) buildResults() {
 	w.empty = h("p", "class", "empty-note", "id", w.id("empty-note"), "hidden", "", "No results yet: fix the marked fields.")
 	w.body = h("div", "class", "results-body", "id", w.id("results-body"))
 	w.results = h("section", "class", "results", "id", w.id("results"), "aria-labelledby", w.id("results-title"))
+	whole := w.page || w.kind == "full" // the whole simulator, as the page has it
 	title := "Results"
-	if !w.page {
+	if !whole {
 		title = "Every policy in the sale"
 	}
 	headTag := "h2"
@@ -254,10 +256,10 @@ func (w *simWidget) buildResults() {
 	w.resultsTitle = h(headTag, "id", w.id("results-title"), "tabindex", "-1", title)
 	build(w.results, w.resultsTitle, w.summary, w.announce, w.stale, w.empty, w.body)
 
-	w.compare = newComparePart(&w.widget, w.page, w.kind != "chart")
-	w.timeline = newTimelinePart(&w.widget, w.page)
+	w.compare = newComparePart(&w.widget, whole, w.kind != "chart")
+	w.timeline = newTimelinePart(&w.widget, whole)
 	switch {
-	case w.page:
+	case whole:
 		w.advice = newAdvicePart(&w.widget)
 		w.clients = newClientsPart(&w.widget)
 		w.timing = timingLine{h("span", "class", "timing", "id", w.id("timing"))}
@@ -623,6 +625,9 @@ func (w *simWidget) tryAdvice(ev js.Value) {
 	a, ok := w.advice.tried(ev)
 	if !ok || w.view == nil {
 		return
+	}
+	if !w.page {
+		w.form.startVals = ConfigStrings(a.Config) // the settings a widget has no control for take the advice's too
 	}
 	w.form.setValues(ConfigStrings(a.Config))
 	w.update(true)

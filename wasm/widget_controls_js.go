@@ -10,10 +10,14 @@ import (
 // widgetControls reads a simulator widget's controls attribute: "none",
 // "all" (every setting, in the page's order), or settings' names apart by
 // spaces or commas, such as "retries sale_rps". Absent, kind "simulator"
-// shows compactFields and the other kinds ("compare", "chart") none. The
+// shows compactFields, "full" (the whole simulator) all, and the other
+// kinds ("compare", "chart") none. The
 // problem, if any, names what is wrong; the names that are fine are kept.
 func widgetControls(kind, attr string) (specs []fieldSpec, problem string) {
 	names := strings.FieldsFunc(attr, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' || r == '\n' })
+	if len(names) == 0 && kind == "full" {
+		names = []string{"all"}
+	}
 	switch {
 	case len(names) == 0 && kind == "simulator":
 		return compactFields, ""

@@ -170,7 +170,7 @@ var kindPages = []blog{
 
 // allKinds is a widget of every kind; the comparison with every control,
 // the widest form.
-var allKinds = []string{`kind="simulator" id="kind-simulator"`, `kind="compare" controls="all" id="kind-compare"`,
+var allKinds = []string{`kind="simulator" id="kind-simulator"`, `kind="full" id="kind-full"`, `kind="compare" controls="all" id="kind-compare"`,
 	`kind="chart" id="kind-chart"`, `kind="lab" id="kind-lab"`, `kind="planner" id="kind-planner"`}
 
 // attributesPage tries the attributes an author sets: theme, the custom
@@ -326,7 +326,10 @@ const widgetState = `((el) => {
 	default: {
 		const s = root.querySelector('.summary');
 		const t = s ? s.textContent.trim() : '';
-		return t && !t.startsWith('Computing') && !root.querySelector('[data-rows="pending"], [data-advice="pending"], .results[aria-busy]') ? 'done' : '';
+		// The whole simulator is drawn once its advice and its client
+		// strategies are too.
+		const whole = el.getAttribute('kind') !== 'full' || (root.querySelector('.advice li') && !root.querySelector('[aria-busy="true"]'));
+		return t && !t.startsWith('Computing') && !root.querySelector('[data-rows="pending"], [data-advice="pending"], .results[aria-busy]') && whole ? 'done' : '';
 	}
 	}
 })`
