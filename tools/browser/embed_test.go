@@ -676,7 +676,8 @@ func testAttributes(t *testing.T, s *session, host, site string) {
 // names what to add, and whatever still can work does: without connect-src
 // and style-src the engine starts from the base64 copy (script-src allows
 // it), unstyled; without 'wasm-unsafe-eval' nothing can, and each widget
-// says so.
+// says so; without frame-src the widgets work and the browser blocks the
+// iframe (a frame-src violation, no height posted).
 func TestEmbedUnderAPolicyMissingDirectives(t *testing.T) {
 	s := startBrowser(t)
 	site := siteServer(t, s, true)
@@ -692,6 +693,8 @@ func TestEmbedUnderAPolicyMissingDirectives(t *testing.T) {
 			[]string{site.URL + " in connect-src", site.URL + " in style-src"}, "style-src", true},
 		{"wasm", "no WebAssembly may compile: nothing to fall back to", []string{"'wasm-unsafe-eval'"},
 			[]string{"add 'wasm-unsafe-eval' in script-src"}, "could not start", false},
+		{"frame", "the iframe is refused; the widgets need no frame", []string{"frame-src"},
+			[]string{site.URL + " in frame-src"}, "done", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			for _, d := range c.without {
@@ -699,7 +702,7 @@ func TestEmbedUnderAPolicyMissingDirectives(t *testing.T) {
 			}
 			b := blog{name: "forgetful", column: "720px", theme: "light", csp: true, without: c.without}
 			host := blogServer(t, sn, []blog{b})
-			tb := s.newTab(t, recorder)
+			tb := s.newTab(t, recorder, hostRecorder)
 			tb.do("opening the blog", chromedp.Navigate(host.URL+"/forgetful.html"))
 			for i, st := range widgetStates(tb, 2) {
 				assert.Contains(t, st, c.widget, "widget %d's message (%s)", i, c.reason)
@@ -715,6 +718,15 @@ func TestEmbedUnderAPolicyMissingDirectives(t *testing.T) {
 					named = named || strings.Contains(p, "shedsim:") && strings.Contains(p, want)
 				}
 				assert.True(t, named, "a console error says %q (%s); the page logged:\n  %s", want, c.reason, strings.Join(problems, "\n  "))
+			}
+			if slices.Contains(c.without, "frame-src") {
+				// The browser blocks the iframe (it shows nothing of the
+				// site): a violation of frame-src, and no height posted.
+				tb.do("scrolling to the iframe", chromedp.Evaluate[chromedp.Void](`document.querySelector('iframe').scrollIntoView()`))
+				blocked := poll[[]string](tb, "the iframe to be refused", `__hostTest.csp.length ? __hostTest.csp : false`, `JSON.stringify(__hostTest)`)
+				assert.Equal(t, []string{"frame-src blocked " + site.URL}, slices.Compact(blocked), "what the policy blocked (a frame of another origin is named by its origin)")
+				assert.Empty(t, eval[[]float64](tb, `__hostTest.heights`), "heights posted by a frame that did not load")
+				viewportShot(tb, t, "forgetful-frame-src")
 			}
 		})
 	}
