@@ -560,19 +560,6 @@ func writeLab(w io.Writer) error {
 	return err
 }
 
-// stat is a mean and a sample standard deviation.
-type stat struct{ sum, sumSq, n float64 }
-
-func (s *stat) add(x float64) { s.sum += x; s.sumSq += float64(x * x); s.n++ }
-func (s stat) mean() float64  { return s.sum / s.n }
-func (s stat) sd() float64 {
-	if s.n < 2 {
-		return 0
-	}
-	v := (s.sumSq - s.sum*s.sum/s.n) / (s.n - 1)
-	return math.Sqrt(max(v, 0))
-}
-
 // seedBatch is how many seeds seedRuns hands sim.Runs at once: enough to
 // keep every core busy, few enough that the Results held at once (each with
 // its windows) stay small whatever the run's length.
@@ -627,64 +614,22 @@ func writeSeeds(w, stderr io.Writer, c sim.Config, n int, onePolicy bool) error 
 	progress := newProgress(stderr, c, runs)
 	describe := strings.TrimSuffix(report.Describe(c), ", seed "+strconv.FormatUint(c.Seed, 10))
 	fmt.Fprintf(w, "%s, seeds %d to %d: mean ± standard deviation between seeds.\n\n", describe, c.Seed, c.Seed+uint64(n)-1)
-	t := report.Table{Header: []string{"Policy", "Answered", "Refused", "Timed out", "Median wait", "Wasted", "Back to normal", "Not back"}}
-	pct := func(s stat) string { // one decimal always, as the other tables print shares
-		if s.n == 0 {
-			return "-" // nobody arrived during the sale in any seed
-		}
-		return strconv.FormatFloat(s.mean()*100, 'f', 1, 64) + " ± " + strconv.FormatFloat(s.sd()*100, 'f', 1, 64) + "%"
-	}
-	withPeople := 0 // seeds in which someone arrived during the sale: the same under every policy
-	for _, p := range policies {
-		var ans, ref, tout, med, wasted, back stat
-		notBack := map[sim.Recovery]int{}
+	summaries := make([]report.SeedSummary, len(policies))
+	for i, p := range policies {
 		for r, err := range seedRuns(c, p, n) {
 			if err != nil {
 				return err
 			}
 			progress.done(1)
-			if r.Sale.People > 0 { // a share of nobody is no share
-				ans.add(r.Sale.AnsweredShare)
-				ref.add(r.Sale.RefusedShare)
-				tout.add(r.Sale.TimedOutShare)
-			}
-			if r.Sale.MedianWaitMS != nil {
-				med.add(*r.Sale.MedianWaitMS)
-			}
-			wasted.add(float64(r.Wasted))
-			if r.BackToNormalS != nil {
-				back.add(*r.BackToNormalS)
-			} else {
-				notBack[r.Recovery]++
-			}
+			summaries[i].Add(r)
 		}
-		medCell, backCell := "-", "-"
-		if med.n > 0 {
-			medCell = report.Number(med.mean(), 0) + " ± " + report.Number(med.sd(), 0) + " ms"
-		}
-		switch {
-		case back.n > 0 && back.sum == 0: // back in every seed's first window, as the other tables say it
-			backCell = "at once"
-		case back.n > 0:
-			backCell = report.Number(back.mean(), 1) + " ± " + report.Number(back.sd(), 1) + " s"
-		}
-		var nb []string
-		for _, k := range sortedKeys(notBack) {
-			nb = append(nb, fmt.Sprintf("%d %s", notBack[k], k))
-		}
-		nbCell := "0"
-		if len(nb) > 0 {
-			nbCell = strings.Join(nb, ", ")
-		}
-		t.Rows = append(t.Rows, []string{p.Title(), pct(ans), pct(ref), pct(tout), medCell,
-			report.Number(wasted.mean(), 0) + " ± " + report.Number(wasted.sd(), 0), backCell, nbCell})
-		withPeople = int(ans.n)
 	}
+	t := report.SeedsTable(policies, summaries)
 	if _, err := t.WriteTo(w); err != nil {
 		return err
 	}
-	if withPeople < n {
-		_, err := fmt.Fprintf(w, "\nShares are over the %d of %d seeds in which anyone arrived %s.\n", withPeople, n, report.Arrived(c))
+	if note := report.SeedsNote(c, summaries[0]); note != "" { // who arrived is the same under every policy
+		_, err := fmt.Fprintf(w, "\n%s\n", note)
 		return err
 	}
 	return nil
@@ -748,15 +693,6 @@ func (p *progress) done(n int) {
 	p.last = now
 	fmt.Fprintf(p.w, "shedsim: %s of %s runs (%d%%), %s so far\n", report.Count(p.count), report.Count(p.runs),
 		p.count*100/p.runs, report.Seconds(now.Sub(p.start).Seconds()))
-}
-
-func sortedKeys(m map[sim.Recovery]int) []sim.Recovery {
-	keys := make([]sim.Recovery, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
-	return keys
 }
 
 // runPlan is "shedsim plan": Erlang C's fewest workers for a target.
