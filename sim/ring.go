@@ -176,19 +176,19 @@ func (h *eventHeap) push(e event) {
 func (h *eventHeap) pop() {
 	h.n--
 	if h.n > 0 {
-		h.siftDown(h.buf[h.n])
+		h.siftDown(0, h.buf[h.n])
 	}
 }
 
 // replaceTop removes the earliest event and adds e, in one pass: cheaper
 // than pop then push when handling an event schedules another, as a worker
 // finishing one request and starting the next does.
-func (h *eventHeap) replaceTop(e event) { h.siftDown(e) }
+func (h *eventHeap) replaceTop(e event) { h.siftDown(0, e) }
 
-// siftDown puts e at the root and moves the hole down until it fits.
-func (h *eventHeap) siftDown(e event) {
+// siftDown puts e in the hole at index i (the root, for pop and
+// replaceTop) and moves the hole down until it fits.
+func (h *eventHeap) siftDown(i int, e event) {
 	s := h.buf[:h.n]
-	i := 0
 	for {
 		l := 2*i + 1
 		if l >= len(s) {
@@ -232,21 +232,6 @@ func (h *eventHeap) remove(j int) event {
 		s[i] = last
 		return ev
 	}
-	for {
-		l := 2*i + 1
-		if l >= len(s) {
-			break
-		}
-		m := l
-		if r := l + 1; r < len(s) && s[r].before(s[l].at, s[l].seq) {
-			m = r
-		}
-		if !s[m].before(last.at, last.seq) {
-			break
-		}
-		s[i] = s[m]
-		i = m
-	}
-	s[i] = last
+	h.siftDown(j, last)
 	return ev
 }
