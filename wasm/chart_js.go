@@ -39,10 +39,7 @@ func renderChart(chartID string, ch report.Chart, caption string) (figure, table
 			m.elem("text", "class", "incident-label", "x", svgNum(b.X+b.W/2), "y", svgNum(b.Y+12), "text-anchor", "middle", b.Label)
 		}
 	}
-	for _, t := range ch.YTicks {
-		m.elem("line", "class", "grid", "x1", svgNum(p.X), "x2", svgNum(p.X+p.W), "y1", svgNum(t.At), "y2", svgNum(t.At))
-		m.elem("text", "class", "tick y", "x", svgNum(p.X-6), "y", svgNum(t.At+4), "text-anchor", "end", t.Label)
-	}
+	yGrid(&m, p, ch.YTicks)
 	for _, b := range ch.Bars {
 		m.open("g", "class", "bar")
 		m.elem("title", b.Label)
@@ -51,19 +48,7 @@ func renderChart(chartID string, ch report.Chart, caption string) (figure, table
 		}
 		m.close("g")
 	}
-	for i, t := range ch.XTicks {
-		// The first and last labels start and end at their ticks, so that
-		// they stay clear of the share axis's labels and inside the chart.
-		anchor := "middle"
-		switch i {
-		case 0:
-			anchor = "start"
-		case len(ch.XTicks) - 1:
-			anchor = "end"
-		}
-		m.elem("text", "class", "tick x", "x", svgNum(t.At), "y", svgNum(p.Y+p.H+18), "text-anchor", anchor, t.Label)
-	}
-	m.elem("line", "class", "axis", "x1", svgNum(p.X), "x2", svgNum(p.X+p.W), "y1", svgNum(p.Y+p.H), "y2", svgNum(p.Y+p.H))
+	xAxis(&m, p, ch.XTicks)
 	for _, b := range bands {
 		if b.W > 0 {
 			y := p.Y + p.H + 3
@@ -79,6 +64,31 @@ func renderChart(chartID string, ch report.Chart, caption string) (figure, table
 		h("figcaption", caption), legend("answered", "refused", "timed_out", "unfinished"),
 		build(h("details", "class", "chart-table"), h("summary", "The chart as a table"), tableBox))
 	return figure, tableBox
+}
+
+// yGrid writes a chart's y axis: a grid line and a label at each tick.
+func yGrid(m *markup, p report.Rect, ticks []report.Tick) {
+	for _, t := range ticks {
+		m.elem("line", "class", "grid", "x1", svgNum(p.X), "x2", svgNum(p.X+p.W), "y1", svgNum(t.At), "y2", svgNum(t.At))
+		m.elem("text", "class", "tick y", "x", svgNum(p.X-6), "y", svgNum(t.At+4), "text-anchor", "end", t.Label)
+	}
+}
+
+// xAxis writes a chart's time axis under plot p: its labels and its line.
+func xAxis(m *markup, p report.Rect, ticks []report.Tick) {
+	for i, t := range ticks {
+		// The first and last labels start and end at their ticks, so that
+		// they stay clear of the share axis's labels and inside the chart.
+		anchor := "middle"
+		switch i {
+		case 0:
+			anchor = "start"
+		case len(ticks) - 1:
+			anchor = "end"
+		}
+		m.elem("text", "class", "tick x", "x", svgNum(t.At), "y", svgNum(p.Y+p.H+18), "text-anchor", anchor, t.Label)
+	}
+	m.elem("line", "class", "axis", "x1", svgNum(p.X), "x2", svgNum(p.X+p.W), "y1", svgNum(p.Y+p.H), "y2", svgNum(p.Y+p.H))
 }
 
 // renderChartTable fills box, which renderChart left for the chart's text

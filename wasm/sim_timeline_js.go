@@ -8,8 +8,9 @@ import "github.com/shedsim/shedsim/sim/report"
 // under it and, on the page, the fluid view.
 type timelinePart struct {
 	title, chart, lines el
-	fluid               el // the page only
-	tableBox            el // where the chart's table goes, once the chart is drawn
+	fluid               el             // the page only
+	mech                *mechanismPart // the page only
+	tableBox            el             // where the chart's table goes, once the chart is drawn
 	chartID, outlookID  string
 	thisRunID           string
 }
@@ -25,13 +26,18 @@ func newTimelinePart(w *widget, page bool) *timelinePart {
 	}
 	if page {
 		p.fluid = h("ul", "class", "fluid", "id", w.id("fluid"))
+		p.mech = newMechanismPart(w)
 	}
 	return p
 }
 
 // section is the page's block of the chart.
 func (p *timelinePart) section(w *widget) el {
-	return build(h("section", "class", "block", "aria-labelledby", w.id("chart-title")), p.title, p.chart, p.lines)
+	s := build(h("section", "class", "block", "aria-labelledby", w.id("chart-title")), p.title, p.chart, p.lines)
+	if p.mech != nil {
+		add(s, p.mech.box)
+	}
+	return s
 }
 
 // fluidDetails is the page's fold-out of the fluid view.
@@ -44,13 +50,20 @@ func (p *timelinePart) renderTable(v report.View) {
 	if p.tableBox != nil {
 		renderChartTable(p.tableBox, p.chartID, v.Chosen)
 	}
+	if p.mech != nil {
+		p.mech.drawTables()
+	}
 }
 
-// renderChart draws the chart, after render.
-func (p *timelinePart) renderChart(v report.View) {
+// renderChart draws the chart and, on the page, the mechanism m (nil
+// without a series), after render.
+func (p *timelinePart) renderChart(v report.View, m *report.Mechanism) {
 	figure, box := renderChart(p.chartID, v.Chart, report.TimelineCaption(v.Config))
 	fill(p.chart, figure)
 	p.tableBox = box
+	if p.mech != nil {
+		p.mech.draw(m)
+	}
 }
 
 // render shows v's chosen policy over time, all but the chart and its

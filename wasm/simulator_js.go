@@ -79,6 +79,10 @@ type laterWork struct {
 	// back; rows, every policy's row, once drawn.
 	chosen *sim.Result
 	rows   []report.Row
+	// mechanism is the chosen run's series drawn (the page only), which
+	// the page asks for and takes off the Result, so that chosen is the
+	// run every other part of the page and the downloads know.
+	mechanism *report.Mechanism
 	// alts are the advice's alternatives (report.AdviceRuns) and their
 	// runs as they come, altsLeft the runs still out; advised, that the
 	// advice is drawn.
@@ -408,7 +412,15 @@ func (w *simWidget) compute(vals map[string]string) {
 	}
 	// The chosen policy first, whole, then every policy's totals, then
 	// the clients': the workers take them in this order.
-	w.runs.start(&w.widget, c, true, func(r sim.Result) {
+	chosen := c
+	if w.page {
+		chosen.SeriesStepS = sim.SeriesStep(c.DurationS)
+	}
+	w.runs.start(&w.widget, chosen, true, func(r sim.Result) {
+		if m, ok := report.BuildMechanism(r); ok {
+			l.mechanism = &m
+		}
+		r.Series, r.Config.SeriesStepS = nil, 0 // the series changes nothing else (sim's TestSeriesInvariants)
 		l.chosen = &r
 		w.advance()
 	})
@@ -543,7 +555,7 @@ func (w *simWidget) drawChart() {
 		return
 	}
 	start := now()
-	w.timeline.renderChart(*w.view)
+	w.timeline.renderChart(*w.view, w.later.mechanism)
 	w.timings.draw += now() - start
 	w.timings.step = max(w.timings.step, now()-start)
 	w.table.afterPaint()

@@ -1,0 +1,102 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"strconv"
+
+	"github.com/shedsim/shedsim/sim/report"
+)
+
+// mechanismPart is the page's mechanism: the chosen policy's series as the
+// charts the post argues from (report.BuildMechanism), each with its
+// sentence and its table, under the chart over time. What they say and
+// where their lines go is sim/report's; this only writes it as SVG and
+// HTML, as renderChart does.
+type mechanismPart struct {
+	box    el
+	prefix string
+	// charts are the charts drawn, and tables the boxes their tables go
+	// in, once drawTables runs.
+	charts []report.SeriesChart
+	tables []el
+}
+
+func newMechanismPart(w *widget) *mechanismPart {
+	return &mechanismPart{box: h("div", "class", "mechanism", "id", w.id("mechanism")), prefix: w.id("mech")}
+}
+
+// draw shows m's charts and sentences, each with an empty box for its
+// table (drawTables); nil clears them.
+func (p *mechanismPart) draw(m *report.Mechanism) {
+	clear(p.box)
+	p.charts, p.tables = nil, nil
+	if m == nil {
+		return
+	}
+	p.charts = []report.SeriesChart{m.Queue, m.Work}
+	names := []string{"queue", "work", "attempts"}
+	if m.Attempts != nil {
+		p.charts = append(p.charts, *m.Attempts)
+	}
+	for i, ch := range p.charts {
+		id := p.prefix + "-" + names[i]
+		box := h("div", "class", "chart-table-box", "id", id+"-table-box")
+		p.tables = append(p.tables, box)
+		add(p.box, build(h("figure", "class", "chart series-chart"),
+			seriesSVG(id, ch), build(h("figcaption"), h("strong", ch.Title)), seriesLegend(ch),
+			h("p", "class", "line series-sentence", "id", id+"-sentence", ch.Sentence),
+			build(h("details", "class", "chart-table"), h("summary", "The chart as a table"), box)))
+	}
+}
+
+// drawTables fills the tables of the charts draw drew, a step after them:
+// an hour's three tables are thousands of elements.
+func (p *mechanismPart) drawTables() {
+	for i, ch := range p.charts {
+		keys := make([]string, len(ch.Table.Rows))
+		for k := range keys {
+			keys[k] = strconv.Itoa(k)
+		}
+		id := p.prefix + "-" + []string{"queue", "work", "attempts"}[i]
+		fill(p.tables[i], renderTable(id+"-table", "windows", ch.Title, ch.Title+", as a table", "step", ch.Table, keys, "", false))
+	}
+}
+
+// seriesSVG writes ch as SVG markup: the sale shaded, the y axis's grid,
+// the marks (timeout, bound, capacity) dashed, the curves, the time axis.
+func seriesSVG(id string, ch report.SeriesChart) el {
+	var m markup
+	m.open("svg", "id", id, "class", "timeline series", "viewBox", "0 0 "+svgNum(ch.Width)+" "+svgNum(ch.Height),
+		"role", "img", "aria-label", ch.Sentence, "preserveAspectRatio", "xMidYMid meet")
+	p := ch.Plot
+	m.elem("rect", "class", "plot-bg", "x", svgNum(p.X), "y", svgNum(p.Y), "width", svgNum(p.W), "height", svgNum(p.H))
+	if b := ch.Band; b.W > 0 {
+		m.elem("rect", "class", "sale", "x", svgNum(b.X), "y", "0", "width", svgNum(b.W), "height", svgNum(b.Y+b.H))
+	}
+	yGrid(&m, p, ch.YTicks)
+	for _, k := range ch.Marks {
+		m.elem("line", "class", "mark "+k.Kind, "x1", svgNum(p.X), "x2", svgNum(p.X+p.W), "y1", svgNum(k.Y), "y2", svgNum(k.Y))
+	}
+	for _, c := range ch.Curves {
+		m.elem("path", "class", "curve "+c.Kind, "d", c.Path)
+	}
+	xAxis(&m, p, ch.XTicks)
+	if b := ch.Band; b.W > 0 {
+		m.elem("rect", "class", "sale-mark", "x", svgNum(b.X), "y", svgNum(p.Y+p.H+3), "width", svgNum(b.W), "height", "4")
+	}
+	m.close("svg")
+	return fromMarkup(&m)
+}
+
+// seriesLegend names ch's curves and marks by their line's class.
+func seriesLegend(ch report.SeriesChart) el {
+	ul := h("ul", "class", "legend", "aria-hidden", "true")
+	for _, c := range ch.Curves {
+		add(ul, build(h("li"), h("span", "class", "swatch line "+c.Kind), c.Label))
+	}
+	for _, k := range ch.Marks {
+		add(ul, build(h("li"), h("span", "class", "swatch line mark "+k.Kind), k.Label))
+	}
+	return ul
+}
