@@ -272,11 +272,13 @@ func (w *simWidget) buildResults() {
 		w.onEl(csv, "click", func(js.Value) { w.download("csv") })
 		w.onEl(jsn, "click", func(js.Value) { w.download("json") })
 		w.onEl(w.advice.list, "click", w.tryAdvice)
+		// The post's order: every policy's bars and table, the chosen
+		// policy over time, what to change; the clients' comparison after.
 		build(w.body,
 			w.compare.section(&w.widget),
-			w.clients.section,
 			w.timeline.section(&w.widget),
 			w.advice.section(),
+			w.clients.section,
 			w.timeline.fluidDetails(),
 			build(h("p", "class", "downloads"), csv, " ", jsn, " ", w.timing.el))
 	case w.kind == "chart":
