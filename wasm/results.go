@@ -48,7 +48,41 @@ func runParts(configJSON string) (totals string, windows []byte) {
 	}
 	windows = windowsBytes(r.Windows)
 	r.Windows = nil
+	if r.Series != nil {
+		// The series' points go as float64s too, after the windows and
+		// their count, so that the page does not read thousands of them
+		// out of the parsed JSON one field at a time (readParts).
+		windows = append(numbersBytes([]float64{float64(len(windows) / (windowNumbers * 8))}), windows...)
+		windows = append(windows, numbersBytes(r.Series.Points)...)
+		series := *r.Series
+		series.Points = nil
+		r.Series = &series
+	}
 	return mustJSON(r), windows
+}
+
+// readParts reads runParts' bytes into r, whose totals are read: its
+// Windows and, when r has a series, its points.
+func readParts(r *sim.Result, b []byte) (err error) {
+	if r.Series == nil {
+		r.Windows, err = readWindows(b)
+		return err
+	}
+	if len(b) < 8 {
+		return errors.New("a worker's series run has no count of its windows")
+	}
+	var n []float64
+	if err := readNumbers(b[:8], &n); err != nil {
+		return err
+	}
+	end := 8 + int(n[0])*windowNumbers*8
+	if end > len(b) {
+		return errors.New("a worker's series run is shorter than its windows")
+	}
+	if r.Windows, err = readWindows(b[8:end]); err != nil {
+		return err
+	}
+	return readNumbers(b[end:], &r.Series.Points)
 }
 
 // decodeRun reads what a worker's shedsim.run answered: a sim.Result, as
@@ -81,12 +115,12 @@ func decodeRun(data string) (sim.Result, error) {
 // on a Window that grows any other kind, which the tests run into).
 var windowNumbers = reflect.TypeFor[sim.Window]().NumField()
 
-// windowField is field i of w, addressable, checked to be an int or a
-// float64.
+// windowField is field i of w (a Window, or a SeriesPoint), addressable,
+// checked to be an int or a float64.
 func windowField(w reflect.Value, i int) reflect.Value {
 	f := w.Field(i)
 	if k := f.Kind(); k != reflect.Int && k != reflect.Float64 {
-		panic("windowsBytes: sim.Window's " + w.Type().Field(i).Name + " is a " + k.String() + ", not an int or a float64")
+		panic("windowsBytes: " + w.Type().Name() + "'s " + w.Type().Field(i).Name + " is a " + k.String() + ", not an int or a float64")
 	}
 	return f
 }
@@ -97,12 +131,24 @@ func windowField(w reflect.Value, i int) reflect.Value {
 // them back with readWindows at a fraction of what decoding them as JSON
 // costs. Every count is a whole number far below 2^53, so a float64 holds
 // it exactly.
-func windowsBytes(ws []sim.Window) []byte {
-	b := make([]byte, 0, len(ws)*windowNumbers*8)
-	for i := range ws {
-		w := reflect.ValueOf(&ws[i]).Elem()
-		for j := range windowNumbers {
-			f := windowField(w, j)
+func windowsBytes(ws []sim.Window) []byte { return numbersBytes(ws) }
+
+// numbersBytes writes vs, a slice of structs of ints and float64s (or of
+// float64s), as windowsBytes writes windows: a field a float64.
+func numbersBytes(vs any) []byte {
+	var b []byte
+	s := reflect.ValueOf(vs)
+	for i := range s.Len() {
+		v := s.Index(i)
+		n := 1
+		if v.Kind() == reflect.Struct {
+			n = v.NumField()
+		}
+		for j := range n {
+			f := v
+			if v.Kind() == reflect.Struct {
+				f = windowField(v, j)
+			}
 			var x float64
 			if f.Kind() == reflect.Float64 {
 				x = f.Float()
@@ -117,23 +163,39 @@ func windowsBytes(ws []sim.Window) []byte {
 }
 
 // readWindows reads what windowsBytes wrote.
-func readWindows(b []byte) ([]sim.Window, error) {
-	if len(b)%(windowNumbers*8) != 0 {
-		return nil, errors.New("a worker's windows are " + strconv.Itoa(len(b)) + " bytes, not a whole number of windows")
+func readWindows(b []byte) (ws []sim.Window, err error) {
+	err = readNumbers(b, &ws)
+	return ws, err
+}
+
+// readNumbers reads what numbersBytes wrote into *dst, a slice.
+func readNumbers(b []byte, dst any) error {
+	s := reflect.ValueOf(dst).Elem()
+	t := s.Type().Elem()
+	n := 1
+	if t.Kind() == reflect.Struct {
+		n = t.NumField()
 	}
-	ws := make([]sim.Window, len(b)/(windowNumbers*8))
-	for i := range ws {
-		w := reflect.ValueOf(&ws[i]).Elem()
-		for j := range windowNumbers {
-			p := b[(i*windowNumbers+j)*8:]
+	if len(b)%(n*8) != 0 {
+		return errors.New("a worker's numbers are " + strconv.Itoa(len(b)) + " bytes, not a whole number of " + t.Name() + "s")
+	}
+	s.Set(reflect.MakeSlice(s.Type(), len(b)/(n*8), len(b)/(n*8)))
+	for i := range s.Len() {
+		v := s.Index(i)
+		for j := range n {
+			p := b[(i*n+j)*8:]
 			x := math.Float64frombits(uint64(p[0]) | uint64(p[1])<<8 | uint64(p[2])<<16 | uint64(p[3])<<24 |
 				uint64(p[4])<<32 | uint64(p[5])<<40 | uint64(p[6])<<48 | uint64(p[7])<<56)
-			if f := windowField(w, j); f.Kind() == reflect.Float64 {
+			f := v
+			if v.Kind() == reflect.Struct {
+				f = windowField(v, j)
+			}
+			if f.Kind() == reflect.Float64 {
 				f.SetFloat(x)
 			} else {
 				f.SetInt(int64(x))
 			}
 		}
 	}
-	return ws, nil
+	return nil
 }

@@ -70,15 +70,21 @@ func TestRunTotalsIsTheRunWithoutWindows(t *testing.T) {
 // policy, read back, are its Result, every window to the bit.
 func TestRunPartsIsTheRun(t *testing.T) {
 	for _, s := range sim.Samples() {
-		want, err := sim.Run(s.Config)
-		require.NoError(t, err)
-		totals, windows := runParts(workerConfig(s.Config))
-		got, err := decodeRun(totals)
-		require.NoError(t, err)
-		assert.Nil(t, got.Windows, "the totals come without the windows")
-		got.Windows, err = readWindows(windows)
-		require.NoError(t, err)
-		assert.Equal(t, want, got, s.Key)
+		for _, step := range []float64{0, sim.SeriesStep(s.Config.DurationS), 7.3} {
+			c := s.Config
+			c.SeriesStepS = step
+			want, err := sim.Run(c)
+			require.NoError(t, err)
+			totals, windows := runParts(workerConfig(c))
+			got, err := decodeRun(totals)
+			require.NoError(t, err)
+			assert.Nil(t, got.Windows, "the totals come without the windows")
+			if step > 0 {
+				assert.Nil(t, got.Series.Points, "the totals come without the series' points")
+			}
+			require.NoError(t, readParts(&got, windows))
+			assert.Equal(t, want, got, "%s, series step %g s", s.Key, step)
+		}
 	}
 	_, err := readWindows(make([]byte, 7))
 	assert.Error(t, err, "bytes that are not whole windows")

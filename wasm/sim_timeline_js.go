@@ -2,7 +2,10 @@
 
 package main
 
-import "github.com/shedsim/shedsim/sim/report"
+import (
+	"github.com/shedsim/shedsim/sim"
+	"github.com/shedsim/shedsim/sim/report"
+)
 
 // timelinePart is the chosen policy over time: its chart, the two lines
 // under it and, on the page, the fluid view.
@@ -50,19 +53,34 @@ func (p *timelinePart) renderTable(v report.View) {
 	if p.tableBox != nil {
 		renderChartTable(p.tableBox, p.chartID, v.Chosen)
 	}
-	if p.mech != nil {
-		p.mech.drawTables()
-	}
 }
 
-// renderChart draws the chart and, on the page, the mechanism m (nil
-// without a series), after render.
-func (p *timelinePart) renderChart(v report.View, m *report.Mechanism) {
+// renderChart draws the chart, after render.
+func (p *timelinePart) renderChart(v report.View) {
 	figure, box := renderChart(p.chartID, v.Chart, report.TimelineCaption(v.Config))
 	fill(p.chart, figure)
 	p.tableBox = box
+}
+
+// renderMechanism draws, on the page, the mechanism of r, the chosen run
+// with its series (report.BuildMechanism), but for its tables
+// (renderMechanismTables), after renderTable.
+func (p *timelinePart) renderMechanism(r *sim.Result) {
+	if p.mech == nil {
+		return
+	}
+	if m, ok := report.BuildMechanism(*r); ok {
+		p.mech.draw(&m)
+	} else {
+		p.mech.draw(nil)
+	}
+}
+
+// renderMechanismTables fills the mechanism's tables, after
+// renderMechanism.
+func (p *timelinePart) renderMechanismTables() {
 	if p.mech != nil {
-		p.mech.draw(m)
+		p.mech.drawTables()
 	}
 }
 

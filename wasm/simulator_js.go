@@ -57,6 +57,7 @@ type simWidget struct {
 	// each part as its runs come back (later): the chosen policy, every
 	// policy side by side, the advice, the client strategies.
 	debounce, dim, chart, table *task
+	mechanism, mechanismTables  *task // the page only
 	runs                        runs
 	later                       laterWork
 	timings                     timings
@@ -79,10 +80,10 @@ type laterWork struct {
 	// back; rows, every policy's row, once drawn.
 	chosen *sim.Result
 	rows   []report.Row
-	// mechanism is the chosen run's series drawn (the page only), which
-	// the page asks for and takes off the Result, so that chosen is the
-	// run every other part of the page and the downloads know.
-	mechanism *report.Mechanism
+	// series is the chosen run with its series (the page only), which the
+	// page asks for and takes off chosen, so that chosen is the run every
+	// other part of the page and the downloads know.
+	series *sim.Result
 	// alts are the advice's alternatives (report.AdviceRuns) and their
 	// runs as they come, altsLeft the runs still out; advised, that the
 	// advice is drawn.
@@ -112,6 +113,8 @@ func mountSimulator(host el, prefix string, page bool, kind string, attrs map[st
 	w.dim = w.task(w.dimBusy)
 	w.chart = w.task(w.drawChart)
 	w.table = w.task(w.drawChartTable)
+	w.mechanism = w.task(w.drawMechanism)
+	w.mechanismTables = w.task(w.drawMechanismTables)
 	w.base = attrs["base"]
 	given := w.open(page, attrs)
 
@@ -419,8 +422,9 @@ func (w *simWidget) compute(vals map[string]string) {
 		chosen.SeriesStepS = sim.SeriesStep(c.DurationS)
 	}
 	w.runs.start(&w.widget, chosen, true, func(r sim.Result) {
-		if m, ok := report.BuildMechanism(r); ok {
-			l.mechanism = &m
+		if r.Series != nil {
+			withSeries := r
+			l.series = &withSeries
 		}
 		r.Series, r.Config.SeriesStepS = nil, 0 // the series changes nothing else (sim's TestSeriesInvariants)
 		l.chosen = &r
@@ -557,7 +561,7 @@ func (w *simWidget) drawChart() {
 		return
 	}
 	start := now()
-	w.timeline.renderChart(*w.view, w.later.mechanism)
+	w.timeline.renderChart(*w.view)
 	w.timings.draw += now() - start
 	w.timings.step = max(w.timings.step, now()-start)
 	w.table.afterPaint()
@@ -572,6 +576,35 @@ func (w *simWidget) drawChartTable() {
 	start := now()
 	w.timeline.renderTable(*w.view)
 	w.results.RemoveAttribute("aria-busy")
+	w.timings.draw += now() - start
+	w.timings.step = max(w.timings.step, now()-start)
+	w.showTimings()
+	if w.later.series != nil {
+		w.mechanism.afterPaint()
+	}
+}
+
+// drawMechanism is w.mechanism: the chosen policy's mechanism, from its
+// series, a step after the chart's table; its tables come a step later.
+func (w *simWidget) drawMechanism() {
+	if !w.later.chosenShown || w.later.series == nil {
+		return
+	}
+	start := now()
+	w.timeline.renderMechanism(w.later.series)
+	w.timings.draw += now() - start
+	w.timings.step = max(w.timings.step, now()-start)
+	w.showTimings()
+	w.mechanismTables.afterPaint()
+}
+
+// drawMechanismTables is w.mechanismTables: the mechanism's tables.
+func (w *simWidget) drawMechanismTables() {
+	if !w.later.chosenShown || w.later.series == nil {
+		return
+	}
+	start := now()
+	w.timeline.renderMechanismTables()
 	w.timings.draw += now() - start
 	w.timings.step = max(w.timings.step, now()-start)
 	w.showTimings()

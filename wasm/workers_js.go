@@ -49,7 +49,7 @@ func (rs *runs) start(w *widget, c sim.Config, whole bool, done func(sim.Result)
 			if whole {
 				b := make([]byte, args[1].Get("length").Int())
 				js.CopyBytesToGo(b, args[1])
-				if r.Windows, err = readWindows(b); err != nil {
+				if err = readParts(&r, b); err != nil {
 					panic(err)
 				}
 			}
