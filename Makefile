@@ -113,13 +113,16 @@ test-native:
 	@$(NEED_GO)
 	$(GO) test $$($(GO) list ./... | grep -v -e '/tools/browser$$' -e '/tools/parity$$')
 
-# The engine's tests compiled to js/wasm and run under Node. env -i keeps
+# The engine's tests compiled to js/wasm and run under Node. -timeout 30m:
+# the sim package's tests (theory over long runs, the differential test of
+# the two paths) took 333 s under Node on a loaded machine, over half of go
+# test's default 10 minutes. env -i keeps
 # the environment small: wasm_exec.js copies it, with the arguments, into
 # 8 KB of the module's memory, and a CI machine's can be larger.
 test-node:
 	@$(NEED_GO)
 	@$(NEED_NODE)
-	GOOS=js GOARCH=wasm $(GO) test -exec='env -i PATH=$(PATH) $(WASM_EXEC_DIR)/go_js_wasm_exec' ./sim/...
+	GOOS=js GOARCH=wasm $(GO) test -timeout 30m -exec='env -i PATH=$(PATH) $(WASM_EXEC_DIR)/go_js_wasm_exec' ./sim/...
 
 # The same program natively, under Node and on arm64 must print the same
 # bytes, and the engine must use only portable math (tools/parity).
@@ -135,7 +138,7 @@ test-parity:
 test-arm64:
 	@$(NEED_GO)
 	@$(NEED_QEMU)
-	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) test -exec=qemu-aarch64 -run '$(ARM64_RUN)' ./sim/...
+	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) test -timeout 30m -exec=qemu-aarch64 -run '$(ARM64_RUN)' ./sim/...
 
 # The page in a real browser, against the freshly built site: -count=1,
 # because the browser reads files the test cache cannot see.
