@@ -169,6 +169,25 @@ func (f seriesFrame) curve(kind, label string, value func(k int) float64) Curve 
 	return Curve{Kind: kind, Label: label, Path: b.String(), Max: most}
 }
 
+// queueAxisMarks is how many times the larger of the timeout and the
+// bound the queue chart's y axis holds, at most (then niceCeil).
+const queueAxisMarks = 4
+
+// clipped notes in cv's label when value goes above the axis, where and
+// how far: "; above the chart from 4 s into the sale, at most 594 s".
+func (f seriesFrame) clipped(cv Curve, value func(k int) float64, unit func(float64) string) Curve {
+	if !(cv.Max > f.yMax) {
+		return cv
+	}
+	for k, p := range f.r.Series.Points {
+		if value(k) > f.yMax {
+			cv.Label += fill("; above the chart from %s, at most %s", when(f.r.Config, p.StartS), unit(cv.Max))
+			break
+		}
+	}
+	return cv
+}
+
 func (f seriesFrame) mark(kind, label string, v float64) Mark {
 	return Mark{Kind: kind, Label: label, Y: f.y(v), Value: v}
 }
@@ -224,14 +243,20 @@ func queueChart(r sim.Result) SeriesChart {
 		top = max(top, work(k), wait(k))
 	}
 	bounded := c.Policy == sim.Bounded || c.Policy == sim.Priority
+	mark := timeout
 	if bounded {
 		top = max(top, c.QueueSeconds())
+		mark = max(mark, c.QueueSeconds())
 	}
 	f := newFrame(r, float64(top*1.05))
+	// A queue that grows for minutes would put the timeout in the bottom
+	// pixel: the axis stops at a few times the larger mark, and a curve
+	// that goes above it says so in its label.
+	f.yMax = min(f.yMax, niceCeil(float64(queueAxisMarks*mark)))
 	ch := f.chart(c.Policy.Title()+": the queue, in seconds of work", "s of work", workSeconds)
 	ch.Curves = []Curve{
-		f.curve("queue", "queue, as seconds of work at "+perSecond(capacity), work),
-		f.curve("oldest_wait", "oldest wait in the queue", wait),
+		f.clipped(f.curve("queue", "queue, as seconds of work at "+perSecond(capacity), work), work, workSeconds),
+		f.clipped(f.curve("oldest_wait", "oldest wait in the queue", wait), wait, workSeconds),
 	}
 	ch.Marks = []Mark{f.mark("timeout", "the client's timeout, "+Duration(c.TimeoutMS), timeout)}
 	if bounded {

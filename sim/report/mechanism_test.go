@@ -287,3 +287,47 @@ func TestMechanismEverySample(t *testing.T) {
 		}
 	}
 }
+
+// TestMechanismQueueAxisShowsTheTimeout: the queue chart's axis stops at a
+// few times the larger of the timeout and the bound, so the timeout's mark
+// sits at least a fifth of the way up the plot even when the queue grows
+// to minutes of work (3 retries: about 594 s); a curve clipped at the top
+// says so in its label, with where and how far, and only then.
+func TestMechanismQueueAxisShowsTheTimeout(t *testing.T) {
+	tests := []struct {
+		name    string
+		config  sim.Config
+		clipped bool
+		reason  string
+	}{
+		{"fifo", shop(withSeries), true, "the default's queue peaks near 30 s of work, past 10 s"},
+		{"fifo, 3 retries", shop(retries(3), withSeries), true, "retries grow the queue to about 594 s of work"},
+		{"bounded", shop(policy(sim.Bounded), withSeries), false, "a bound of 2 s of work keeps the queue on the chart"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, ok := report.BuildMechanism(run(t, tt.config))
+			require.True(t, ok)
+			ch := m.Queue
+			top := yMax(t, ch)
+			require.Equal(t, "timeout", ch.Marks[0].Kind)
+			height := (ch.Plot.Y + ch.Plot.H - ch.Marks[0].Y) / ch.Plot.H
+			assert.GreaterOrEqual(t, height, 0.2-1e-9, "%s: the timeout sits visibly above the axis", tt.reason)
+			anyClipped := false
+			for _, cv := range ch.Curves {
+				over := cv.Max > top
+				anyClipped = anyClipped || over
+				note := regexp.MustCompile(`; above the chart from .+, at most ([0-9,.]+) s$`).FindStringSubmatch(cv.Label)
+				if !over {
+					assert.Nil(t, note, "%s: %s stays on the chart, so no note: %q", tt.reason, cv.Kind, cv.Label)
+					continue
+				}
+				require.NotNil(t, note, "%s: %s goes above the chart, and says so: %q", tt.reason, cv.Kind, cv.Label)
+				assert.Equal(t, report.Number(cv.Max, 2), note[1], "%s: %s's note quotes its real peak", tt.reason, cv.Kind)
+				_, ys := pathPoints(t, cv.Path)
+				assert.Contains(t, ys, ch.Plot.Y, "%s: %s is drawn clipped at the plot's top", tt.reason, cv.Kind)
+			}
+			assert.Equal(t, tt.clipped, anyClipped, tt.reason)
+		})
+	}
+}
