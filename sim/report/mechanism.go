@@ -270,22 +270,38 @@ func queueChart(r sim.Result) SeriesChart {
 	return ch
 }
 
+// rateCurve is one rate a second drawn against the capacity: its key, its
+// legend and its value at point k.
+type rateCurve struct {
+	key, label string
+	at         func(k int) float64
+}
+
+// rateChart is two rates a second against the capacity, on an axis that
+// holds the higher one (hi) and the capacity: throughput against goodput,
+// or attempts against first attempts. The caller adds the sentence and the
+// table.
+func rateChart(r sim.Result, title string, hi, lo rateCurve) SeriesChart {
+	s := r.Series
+	top := s.CapacityRPS
+	for k := range s.Points {
+		top = max(top, hi.at(k))
+	}
+	f := newFrame(r, float64(top*1.05))
+	ch := f.chart(r.Config.Policy.Title()+": "+title, "per second", perSecond)
+	ch.Curves = []Curve{f.curve(hi.key, hi.label, hi.at), f.curve(lo.key, lo.label, lo.at)}
+	ch.Marks = []Mark{f.mark("capacity", "capacity, "+perSecond(s.CapacityRPS), s.CapacityRPS)}
+	return ch
+}
+
 // workChart is throughput against goodput, and the capacity.
 func workChart(r sim.Result) SeriesChart {
 	s := r.Series
 	done := func(k int) float64 { return rate(r, k, s.Points[k].Completed) }
 	good := func(k int) float64 { return rate(r, k, s.Points[k].Answered) }
-	top := s.CapacityRPS
-	for k := range s.Points {
-		top = max(top, done(k))
-	}
-	f := newFrame(r, float64(top*1.05))
-	ch := f.chart(r.Config.Policy.Title()+": finished and answered in time", "per second", perSecond)
-	ch.Curves = []Curve{
-		f.curve("throughput", "finished a second (throughput)", done),
-		f.curve("goodput", "answered in time a second (goodput)", good),
-	}
-	ch.Marks = []Mark{f.mark("capacity", "capacity, "+perSecond(s.CapacityRPS), s.CapacityRPS)}
+	ch := rateChart(r, "finished and answered in time",
+		rateCurve{"throughput", "finished a second (throughput)", done},
+		rateCurve{"goodput", "answered in time a second (goodput)", good})
 	ch.Sentence = workSentence(r)
 	ch.Table = Table{Header: []string{"Step", "Finished a second", "Answered in time a second", "Workers wasted"}}
 	for k, p := range s.Points {
@@ -300,17 +316,9 @@ func attemptsChart(r sim.Result) SeriesChart {
 	s := r.Series
 	all := func(k int) float64 { return rate(r, k, s.Points[k].FirstAttempts+s.Points[k].Retries) }
 	first := func(k int) float64 { return rate(r, k, s.Points[k].FirstAttempts) }
-	top := s.CapacityRPS
-	for k := range s.Points {
-		top = max(top, all(k))
-	}
-	f := newFrame(r, float64(top*1.05))
-	ch := f.chart(r.Config.Policy.Title()+": attempts arriving", "per second", perSecond)
-	ch.Curves = []Curve{
-		f.curve("attempts", "attempts a second, retries included", all),
-		f.curve("first_attempts", "first attempts a second", first),
-	}
-	ch.Marks = []Mark{f.mark("capacity", "capacity, "+perSecond(s.CapacityRPS), s.CapacityRPS)}
+	ch := rateChart(r, "attempts arriving",
+		rateCurve{"attempts", "attempts a second, retries included", all},
+		rateCurve{"first_attempts", "first attempts a second", first})
 	ch.Sentence = attemptsSentence(r)
 	ch.Table = Table{Header: []string{"Step", "Attempts a second", "First attempts", "Retries"}}
 	for k := range s.Points {
