@@ -15,19 +15,38 @@ import (
 // first arrived during the incidents (sim.Config.PeopleStartS).
 func IncidentOnly(c sim.Config) bool { return c.HasIncident() && NoSale(c) }
 
+// incidentKind is which incidents a Config has, for choosing its words: a
+// slowdown alone, a loss alone, or both (a Config with neither is not
+// asked).
+type incidentKind int
+
+const (
+	slowdownAlone incidentKind = iota
+	lossAlone
+	lossAndSlowdown
+)
+
+// incidentsOf is c's incidents.
+func incidentsOf(c sim.Config) incidentKind {
+	switch {
+	case c.LossWorkers > 0 && c.SlowFactor > 0:
+		return lossAndSlowdown
+	case c.LossWorkers > 0:
+		return lossAlone
+	}
+	return slowdownAlone
+}
+
 // Trigger names what set c's run off, for a sentence: "the sale", "the
 // loss of 3 workers", "the slowdown" or "the loss and the slowdown".
 func Trigger(c sim.Config) string {
 	if !IncidentOnly(c) {
 		return "the sale"
 	}
-	switch {
-	case c.LossWorkers > 0 && c.SlowFactor > 0:
-		return "the loss and the slowdown"
-	case c.LossWorkers > 0:
+	if incidentsOf(c) == lossAlone {
 		return lossNoun(c)
 	}
-	return "the slowdown"
+	return [...]string{"the slowdown", "", "the loss and the slowdown"}[incidentsOf(c)]
 }
 
 // lossNoun is "the loss of 3 workers", "the loss of every worker".
@@ -40,25 +59,13 @@ func lossNoun(c sim.Config) string {
 
 // incidentNoun is "the loss", "the slowdown" or "the incidents".
 func incidentNoun(c sim.Config) string {
-	switch {
-	case c.LossWorkers > 0 && c.SlowFactor > 0:
-		return "the incidents"
-	case c.LossWorkers > 0:
-		return "the loss"
-	}
-	return "the slowdown"
+	return [...]string{"the slowdown", "the loss", "the incidents"}[incidentsOf(c)]
 }
 
 // triggerEnds is "the workers are back", "the slowdown ends" or "the
 // incidents end", for "once ...".
 func triggerEnds(c sim.Config) string {
-	switch {
-	case c.LossWorkers > 0 && c.SlowFactor > 0:
-		return "the incidents end"
-	case c.LossWorkers > 0:
-		return "the workers are back"
-	}
-	return "the slowdown ends"
+	return [...]string{"the slowdown ends", "the workers are back", "the incidents end"}[incidentsOf(c)]
 }
 
 // bandMark is the short mark of the windows in the band: "sale", "loss",
@@ -67,13 +74,7 @@ func bandMark(c sim.Config) string {
 	if !IncidentOnly(c) {
 		return "sale"
 	}
-	switch {
-	case c.LossWorkers > 0 && c.SlowFactor > 0:
-		return "incidents"
-	case c.LossWorkers > 0:
-		return "loss"
-	}
-	return "slowdown"
+	return [...]string{"slowdown", "loss", "incidents"}[incidentsOf(c)]
 }
 
 // HasBand reports whether c's chart shades a band: the sale's, or with no
