@@ -122,11 +122,7 @@ func TestBadSeeks(t *testing.T) {
 		s := good
 		tc.edit(&s)
 		err := s.Validate()
-		require.Error(t, err, tc.reason)
-		fes := sim.FieldErrors(err)
-		require.NotEmpty(t, fes, tc.reason)
-		assert.Equal(t, tc.field, fes[0].Field, tc.reason)
-		assert.Contains(t, err.Error(), tc.says, tc.reason)
+		assertRefused(t, err, tc.field, tc.says, tc.reason)
 		_, seekErr := Seek(s)
 		assert.Equal(t, err, seekErr, "%s: Seek refuses what Validate does, before running", tc.reason)
 	}
