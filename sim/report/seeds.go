@@ -9,16 +9,33 @@ import (
 	"github.com/shedsim/shedsim/sim"
 )
 
-// Spread is one measure over seeds: its mean and its sample standard
-// deviation between seeds, in the measure's own unit.
+// Spread is one measure over seeds: its mean, its sample standard
+// deviation between seeds and its lowest and highest seed, in the
+// measure's own unit.
 type Spread struct {
 	// N is how many seeds the measure was taken in.
-	N          int
-	sum, sumSq float64
+	N                    int
+	sum, sumSq, min, max float64
 }
 
 // Add takes the measure of one more seed.
-func (s *Spread) Add(x float64) { s.sum += x; s.sumSq += float64(x * x); s.N++ }
+func (s *Spread) Add(x float64) {
+	if s.N == 0 || x < s.min {
+		s.min = x
+	}
+	if s.N == 0 || x > s.max {
+		s.max = x
+	}
+	s.sum += x
+	s.sumSq += float64(x * x)
+	s.N++
+}
+
+// Min and Max are the lowest and the highest seed's measure (0 for none).
+func (s Spread) Min() float64 { return s.min }
+
+// Max is the highest seed's measure (0 for none).
+func (s Spread) Max() float64 { return s.max }
 
 // Mean is the mean over the seeds (NaN for none).
 func (s Spread) Mean() float64 { return s.sum / float64(s.N) }
@@ -94,6 +111,20 @@ func (s SeedSummary) notBackKinds() []sim.Recovery {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// SeedsTitle is the line above the seeds table: what ran, the seeds and
+// what the cells mean, "8 workers at 80 ms (100/s), ..., no retries, seeds
+// 1 to 10: mean ± standard deviation between seeds." for n seeds from
+// c.Seed.
+func SeedsTitle(c sim.Config, n int) string {
+	describe := strings.TrimSuffix(Describe(c), ", seed "+strconv.FormatUint(c.Seed, 10))
+	return describe + ", " + seedRange(c, n) + ": mean ± standard deviation between seeds."
+}
+
+// seedRange is "seeds 1 to 10", n seeds from c.Seed.
+func seedRange(c sim.Config, n int) string {
+	return "seeds " + strconv.FormatUint(c.Seed, 10) + " to " + strconv.FormatUint(c.Seed+uint64(max(n, 1)-1), 10)
 }
 
 // SeedsHeader is the header of the table of SeedRow rows.

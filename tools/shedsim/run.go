@@ -612,8 +612,7 @@ func writeSeeds(w, stderr io.Writer, c sim.Config, n int, onePolicy bool) error 
 		return err
 	}
 	progress := newProgress(stderr, c, runs)
-	describe := strings.TrimSuffix(report.Describe(c), ", seed "+strconv.FormatUint(c.Seed, 10))
-	fmt.Fprintf(w, "%s, seeds %d to %d: mean ± standard deviation between seeds.\n\n", describe, c.Seed, c.Seed+uint64(n)-1)
+	fmt.Fprintf(w, "%s\n\n", report.SeedsTitle(c, n))
 	summaries := make([]report.SeedSummary, len(policies))
 	for i, p := range policies {
 		for r, err := range seedRuns(c, p, n) {

@@ -1,0 +1,118 @@
+package report
+
+import (
+	"strconv"
+
+	"github.com/shedsim/shedsim/sim"
+)
+
+// SeedsView is every policy over seeds as the page shows it (its seeds
+// control, issue 10 item 3): a bar a policy with the seeds' spread, the
+// command line's table (`shedsim --seeds`, SeedsTable), and the words
+// around them. The page only turns it into DOM.
+type SeedsView struct {
+	// Seeds is how many seeds ran, from the Config's seed.
+	Seeds int
+	// Title heads the bars; Caption is the table's, the line
+	// `shedsim --seeds` prints above it; About is the note under it.
+	Title   string
+	Caption string
+	About   string
+	// Bars are the policies', in the order of the summaries.
+	Bars []SeedBar
+	// Table is SeedsTable: the same cells `shedsim --seeds` prints.
+	Table Table
+}
+
+// SeedBar is one policy's bar over seeds: the mean shares of the sale's
+// people stacked, a line from the lowest to the highest seed's answered
+// share, and, where the inputs are the post's, the post's own figure.
+type SeedBar struct {
+	Policy sim.Policy
+	Title  string
+	// People is false when nobody arrived during the sale in any seed:
+	// then there are no shares, and the bar is empty.
+	People bool
+	// Answered, Refused and TimedOut are the mean shares over the seeds,
+	// fractions of the sale's people; Low and High the lowest and the
+	// highest seed's answered share.
+	Answered float64
+	Refused  float64
+	TimedOut float64
+	Low      float64
+	High     float64
+	// Post is the post's own answered share (PostAnswered), where HasPost.
+	Post    float64
+	HasPost bool
+	// Text is the bar's words (SeedsBarText), PostText where the post's
+	// figure lies against the spread (PostBesideSpread), "" without one.
+	Text     string
+	PostText string
+}
+
+// SeedsViewOf is the view of summaries, one a policy in the order of
+// policies, each over n seeds of c from c.Seed under that policy.
+func SeedsViewOf(c sim.Config, n int, policies []sim.Policy, summaries []SeedSummary) SeedsView {
+	v := SeedsView{Seeds: n,
+		Title:   "Every policy over " + Count(n) + " seeds, for the people who arrived " + SaleArrivals(c),
+		Caption: SeedsTitle(c, n),
+		Table:   SeedsTable(policies, summaries),
+	}
+	v.About = "Each bar is the mean over " + seedRange(c, n) + ", and the line across it runs from the lowest to the highest seed's answered share; " +
+		"the table gives each measure's mean ± its standard deviation between seeds, as shedsim --seeds " + strconv.Itoa(n) + " prints it. " +
+		"Back to normal is over the seeds that got back; Not back counts the others. "
+	if len(summaries) > 0 {
+		if note := SeedsNote(c, summaries[0]); note != "" { // who arrived is the same under every policy
+			v.About += note + " "
+		}
+	}
+	v.About += backToNormalNoteFor(c)
+	for i, p := range policies {
+		s := summaries[i]
+		cp := c
+		cp.Policy = p
+		b := SeedBar{Policy: p, Title: p.Title(), People: s.Answered.N > 0,
+			Answered: s.Answered.Mean(), Refused: s.Refused.Mean(), TimedOut: s.TimedOut.Mean(),
+			Low: s.Answered.Min(), High: s.Answered.Max(),
+			Text: SeedsBarText(s), PostText: PostBesideSpread(cp, s.Answered)}
+		if !b.People {
+			b.Answered, b.Refused, b.TimedOut = 0, 0, 0
+		}
+		b.Post, b.HasPost = PostAnswered(cp)
+		b.HasPost = b.HasPost && b.People
+		v.Bars = append(v.Bars, b)
+	}
+	return v
+}
+
+// spreadMean is a share's mean over seeds in percent, one decimal, as
+// SpreadPercent writes it ("6.1%"), so that a bar and the table never
+// round one mean two ways.
+func spreadMean(x float64) string { return strconv.FormatFloat(x*100, 'f', 1, 64) + "%" }
+
+// SeedsBarText is a policy's bar over seeds in words: "6.1% answered on
+// average (4.9 to 7.4% between seeds), 0.0% refused, 93.9% timed out;
+// back in 37 of 40 seeds, stuck in 3", or, when nobody arrived during the
+// sale in any seed, "nobody arrived; back in 0 of 2 seeds, unmeasured in 2".
+func SeedsBarText(s SeedSummary) string {
+	if s.Answered.N == 0 {
+		return "nobody arrived; " + SeedsRecovery(s)
+	}
+	return spreadMean(s.Answered.Mean()) + " answered on average (" + strconv.FormatFloat(s.Answered.Min()*100, 'f', 1, 64) + " to " +
+		spreadMean(s.Answered.Max()) + " between seeds), " + spreadMean(s.Refused.Mean()) + " refused, " +
+		spreadMean(s.TimedOut.Mean()) + " timed out; " + SeedsRecovery(s)
+}
+
+// SeedsHeadline is the chosen policy's result over seeds in one
+// sentence, what the page announces once the seeds are in: "Unbounded
+// queue over 10 seeds: 6.1% answered on average (...); back in 10 of 10
+// seeds."
+func SeedsHeadline(p sim.Policy, s SeedSummary) string {
+	return p.Title() + " over " + Count(s.Seeds) + " seeds: " + SeedsBarText(s) + "."
+}
+
+// SeedsProgress says how far the seeds' runs have got: "Running 10 seeds
+// of every policy: 23 of 54 runs back."
+func SeedsProgress(n, done, total int) string {
+	return "Running " + Count(n) + " seeds of every policy: " + Count(done) + " of " + Count(total) + " runs back."
+}
