@@ -89,17 +89,13 @@ func (m MapSpec) Validate() error {
 func RunMap(m MapSpec) (Map, error) { return runMap(m, nil) }
 
 func runMap(m MapSpec, keep func(int, sim.Result)) (Map, error) {
-	xs, ys, settings, err := m.check()
+	p, err := m.Plan()
 	if err != nil {
 		return Map{}, err
 	}
-	outs, err := measure(settings, m.Base.Seed, m.Seeds, m.Progress, keep)
+	outs, err := measure(p.Settings, m.Base.Seed, m.Seeds, m.Progress, keep)
 	if err != nil {
 		return Map{}, err
 	}
-	out := Map{Spec: m, Xs: xs, Ys: ys}
-	for j := range ys {
-		out.Cells = append(out.Cells, outs[j*len(xs):(j+1)*len(xs)])
-	}
-	return out, nil
+	return m.Assemble(outs), nil
 }

@@ -134,12 +134,13 @@ func (k Knob) Label(c sim.Config) string {
 		}
 		return "a bound of " + num(x) + " (" + work(c.QueueSeconds()) + ")"
 	}
-	return k.Key + " " + num(x) + k.unit()
+	return k.Key + " " + num(x) + k.Unit()
 }
 
-// unit is the knob's unit as its key ends: "_ms" is " ms", "_rps" "/s",
+// Unit is the knob's unit as its key ends, for a label after a number:
+// "_ms" is " ms", "_rps" "/s",
 // "_s" " s"; none for the rest.
-func (k Knob) unit() string {
+func (k Knob) Unit() string {
 	switch {
 	case strings.HasSuffix(k.Key, "_ms"):
 		return " ms"

@@ -247,31 +247,25 @@ func (s Spec) Validate() error {
 func Run(s Spec) (Sweep, error) { return run(s, nil) }
 
 func run(s Spec, keep func(int, sim.Result)) (Sweep, error) {
-	_, values, policies, settings, err := s.check()
+	p, err := s.Plan()
 	if err != nil {
 		return Sweep{}, err
 	}
-	outs, err := measure(settings, s.Base.Seed, s.Seeds, s.Progress, keep)
+	outs, err := measure(p.Settings, s.Base.Seed, s.Seeds, s.Progress, keep)
 	if err != nil {
 		return Sweep{}, err
 	}
-	sw := Sweep{Spec: s, Values: values}
-	sw.Spec.Policies = policies
-	for i, p := range policies {
-		c := Curve{Policy: p, Steps: outs[i*len(values) : (i+1)*len(values)]}
-		c.Flips, c.Crossings = marks(values, c.Steps, Outcome.MostlyBack), []Mark{}
-		if s.Below > 0 {
-			c.Crossings = marks(values, c.Steps, func(o Outcome) bool { return o.Answered.N > 0 && o.Answered.Mean >= s.Below })
-		}
-		sw.Curves = append(sw.Curves, c)
-	}
-	return sw, nil
+	return s.Assemble(outs), nil
 }
 
-// marks are the neighbouring steps between which holds changes.
+// marks are the neighbouring steps between which holds changes, of
+// those both measured (an Outcome of no seeds is a step not measured yet).
 func marks(values []float64, steps []Outcome, holds func(Outcome) bool) []Mark {
 	out := []Mark{}
 	for i := 1; i < len(steps); i++ {
+		if steps[i-1].Seeds == 0 || steps[i].Seeds == 0 {
+			continue
+		}
 		if was, now := holds(steps[i-1]), holds(steps[i]); was != now {
 			out = append(out, Mark{From: values[i-1], To: values[i], Now: now})
 		}
