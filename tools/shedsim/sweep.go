@@ -245,51 +245,6 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 // flagName is a knob's flag: "sale-rps".
 func flagName(key string) string { return strings.ReplaceAll(key, "_", "-") }
 
-// knobValue writes a value of a knob for a table: at most 6 significant
-// digits, so that 0.1 + 0.2 reads 0.3.
-func knobValue(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
-
-// shareCell is a mean share and its spread, "67.1 ± 0.9%", or "-" for a
-// share of nobody in every seed.
-func shareCell(s sweep.Stat) string {
-	if s.N == 0 {
-		return "-"
-	}
-	return strconv.FormatFloat(s.Mean*100, 'f', 1, 64) + " ± " + strconv.FormatFloat(s.SD*100, 'f', 1, 64) + "%"
-}
-
-// waitCell is a mean wait and its spread, "1,090 ± 12 ms".
-func waitCell(s sweep.Stat) string {
-	if s.N == 0 {
-		return "-"
-	}
-	return report.Number(s.Mean, 0) + " ± " + report.Number(s.SD, 0) + " ms"
-}
-
-// recoveryCell counts the seeds by recovery: "10 of 10 back", "3 of 10
-// back, 7 backlog".
-func recoveryCell(o sweep.Outcome) string {
-	s := strconv.Itoa(o.Back()) + " of " + strconv.Itoa(o.Seeds) + " back"
-	r := o.Recovery
-	for _, part := range []struct {
-		n    int
-		word string
-	}{{r.Backlog, "backlog"}, {r.Stuck, "stuck"}, {r.Overloaded, "overloaded"}, {r.Throttled, "throttled"}, {r.Unmeasured, "unmeasured"}} {
-		if part.n > 0 {
-			s += ", " + strconv.Itoa(part.n) + " " + part.word
-		}
-	}
-	return s
-}
-
-// seedRange is "seeds 1 to 10", or "seed 1".
-func seedRange(first uint64, n int) string {
-	if n == 1 {
-		return "seed " + strconv.FormatUint(first, 10)
-	}
-	return "seeds " + strconv.FormatUint(first, 10) + " to " + strconv.FormatUint(first+uint64(n)-1, 10)
-}
-
 // describeBase is what the base Config simulates, without its seed.
 func describeBase(c sim.Config) string {
 	return strings.TrimSuffix(report.Describe(c), ", seed "+strconv.FormatUint(c.Seed, 10))
@@ -299,7 +254,7 @@ func writeSweep(w io.Writer, sw sweep.Sweep) error {
 	s := sw.Spec
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s from %s to %s in %d steps, %s at every step; otherwise %s. Mean ± standard deviation between seeds.\n",
-		flagName(s.Knob), knobValue(s.From), knobValue(s.To), s.Steps, seedRange(s.Base.Seed, s.Seeds), describeBase(s.Base))
+		flagName(s.Knob), report.KnobValue(s.From), report.KnobValue(s.To), s.Steps, report.SeedRange(s.Base.Seed, s.Seeds), describeBase(s.Base))
 	// The step at the base Config's own value, if there is one, is marked:
 	// where the configuration is now, against where it tips.
 	k, err := sweep.ParseKnob(s.Knob)
@@ -315,7 +270,7 @@ func writeSweep(w io.Writer, sw sweep.Sweep) error {
 			if sw.Values[i] == now {
 				mark = "<- now"
 			}
-			t.Rows = append(t.Rows, []string{knobValue(sw.Values[i]), shareCell(o.Answered), shareCell(o.Refused), shareCell(o.TimedOut), waitCell(o.P99WaitMS), recoveryCell(o), mark})
+			t.Rows = append(t.Rows, []string{report.KnobValue(sw.Values[i]), report.ShareSpread(o.Answered), report.ShareSpread(o.Refused), report.ShareSpread(o.TimedOut), report.WaitSpread(o.P99WaitMS), report.Recoveries(o), mark})
 		}
 		if _, err := t.WriteTo(&b); err != nil {
 			return err
@@ -323,19 +278,8 @@ func writeSweep(w io.Writer, sw sweep.Sweep) error {
 		if len(cv.Flips)+len(cv.Crossings) > 0 {
 			b.WriteString("\n")
 		}
-		for _, m := range cv.Flips {
-			what := "most seeds stop getting back to normal"
-			if m.Now {
-				what = "most seeds start getting back to normal"
-			}
-			fmt.Fprintf(&b, "From %s to %s %s.\n", knobValue(m.From), knobValue(m.To), what)
-		}
-		for _, m := range cv.Crossings {
-			what := "falls below"
-			if m.Now {
-				what = "rises to"
-			}
-			fmt.Fprintf(&b, "From %s to %s the answered share %s %s.\n", knobValue(m.From), knobValue(m.To), what, report.Percent(s.Below))
+		for _, line := range report.SweepMarks(cv, s.Below) {
+			b.WriteString(line + "\n")
 		}
 	}
 	_, err = io.WriteString(w, b.String())
@@ -443,19 +387,15 @@ func writeMap(w io.Writer, m sweep.Map) error {
 	s := m.Spec
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s, %s across and %s down, %s in each cell: the seeds back to normal, and the mean answered share; otherwise %s.\n\n",
-		s.Base.Policy.Title(), flagName(s.X.Knob), flagName(s.Y.Knob), seedRange(s.Base.Seed, s.Seeds), describeBase(s.Base))
+		s.Base.Policy.Title(), flagName(s.X.Knob), flagName(s.Y.Knob), report.SeedRange(s.Base.Seed, s.Seeds), describeBase(s.Base))
 	t := report.Table{Header: []string{flagName(s.Y.Knob) + " \\ " + flagName(s.X.Knob)}, TextColumns: 1}
 	for _, x := range m.Xs {
-		t.Header = append(t.Header, knobValue(x))
+		t.Header = append(t.Header, report.KnobValue(x))
 	}
 	for j, row := range m.Cells {
-		cells := []string{knobValue(m.Ys[j])}
+		cells := []string{report.KnobValue(m.Ys[j])}
 		for _, o := range row {
-			ans := "-"
-			if o.Answered.N > 0 {
-				ans = report.Percent(o.Answered.Mean)
-			}
-			cells = append(cells, strconv.Itoa(o.Back())+"/"+strconv.Itoa(o.Seeds)+" "+ans)
+			cells = append(cells, report.MapCell(o))
 		}
 		t.Rows = append(t.Rows, cells)
 	}
@@ -539,7 +479,7 @@ func byValue(ps []sweep.Probe) []sweep.Probe {
 func writeSeek(w io.Writer, a sweep.Answer) error {
 	s := a.Spec
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s, searching %s from %s to %s; otherwise %s.\n\n%s\n\n", s.Base.Policy.Title(), flagName(s.Knob), knobValue(s.From), knobValue(s.To), describeBase(s.Base), a.Says())
+	fmt.Fprintf(&b, "%s, searching %s from %s to %s; otherwise %s.\n\n%s\n\n", s.Base.Policy.Title(), flagName(s.Knob), report.KnobValue(s.From), report.KnobValue(s.To), describeBase(s.Base), a.Says())
 	t := report.Table{Header: []string{flagName(s.Knob), "Goal", "Answered", "p99 wait", "Recovery"}, TextColumns: 2}
 	waited := s.Goal.Waited > 0 // Erlang C's measure, with the planner's two decimals
 	if waited {
@@ -551,7 +491,7 @@ func writeSeek(w io.Writer, a sweep.Answer) error {
 		if !p.Meets() {
 			meets = "missed"
 		}
-		row := []string{knobValue(p.Value), meets, shareCell(p.Outcome.Answered), waitCell(p.Outcome.P99WaitMS), recoveryCell(p.Outcome)}
+		row := []string{report.KnobValue(p.Value), meets, report.ShareSpread(p.Outcome.Answered), report.WaitSpread(p.Outcome.P99WaitMS), report.Recoveries(p.Outcome)}
 		if waited {
 			cell := "-" // nobody in the sale was answered in any seed
 			if w := p.Outcome.Waited; w.N > 0 {

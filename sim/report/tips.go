@@ -1,0 +1,451 @@
+package report
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/shedsim/shedsim/sim"
+	"github.com/shedsim/shedsim/sim/sweep"
+)
+
+// This file is where a configuration tips, as people read it: the words
+// of a sweep's and a map's tables (shared by the command line and the
+// page), the sentence that quotes each, and the geometry of the page's
+// two charts, a curve per policy over the knob and a grid of two knobs.
+
+// KnobValue writes a knob's value for a table or a chart: at most 6
+// significant digits, so that a step computed as 0.1 + 0.2 reads 0.3.
+func KnobValue(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
+
+// ShareSpread is a mean share and its spread between seeds, "67.1 ±
+// 0.9%", or "-" for a share of nobody in every seed.
+func ShareSpread(s sweep.Stat) string {
+	if s.N == 0 {
+		return "-"
+	}
+	return strconv.FormatFloat(s.Mean*100, 'f', 1, 64) + " ± " + strconv.FormatFloat(s.SD*100, 'f', 1, 64) + "%"
+}
+
+// WaitSpread is a mean wait and its spread, "1,090 ± 12 ms", or "-".
+func WaitSpread(s sweep.Stat) string {
+	if s.N == 0 {
+		return "-"
+	}
+	return Number(s.Mean, 0) + " ± " + Number(s.SD, 0) + " ms"
+}
+
+// Recoveries counts an Outcome's seeds by how they ended: "10 of 10
+// back", "3 of 10 back, 7 backlog".
+func Recoveries(o sweep.Outcome) string {
+	s := strconv.Itoa(o.Back()) + " of " + strconv.Itoa(o.Seeds) + " back"
+	r := o.Recovery
+	for _, part := range []struct {
+		n    int
+		word string
+	}{{r.Backlog, "backlog"}, {r.Stuck, "stuck"}, {r.Overloaded, "overloaded"}, {r.Throttled, "throttled"}, {r.Unmeasured, "unmeasured"}} {
+		if part.n > 0 {
+			s += ", " + strconv.Itoa(part.n) + " " + part.word
+		}
+	}
+	return s
+}
+
+// MapCell is a map's cell for its table: the seeds back of those run and
+// the mean answered share, "3/10 45.2%".
+func MapCell(o sweep.Outcome) string {
+	ans := "-"
+	if o.Answered.N > 0 {
+		ans = Percent(o.Answered.Mean)
+	}
+	return strconv.Itoa(o.Back()) + "/" + strconv.Itoa(o.Seeds) + " " + ans
+}
+
+// SweepMarks are the sentences under a curve's table: where most seeds
+// stop (or start) getting back to normal, then where the answered share
+// falls below (or rises to) below.
+func SweepMarks(cv sweep.Curve, below float64) []string {
+	var out []string
+	for _, m := range cv.Flips {
+		what := "most seeds stop getting back to normal"
+		if m.Now {
+			what = "most seeds start getting back to normal"
+		}
+		out = append(out, "From "+KnobValue(m.From)+" to "+KnobValue(m.To)+" "+what+".")
+	}
+	for _, m := range cv.Crossings {
+		what := "falls below"
+		if m.Now {
+			what = "rises to"
+		}
+		out = append(out, "From "+KnobValue(m.From)+" to "+KnobValue(m.To)+" the answered share "+what+" "+Percent(below)+".")
+	}
+	return out
+}
+
+// SeedRange is "seeds 1 to 10", or "seed 1".
+func SeedRange(first uint64, n int) string {
+	if n == 1 {
+		return "seed " + strconv.FormatUint(first, 10)
+	}
+	return "seeds " + strconv.FormatUint(first, 10) + " to " + strconv.FormatUint(first+uint64(n)-1, 10)
+}
+
+// SweepSentence quotes a sweep in one sentence: for each policy, where
+// most seeds stop getting back to normal and where the answered share
+// falls below the threshold, from the steps measured so far.
+func SweepSentence(sw sweep.Sweep) string {
+	s := sw.Spec
+	k, err := sweep.ParseKnob(s.Knob)
+	if err != nil {
+		return ""
+	}
+	var parts []string
+	for _, cv := range sw.Curves {
+		measured, back := 0, 0
+		for _, o := range cv.Steps {
+			if o.Seeds > 0 {
+				measured++
+				if o.MostlyBack() {
+					back++
+				}
+			}
+		}
+		if measured == 0 {
+			continue
+		}
+		var says []string
+		for _, m := range cv.Flips {
+			what := "stops getting back to normal in most seeds"
+			if m.Now {
+				what = "gets back to normal in most seeds"
+			}
+			says = append(says, what+" between "+KnobValue(m.From)+" and "+KnobValue(m.To)+k.Unit())
+		}
+		for _, m := range cv.Crossings {
+			what := "answers under "
+			if m.Now {
+				what = "answers at least "
+			}
+			says = append(says, what+Percent(s.Below)+" of the sale between "+KnobValue(m.From)+" and "+KnobValue(m.To)+k.Unit())
+		}
+		if len(cv.Flips) == 0 {
+			switch back {
+			case measured:
+				says = append(says, "gets back to normal in most seeds at every step")
+			case 0:
+				says = append(says, "gets back to normal in most seeds at no step")
+			}
+		}
+		parts = append(parts, PolicyNoun(cv.Policy)+" "+strings.Join(says, " and "))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Over " + s.Knob + " from " + KnobValue(s.From) + " to " + KnobValue(s.To) + k.Unit() + " (" + SeedRange(s.Base.Seed, s.Seeds) +
+		" at every step): " + strings.Join(parts, "; ") + "."
+}
+
+// MapSentence quotes a map in one sentence: in how many cells every seed
+// got back to normal, in how many none did, and where none first did.
+func MapSentence(m sweep.Map) string {
+	s := m.Spec
+	all, none, measured := 0, 0, 0
+	first := ""
+	kx, ex := sweep.ParseKnob(s.X.Knob)
+	ky, ey := sweep.ParseKnob(s.Y.Knob)
+	if ex != nil || ey != nil {
+		return ""
+	}
+	for j, row := range m.Cells {
+		for i, o := range row {
+			if o.Seeds == 0 {
+				continue
+			}
+			measured++
+			switch o.Back() {
+			case o.Seeds:
+				all++
+			case 0:
+				none++
+				if first == "" {
+					first = cellLabel(kx, ky, s.Base, m.Xs[i], m.Ys[j])
+				}
+			}
+		}
+	}
+	if measured == 0 {
+		return ""
+	}
+	out := capital(PolicyNoun(s.Base.Policy)) + ", " + SeedRange(s.Base.Seed, s.Seeds) + " in each cell: every seed got back to normal in " +
+		Count(all) + " of " + Count(measured) + " cells, and none in " + Count(none)
+	if first != "" {
+		out += ", the first at " + first
+	}
+	return out + "."
+}
+
+// cellLabel names a map's cell by its two knobs: "sale_rps 125/s, 1 retry".
+func cellLabel(kx, ky sweep.Knob, base sim.Config, x, y float64) string {
+	c := kx.With(ky.With(base, y), x)
+	return kx.Label(c) + ", " + ky.Label(c)
+}
+
+// SweepChart is the geometry of a sweep, in the units of an SVG viewBox of
+// Width x Height: a curve per policy of the mean answered share against
+// the knob, with its band (a standard deviation either side, between
+// seeds), the steps where most seeds stop getting back to normal and
+// where the answered share falls below the threshold marked, and the
+// base Config's own value.
+type SweepChart struct {
+	Width  float64      `json:"width"`
+	Height float64      `json:"height"`
+	Plot   Rect         `json:"plot"`
+	Curves []SweepCurve `json:"curves"`
+	// Below is the threshold's height, and BelowLabel its label ("" and 0
+	// for none).
+	Below      float64 `json:"below"`
+	BelowLabel string  `json:"below_label"`
+	// Now is the base value's position across, and NowLabel its label, ""
+	// when the value is outside the range.
+	Now      float64 `json:"now"`
+	NowLabel string  `json:"now_label"`
+	XTicks   []Tick  `json:"x_ticks"`
+	YTicks   []Tick  `json:"y_ticks"`
+	// XLabel names the knob under its axis: "sale_rps (/s)".
+	XLabel  string `json:"x_label"`
+	Summary string `json:"summary"`
+}
+
+// SweepCurve is one policy's curve: its measured steps, in runs of
+// neighbours (a step not measured yet breaks a run), and its marks.
+type SweepCurve struct {
+	Policy string         `json:"policy"` // the key, for a class
+	Title  string         `json:"title"`
+	Runs   [][]SweepPoint `json:"runs"`
+	Flips  []ChartMark    `json:"flips"`
+	Below  []ChartMark    `json:"below"`
+}
+
+// SweepPoint is one step of a curve: the mean answered share at (X, Y),
+// its band from Low to High (heights), the value it ran at, as a form
+// takes it (Set), and its words for a tooltip.
+type SweepPoint struct {
+	X     float64 `json:"x"`
+	Y     float64 `json:"y"`
+	Low   float64 `json:"low"`
+	High  float64 `json:"high"`
+	Set   string  `json:"set"`
+	Label string  `json:"label"`
+}
+
+// ChartMark is a mark between two steps, at (X, Y), with its sentence.
+type ChartMark struct {
+	X     float64 `json:"x"`
+	Y     float64 `json:"y"`
+	Label string  `json:"label"`
+}
+
+// The sweep chart's geometry, in viewBox units.
+const (
+	sweepW, sweepH     = 600.0, 280.0
+	sweepL, sweepR     = 48.0, 14.0
+	sweepT, sweepB     = 14.0, 44.0
+	sweepPW, sweepPH   = sweepW - sweepL - sweepR, sweepH - sweepT - sweepB
+	sweepTicksWanted   = 6
+	mapW, mapH         = 600.0, 320.0
+	mapL, mapR         = 64.0, 8.0
+	mapT, mapB         = 8.0, 44.0
+	mapPW, mapPH       = mapW - mapL - mapR, mapH - mapT - mapB
+	mapLabelsWanted    = 10
+	shareTickPercent   = 25
+	shareTicksPerChart = 100 / shareTickPercent
+)
+
+// Sweep lays out sw as a chart.
+func Sweep(sw sweep.Sweep) SweepChart {
+	s := sw.Spec
+	ch := SweepChart{Width: sweepW, Height: sweepH, Plot: Rect{sweepL, sweepT, sweepPW, sweepPH}}
+	k, err := sweep.ParseKnob(s.Knob)
+	if err != nil || len(sw.Values) == 0 {
+		return ch
+	}
+	lo, hi := math.Min(s.From, s.To), math.Max(s.From, s.To)
+	x := func(v float64) float64 {
+		if hi == lo {
+			return sweepL + sweepPW/2
+		}
+		return sweepL + float64((v-lo)/(hi-lo)*sweepPW)
+	}
+	y := func(share float64) float64 { return sweepT + sweepPH - float64(min(max(share, 0), 1)*sweepPH) }
+	for _, cv := range sw.Curves {
+		c := SweepCurve{Policy: cv.Policy.String(), Title: cv.Policy.Title()}
+		var run []SweepPoint
+		for i, o := range cv.Steps {
+			if o.Seeds == 0 || o.Answered.N == 0 {
+				if len(run) > 0 {
+					c.Runs = append(c.Runs, run)
+				}
+				run = nil
+				continue
+			}
+			v, a := sw.Values[i], o.Answered
+			run = append(run, SweepPoint{X: x(v), Y: y(a.Mean), Low: y(a.Mean - a.SD), High: y(a.Mean + a.SD), Set: KnobValue(v),
+				Label: cv.Policy.Title() + ", " + k.Label(k.With(s.Base, v)) + ": " + ShareSpread(a) + " answered, " + Recoveries(o)})
+		}
+		if len(run) > 0 {
+			c.Runs = append(c.Runs, run)
+		}
+		at := func(m sweep.Mark) (float64, float64) {
+			var ys []float64
+			for i, v := range sw.Values {
+				if (v == m.From || v == m.To) && cv.Steps[i].Answered.N > 0 {
+					ys = append(ys, cv.Steps[i].Answered.Mean)
+				}
+			}
+			mean := 0.0
+			for _, v := range ys {
+				mean += v / float64(len(ys))
+			}
+			return x(m.From/2 + m.To/2), y(mean)
+		}
+		for _, m := range cv.Flips {
+			mx, my := at(m)
+			c.Flips = append(c.Flips, ChartMark{mx, my, cv.Policy.Title() + ": " + SweepMarks(sweep.Curve{Flips: []sweep.Mark{m}}, s.Below)[0]})
+		}
+		for _, m := range cv.Crossings {
+			mx, _ := at(m)
+			c.Below = append(c.Below, ChartMark{mx, y(s.Below), cv.Policy.Title() + ": " + SweepMarks(sweep.Curve{Crossings: []sweep.Mark{m}}, s.Below)[0]})
+		}
+		ch.Curves = append(ch.Curves, c)
+	}
+	if s.Below > 0 {
+		ch.Below, ch.BelowLabel = y(s.Below), Percent(s.Below)+" answered"
+	}
+	if now := k.Get(s.Base); now >= lo && now <= hi {
+		ch.Now, ch.NowLabel = x(now), "now "+KnobValue(now)+k.Unit()
+	}
+	for _, v := range niceTicks(lo, hi, sweepTicksWanted, k.Whole) {
+		ch.XTicks = append(ch.XTicks, Tick{x(v), KnobValue(v)})
+	}
+	for i := 0; i <= shareTicksPerChart; i++ {
+		f := float64(i*shareTickPercent) / 100
+		ch.YTicks = append(ch.YTicks, Tick{y(f), strconv.Itoa(i*shareTickPercent) + "%"})
+	}
+	ch.XLabel = s.Knob
+	if u := strings.TrimSpace(k.Unit()); u != "" {
+		ch.XLabel += " (" + u + ")"
+	}
+	ch.Summary = "The sale's answered share against " + s.Knob + ", a curve per policy with a standard deviation either side between seeds. " + SweepSentence(sw)
+	return ch
+}
+
+// niceTicks are round values from lo to hi, about wanted of them: the
+// multiples of a 1, 2, 2.5 or 5 times a power of ten, and of a whole
+// number for a whole knob. One value for a range of one.
+func niceTicks(lo, hi float64, wanted int, whole bool) []float64 {
+	if !(hi > lo) {
+		return []float64{lo}
+	}
+	step := niceCeil((hi - lo) / float64(wanted))
+	if whole {
+		step = math.Ceil(step)
+	}
+	var out []float64
+	for i := math.Ceil(lo/step - 1e-9); ; i++ {
+		v := float64(i*step) + 0 // + 0: no tick reads -0
+		if v > hi*(1+1e-12)+1e-12 {
+			break
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// MapChart is the geometry of a map, in the units of an SVG viewBox of
+// Width x Height: a cell per pair of values, X across and Y up, coloured
+// by the share of seeds back to normal.
+type MapChart struct {
+	Width  float64   `json:"width"`
+	Height float64   `json:"height"`
+	Plot   Rect      `json:"plot"`
+	Cells  []MapArea `json:"cells"`
+	XTicks []Tick    `json:"x_ticks"`
+	YTicks []Tick    `json:"y_ticks"`
+	// XLabel and YLabel name the knobs: "sale_rps (/s)", "retries".
+	XLabel  string `json:"x_label"`
+	YLabel  string `json:"y_label"`
+	Summary string `json:"summary"`
+}
+
+// MapArea is one cell of a map: where it is, its colour's class ("back-0",
+// none of the seeds back to normal, to "back-4", all of them; "" for a
+// cell not measured yet), its knobs' values as a form takes them (SetX,
+// SetY), and its words.
+type MapArea struct {
+	Rect
+	Class string `json:"class"`
+	SetX  string `json:"set_x"`
+	SetY  string `json:"set_y"`
+	Label string `json:"label"`
+}
+
+// BackClass is the colour class of a share of seeds back to normal:
+// "back-0" for none, "back-4" for all, and three steps between.
+func BackClass(o sweep.Outcome) string {
+	switch n := o.Back(); {
+	case o.Seeds == 0:
+		return ""
+	case n == 0:
+		return "back-0"
+	case n == o.Seeds:
+		return "back-4"
+	default:
+		return "back-" + strconv.Itoa(1+min(2, 3*n/o.Seeds))
+	}
+}
+
+// Map lays out m as a chart.
+func Map(m sweep.Map) MapChart {
+	s := m.Spec
+	ch := MapChart{Width: mapW, Height: mapH, Plot: Rect{mapL, mapT, mapPW, mapPH}}
+	kx, ex := sweep.ParseKnob(s.X.Knob)
+	ky, ey := sweep.ParseKnob(s.Y.Knob)
+	if ex != nil || ey != nil || len(m.Xs) == 0 || len(m.Ys) == 0 {
+		return ch
+	}
+	cw, rh := mapPW/float64(len(m.Xs)), mapPH/float64(len(m.Ys))
+	left := func(i int) float64 { return mapL + float64(float64(i)*cw) }
+	top := func(j int) float64 { return mapT + mapPH - float64(float64(j+1)*rh) } // Y's first value at the bottom
+	for j, row := range m.Cells {
+		for i, o := range row {
+			a := MapArea{Rect: Rect{left(i), top(j), cw, rh}, Class: BackClass(o), SetX: KnobValue(m.Xs[i]), SetY: KnobValue(m.Ys[j])}
+			at := cellLabel(kx, ky, s.Base, m.Xs[i], m.Ys[j])
+			switch {
+			case o.Seeds == 0:
+				a.Label = at + ": not measured yet"
+			case o.Answered.N == 0:
+				a.Label = at + ": back to normal in " + strconv.Itoa(o.Back()) + " of " + strconv.Itoa(o.Seeds) + " seeds, nobody in the sale"
+			default:
+				a.Label = at + ": back to normal in " + strconv.Itoa(o.Back()) + " of " + strconv.Itoa(o.Seeds) + " seeds, " + Percent(o.Answered.Mean) + " answered"
+			}
+			ch.Cells = append(ch.Cells, a)
+		}
+	}
+	every := func(n int) int { return max(1, (n+mapLabelsWanted-1)/mapLabelsWanted) }
+	for i := 0; i < len(m.Xs); i += every(len(m.Xs)) {
+		ch.XTicks = append(ch.XTicks, Tick{left(i) + cw/2, KnobValue(m.Xs[i])})
+	}
+	for j := 0; j < len(m.Ys); j += every(len(m.Ys)) {
+		ch.YTicks = append(ch.YTicks, Tick{top(j) + rh/2, KnobValue(m.Ys[j])})
+	}
+	label := func(k sweep.Knob) string {
+		if u := strings.TrimSpace(k.Unit()); u != "" {
+			return k.Key + " (" + u + ")"
+		}
+		return k.Key
+	}
+	ch.XLabel, ch.YLabel = label(kx), label(ky)
+	ch.Summary = "A map of " + s.X.Knob + " across and " + s.Y.Knob + " up, each cell coloured by the share of seeds back to normal. " + MapSentence(m)
+	return ch
+}

@@ -1,0 +1,132 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/shedsim/shedsim/sim"
+	"github.com/shedsim/shedsim/sim/sweep"
+)
+
+// retrySweep is the unbounded queue and the bounded one with a retry,
+// over sale rates the unbounded queue does not get back from.
+func retrySweep(t *testing.T) sweep.Sweep {
+	t.Helper()
+	base := sim.DefaultConfig()
+	base.Retries = 1
+	sw, err := sweep.Run(sweep.Spec{Base: base, Knob: "sale_rps", From: 100, To: 200, Steps: 5, Seeds: 3, Below: 0.5,
+		Policies: []sim.Policy{sim.FIFO, sim.Bounded}})
+	require.NoError(t, err)
+	return sw
+}
+
+func TestSweepChart(t *testing.T) {
+	sw := retrySweep(t)
+	ch := Sweep(sw)
+	require.Len(t, ch.Curves, 2, "a curve per policy")
+	p := ch.Plot
+	for ci, cv := range ch.Curves {
+		require.Len(t, cv.Runs, 1, "every step measured: one run of points")
+		pts := cv.Runs[0]
+		require.Len(t, pts, 5)
+		for i, pt := range pts {
+			o := sw.Curves[ci].Steps[i].Answered
+			assert.InDelta(t, p.Y+p.H-o.Mean*p.H, pt.Y, 1e-9, "the point's height is its mean answered share")
+			assert.True(t, pt.High <= pt.Y && pt.Y <= pt.Low, "the band is either side of the mean (%v..%v around %v)", pt.High, pt.Low, pt.Y)
+			assert.True(t, pt.High >= p.Y && pt.Low <= p.Y+p.H, "the band is held to the plot")
+			assert.Equal(t, KnobValue(sw.Values[i]), pt.Set, "a point sets its own value")
+			assert.Contains(t, pt.Label, "answered, ", "its tooltip quotes the answered share and the seeds back")
+		}
+		assert.InDelta(t, p.X, pts[0].X, 1e-9, "the first value at the left edge")
+		assert.InDelta(t, p.X+p.W, pts[4].X, 1e-9, "the last at the right edge")
+	}
+	fifo := ch.Curves[0]
+	require.Len(t, sw.Curves[0].Flips, 1, "the unbounded queue with a retry stops getting back within the range")
+	f := sw.Curves[0].Flips[0]
+	require.Len(t, fifo.Flips, 1)
+	x := func(v float64) float64 { return p.X + (v-100)/100*p.W }
+	assert.True(t, fifo.Flips[0].X > x(f.From) && fifo.Flips[0].X < x(f.To), "the flip is marked between its two steps")
+	assert.Contains(t, fifo.Flips[0].Label, "most seeds stop getting back to normal")
+	assert.InDelta(t, p.Y+p.H/2, ch.Below, 1e-9, "the threshold, half the sale, halfway up")
+	assert.Equal(t, "now 150/s", ch.NowLabel, "the base's own sale rate is in the range")
+	assert.InDelta(t, x(150), ch.Now, 1e-9)
+	assert.Equal(t, "sale_rps (/s)", ch.XLabel)
+	assert.Equal(t, "100", ch.XTicks[0].Label)
+	assert.Equal(t, "200", ch.XTicks[len(ch.XTicks)-1].Label)
+
+	out := sw
+	out.Spec.Base.SaleRPS = 90
+	assert.Empty(t, Sweep(out).NowLabel, "a base value outside the range is not marked")
+}
+
+func TestSweepSentence(t *testing.T) {
+	sw := retrySweep(t)
+	got := SweepSentence(sw)
+	f := sw.Curves[0].Flips[0]
+	assert.True(t, strings.HasPrefix(got, "Over sale_rps from 100 to 200/s (seeds 1 to 3 at every step): the unbounded queue stops getting back to normal in most seeds between "+
+		KnobValue(f.From)+" and "+KnobValue(f.To)+"/s"), got)
+	assert.Contains(t, got, "; the bounded queue gets back to normal in most seeds at every step", "the bounded queue sheds instead")
+	part := sw
+	part.Curves = []sweep.Curve{{Policy: sim.FIFO, Steps: make([]sweep.Outcome, 5)}}
+	assert.Empty(t, SweepSentence(part), "nothing measured, nothing quoted")
+}
+
+func TestSweepMarks(t *testing.T) {
+	cv := sweep.Curve{Flips: []sweep.Mark{{From: 115, To: 120}, {From: 130, To: 135, Now: true}}, Crossings: []sweep.Mark{{From: 140, To: 145}}}
+	assert.Equal(t, []string{"From 115 to 120 most seeds stop getting back to normal.", "From 130 to 135 most seeds start getting back to normal.",
+		"From 140 to 145 the answered share falls below 50.0%."}, SweepMarks(cv, 0.5))
+}
+
+func TestMapChart(t *testing.T) {
+	base := sim.DefaultConfig()
+	m, err := sweep.RunMap(sweep.MapSpec{Base: base, X: sweep.Axis{Knob: "sale_rps", From: 100, To: 200, Steps: 3},
+		Y: sweep.Axis{Knob: "retries", From: 0, To: 2, Steps: 3}, Seeds: 2})
+	require.NoError(t, err)
+	ch := Map(m)
+	require.Len(t, ch.Cells, 9)
+	p := ch.Plot
+	first, last := ch.Cells[0], ch.Cells[8]
+	assert.InDelta(t, p.X, first.X, 1e-9, "the first column at the left")
+	assert.InDelta(t, p.Y+p.H, first.Y+first.H, 1e-9, "Y's first value at the bottom")
+	assert.InDelta(t, p.Y, last.Y, 1e-9, "its last at the top")
+	assert.Equal(t, "200", last.SetX)
+	assert.Equal(t, "2", last.SetY)
+	for i, c := range ch.Cells {
+		o := m.Cells[i/3][i%3]
+		assert.Equal(t, BackClass(o), c.Class)
+		assert.Contains(t, c.Label, "back to normal in ", "its tooltip")
+	}
+	assert.Contains(t, ch.Cells[0].Label, "sale_rps 100/s, 0 retries: back to normal in 2 of 2 seeds, ")
+	assert.Equal(t, "retries", ch.YLabel)
+	assert.Contains(t, ch.Summary, "The unbounded queue, seeds 1 to 2 in each cell: every seed got back to normal in ")
+}
+
+func TestBackClass(t *testing.T) {
+	cases := []struct {
+		back, seeds int
+		want        string
+		reason      string
+	}{
+		{0, 0, "", "not measured yet"},
+		{0, 10, "back-0", "none back"},
+		{1, 10, "back-1", "a few"},
+		{5, 10, "back-2", "half"},
+		{9, 10, "back-3", "most but not all"},
+		{10, 10, "back-4", "all"},
+	}
+	for _, tc := range cases {
+		o := sweep.Outcome{Seeds: tc.seeds, Recovery: sweep.Recoveries{Normal: tc.back}}
+		assert.Equal(t, tc.want, BackClass(o), tc.reason)
+	}
+}
+
+func TestNiceTicks(t *testing.T) {
+	assert.Equal(t, []float64{100, 125, 150, 175, 200, 225, 250}, niceTicks(100, 250, 6, false))
+	assert.Equal(t, []float64{0, 0.5, 1, 1.5, 2, 2.5, 3}, niceTicks(0, 3, 6, false))
+	assert.Equal(t, []float64{0, 1, 2, 3}, niceTicks(0, 3, 6, true), "a whole knob's ticks are whole")
+	assert.Equal(t, "0", KnobValue(niceTicks(-2, 2, 4, false)[2]), "no tick reads -0")
+	assert.Equal(t, []float64{7}, niceTicks(7, 7, 6, false), "a range of one value")
+}
