@@ -126,15 +126,57 @@
     return bytes;
   }
 
+  // progress tells the pages' loading lines (see prerendered) how the
+  // engine's download goes: bytes received of total (0 when the size is
+  // not known: a compressed response, or sim.wasm.js, which a <script>
+  // loads without telling), or, with done, that it is starting.
+  var progressListeners = [];
+  function progress(got, total, done) {
+    for (var i = 0; i < progressListeners.length; i++) {
+      progressListeners[i](got, total, done);
+    }
+  }
+
+  // counted is r, whose body reports its bytes to progress as they come.
+  function counted(r) {
+    if (!r.body || typeof ReadableStream !== 'function' || !progressListeners.length) {
+      return r;
+    }
+    // Content-Length is the bytes on the wire; with Content-Encoding, the
+    // body read here is decoded, and larger.
+    var total = r.headers.get('Content-Encoding') ? 0 : parseInt(r.headers.get('Content-Length') || '0', 10) || 0;
+    var reader = r.body.getReader();
+    var got = 0;
+    progress(0, total, false);
+    var body = new ReadableStream({
+      pull: function (c) {
+        return reader.read().then(function (x) {
+          if (x.done) {
+            progress(got, total, true);
+            c.close();
+            return;
+          }
+          got += x.value.byteLength;
+          progress(got, total, false);
+          c.enqueue(x.value);
+        });
+      },
+      cancel: function (why) { return reader.cancel(why); }
+    });
+    return new Response(body, { status: r.status, statusText: r.statusText, headers: r.headers });
+  }
+
   // The module from sim.wasm.js: works under file://.
   function fromScript(imports) {
     var have = typeof window.SHEDSIM_WASM_BASE64 === 'string';
+    progress(0, 0, have);
     return (have ? Promise.resolve() : loadScript('sim.wasm.js')).then(function () {
       var b64 = window.SHEDSIM_WASM_BASE64;
       if (typeof b64 !== 'string') {
         throw new Error('sim.wasm.js did not define SHEDSIM_WASM_BASE64');
       }
       window.SHEDSIM_WASM_BASE64 = undefined; // let the 8 MB string go
+      progress(0, 0, true);
       return WebAssembly.instantiate(decodeBase64(b64), imports);
     });
   }
@@ -149,6 +191,7 @@
       if (!r.ok) {
         throw new Error(url + ': HTTP ' + r.status);
       }
+      r = counted(r);
       var type = r.headers.get('Content-Type') || '';
       if (WebAssembly.instantiateStreaming && /^application\/wasm\b/i.test(type)) {
         return WebAssembly.instantiateStreaming(r, imports);
@@ -287,6 +330,10 @@
     var loading = at.querySelector(':scope > .shedsim-loading');
     if (loading) {
       loading.remove();
+    }
+    var line = at.querySelector('#engine-loading');
+    if (line) {
+      line.hidden = true;
     }
   }
 
@@ -630,6 +677,138 @@
     customElements.define('shed-sim', ShedSim);
   }
 
+  // prerendered readies a page that site/index.html holds drawn already
+  // (the simulator's form and the default run's results, wasm/prerender.go)
+  // for its reader until the engine takes it over: the form's buttons work
+  // (Run waits for the engine, which runs what was typed; Back to the
+  // shop's numbers resets the form), the link's settings are in the form
+  // and the results say that they are the default run's, and a line under
+  // the headline shows the engine's download.
+  function prerendered(el) {
+    var line = el.querySelector('#engine-loading');
+    var form = el.querySelector('form');
+    if (!line || !form) {
+      return;
+    }
+    var run = form.querySelector('#run');
+    var reset = form.querySelector('#reset');
+    [run, reset].forEach(function (b) {
+      if (b) {
+        b.disabled = false;
+      }
+    });
+    form.addEventListener('submit', function (ev) { ev.preventDefault(); });
+    if (reset) {
+      reset.addEventListener('click', function () { form.reset(); });
+    }
+    var given = false;
+    new URLSearchParams(location.search).forEach(function (v, k) {
+      var f = form.elements.namedItem(k);
+      if (f && f.name === k && k !== 'sample') {
+        f.value = v;
+        given = true;
+      }
+    });
+    if (given) {
+      var results = el.querySelector('#results');
+      var note = el.querySelector('#stale-note');
+      if (results && note) {
+        results.classList.add('stale');
+        note.textContent = 'These results are for the shop\'s own numbers: the simulator runs this link\'s once it has loaded.';
+        note.hidden = false;
+      }
+    }
+    var text = document.createElement('span');
+    var bar = document.createElement('progress');
+    bar.setAttribute('aria-label', 'The simulator\'s download');
+    line.appendChild(text);
+    line.appendChild(document.createTextNode(' '));
+    line.appendChild(bar);
+    var mb = function (n) { return (n / 1e6).toFixed(1) + ' MB'; };
+    var show = function (got, total, done) {
+      if (done) {
+        text.textContent = 'Starting the simulator…';
+        bar.removeAttribute('value');
+      } else if (total > 0) {
+        text.textContent = 'Loading the simulator: ' + mb(got) + ' of ' + mb(total);
+        bar.max = total;
+        bar.value = Math.min(got, total);
+      } else {
+        text.textContent = got > 0 ? 'Loading the simulator: ' + mb(got) + ' so far' : 'Loading the simulator…';
+        bar.removeAttribute('value');
+      }
+    };
+    show(0, 0, false);
+    line.hidden = false;
+    progressListeners.push(show);
+  }
+
+  // PRERENDERED_PARTS are the parts of the simulator page that
+  // site/index.html holds drawn (wasm/prerender.go writes them): the
+  // default run's results, and the form's hints for it.
+  var PRERENDERED_PARTS = ['summary', 'bars-title', 'bars', 'table-box', 'about-numbers', 'chart-title', 'chart-box', 'lines',
+    'sample-about', 'hint-queue', 'hint-service_p99_ms'];
+
+  // takeOver readies the engine's taking over a prerendered page, el,
+  // and returns what to do once it has drawn itself in el. What the reader
+  // typed or chose meanwhile goes into the address, which the page reads
+  // its numbers from (a link's own settings stay, unless typed over), and
+  // the focus and the caret come back to the same field. When the
+  // numbers are the prerendered run's, its results stay on show, moved
+  // into the page's parts, until the engine has run them again: the same
+  // bytes (tools/browser's TestPrerendered).
+  function takeOver(el) {
+    var form = el.querySelector('#engine-loading') && el.querySelector('form');
+    if (!form) {
+      return function () {};
+    }
+    var q = new URLSearchParams(location.search);
+    var typed = false;
+    for (var i = 0; i < form.elements.length; i++) {
+      var f = form.elements[i];
+      var changed = f.tagName === 'SELECT' ? f.selectedIndex >= 0 && !f.options[f.selectedIndex].defaultSelected :
+        f.tagName === 'INPUT' && f.value !== f.defaultValue;
+      if (f.name && changed) {
+        q.set(f.name, f.value);
+        typed = true;
+      }
+    }
+    if (typed) {
+      history.replaceState(history.state, '', location.pathname + '?' + q.toString() + location.hash);
+    }
+    var parts = {};
+    if (!q.toString()) {
+      PRERENDERED_PARTS.forEach(function (id) {
+        parts[id] = el.querySelector('#' + id);
+      });
+    }
+    var active = document.activeElement;
+    var focus = active && el.contains(active) ? active.id : '';
+    var start = focus && typeof active.selectionStart === 'number' ? active.selectionStart : -1;
+    var end = start >= 0 ? active.selectionEnd : -1;
+    var sample = form.elements.namedItem('sample');
+    sample = sample ? sample.value : '';
+    return function () {
+      for (var id in parts) {
+        var now = el.querySelector('#' + id);
+        if (parts[id] && now) {
+          now.replaceChildren.apply(now, Array.from(parts[id].childNodes));
+        }
+      }
+      var menu = el.querySelector('#in-sample');
+      if (menu && !q.toString() && sample) {
+        menu.value = sample;
+      }
+      var f = focus && document.getElementById(focus);
+      if (f) {
+        f.focus();
+        if (start >= 0 && f.setSelectionRange) {
+          f.setSelectionRange(start, end);
+        }
+      }
+    };
+  }
+
   // Pages: <div data-shedsim-page="simulator|lab|planner">.
   function mountPages() {
     var pages = document.querySelectorAll('[data-shedsim-page]');
@@ -637,6 +816,7 @@
       return;
     }
     for (var i = 0; i < pages.length; i++) {
+      prerendered(pages[i]);
       loadingNote(pages[i], pages[i].getAttribute('data-shedsim-page'));
     }
     start().then(function (api) {
@@ -647,7 +827,9 @@
           loading.remove();
         }
         try {
+          var before = takeOver(el);
           api.page(el, el.getAttribute('data-shedsim-page'));
+          before();
         } catch (err) {
           showError(el, 'The simulator could not draw this page: ' + err.message);
         }

@@ -10,14 +10,6 @@ import (
 // This file holds the forms' fields: a labelled input or menu with its
 // message, and the marking of what is wrong.
 
-// fieldSpec describes one input of a form.
-type fieldSpec struct {
-	Key   string
-	Label string
-	Unit  string // shown after the label, such as "ms"
-	Mode  string // inputmode: "numeric" or "decimal"; "" for a select
-}
-
 // field is a rendered input: its element and its message.
 type field struct {
 	spec  fieldSpec
@@ -27,45 +19,23 @@ type field struct {
 	box   el
 }
 
-// textField renders a labelled text input with a message element.
-func (w *widget) textField(s fieldSpec, val string, withHint bool) *field {
-	f := &field{spec: s}
-	inID := w.id("in-" + s.Key)
-	label := h("label", "for", inID, s.Label)
-	if s.Unit != "" {
-		build(label, " ", h("span", "class", "unit", s.Unit))
-	}
-	mode := s.Mode
-	if mode == "" {
-		mode = "decimal"
-	}
-	f.input = h("input", "id", inID, "name", s.Key, "type", "text", "inputmode", mode, "autocomplete", "off", "spellcheck", "false", "class", "num")
-	setValue(f.input, val)
-	f.msg = h("p", "class", "field-msg", "id", w.id("err-"+s.Key), "hidden", "")
-	f.box = build(h("div", "class", "field", "data-key", s.Key), label, f.input)
-	if withHint {
-		f.hint = h("p", "class", "field-hint", "id", w.id("hint-"+s.Key))
-		add(f.box, f.hint)
-	}
-	add(f.box, f.msg)
-	f.describe(false)
-	return f
+// formField renders a labelled field with its message (writeField): a
+// menu for a key with choices, else a text input, with a hint when
+// withHint.
+func (w *widget) formField(s fieldSpec, val string, withHint bool) *field {
+	var m markup
+	writeField(&m, w.prefix, s, val, withHint, "")
+	return adoptField(s, fromMarkup(&m))
 }
 
-// selectField renders a labelled select.
-func (w *widget) selectField(s fieldSpec, options [][2]string, val string) *field {
-	f := &field{spec: s}
-	inID := w.id("in-" + s.Key)
-	sel := h("select", "id", inID, "name", s.Key)
-	for _, o := range options {
-		add(sel, h("option", "value", o[0], o[1]))
-	}
-	keepChoice(sel, val)
-	f.input = sel
-	f.msg = h("p", "class", "field-msg", "id", w.id("err-"+s.Key), "hidden", "")
-	f.box = build(h("div", "class", "field", "data-key", s.Key), h("label", "for", inID, s.Label), sel, f.msg)
-	return f
+// adoptField is the field writeField wrote for s, drawn: box is its
+// <div class="field">.
+func adoptField(s fieldSpec, box el) *field {
+	return &field{spec: s, box: box, input: query(box, "input, select"), msg: query(box, ".field-msg"), hint: query(box, ".field-hint")}
 }
+
+// query is e.querySelector(sel), or nil.
+func query(e el, sel string) el { return wrap(e.Underlying().Call("querySelector", sel)) }
 
 // keepChoice sets a field to v. A menu (a <select>) cannot show a value
 // that is none of its options, such as a link's policy=nope: it gets an

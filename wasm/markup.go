@@ -2,12 +2,14 @@ package main
 
 import "strings"
 
-// markup writes HTML (or SVG inside HTML) as text, for the parts of the
-// page with hundreds of elements: the timeline's SVG and its table of
-// windows. Built element by element, each element and attribute is a call
-// from Go into JavaScript, and a default run's chart and table were some
-// 1,500 of them; as text, the page inserts them with one call (fromMarkup)
-// and the browser's parser does the rest. Every attribute value and text
+// markup writes HTML (or SVG inside HTML) as text: the simulator page's
+// form and results (bars.go, chart.go, form.go). Built element by element,
+// each element and attribute is a call from Go into JavaScript, and a
+// default run's chart and table were some 1,500 of them; as text, the page
+// inserts them with one call (fromMarkup) and the browser's parser does
+// the rest. Being plain Go, the same code runs natively too, and writes
+// the default run into site/index.html (prerender.go), so that the page
+// reads before its engine arrives. Every attribute value and text
 // is escaped, so no input can become markup; tag and attribute names are
 // written as given, and are the page's own constants.
 type markup struct{ b strings.Builder }
@@ -42,6 +44,12 @@ func (m *markup) elem(tag string, attrs ...string) {
 	}
 	m.close(tag)
 }
+
+// text writes s, escaped, as text.
+func (m *markup) text(s string) { escapeTo(&m.b, s) }
+
+// raw writes html as it is: markup that this package wrote and escaped.
+func (m *markup) raw(html string) { m.b.WriteString(html) }
 
 func (m *markup) String() string { return m.b.String() }
 

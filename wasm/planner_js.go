@@ -40,7 +40,7 @@ func mountPlanner(host el, prefix string, page bool, attrs map[string]string) *p
 	fs := build(h("fieldset", "class", "group"), h("legend", "The load"))
 	for _, s := range []fieldSpec{{"rate_rps", "Arrival rate", "requests per s", "decimal"}, {"service_ms", "Mean service time", "ms", "decimal"},
 		{"target", "Target share", "such as 5% or 0.05", "decimal"}} {
-		f := w.textField(s, vals[s.Key], false)
+		f := w.formField(s, vals[s.Key], false)
 		w.fields = append(w.fields, f)
 		w.byKey[s.Key] = f
 		add(fs, f.box)
@@ -53,7 +53,7 @@ func mountPlanner(host el, prefix string, page bool, attrs map[string]string) *p
 	w.modeOver = h("input", "type", "radio", "id", overID, "name", w.id("wait"), "value", "over")
 	setChecked(w.modeAny, !over)
 	setChecked(w.modeOver, over)
-	lim := w.textField(fieldSpec{"limit_ms", "Limit", "ms", "decimal"}, vals["limit_ms"], false)
+	lim := w.formField(fieldSpec{"limit_ms", "Limit", "ms", "decimal"}, vals["limit_ms"], false)
 	w.fields = append(w.fields, lim)
 	w.byKey["limit_ms"] = lim
 	build(mode, build(h("div", "class", "radio"), w.modeAny, h("label", "for", anyID, "wait at all")),
@@ -62,7 +62,7 @@ func mountPlanner(host el, prefix string, page bool, attrs map[string]string) *p
 	give := build(h("fieldset", "class", "group"), h("legend", "People who give up (Erlang A)"))
 	for _, s := range []fieldSpec{{"patience_ms", "Mean patience", "ms in the queue; 0: nobody gives up", "decimal"},
 		{"abandon_target", "Size for at most this share giving up", "such as 2%; 0: the target above", "decimal"}} {
-		f := w.textField(s, vals[s.Key], false)
+		f := w.formField(s, vals[s.Key], false)
 		w.fields = append(w.fields, f)
 		w.byKey[s.Key] = f
 		add(give, f.box)

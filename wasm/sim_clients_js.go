@@ -28,7 +28,7 @@ func newClientsPart(w *widget) *clientsPart {
 	rows := make([]report.ClientRow, len(sim.Clients))
 	for i, c := range sim.Clients {
 		rows[i] = report.ClientRow{Client: c, Title: c.Title()}
-		add(p.bars, shareRow("data-client", c.String(), c.Title(), false, loadBar(0, 1), "…"))
+		add(p.bars, shareRow("data-client", c.String(), c.Title(), false, loadBarHTML(0, 1), "…"))
 		add(p.fluid, h("li", "data-client", c.String(), "…"))
 	}
 	fill(p.table, renderClientTable(p.tableID, rows, -1, true, "during the sale"))
@@ -49,7 +49,7 @@ func (p *clientsPart) render(v report.ClientView) {
 	clear(p.fluid)
 	for _, r := range v.Rows {
 		key := r.Client.String()
-		add(p.bars, shareRow("data-client", key, r.Title, r.Client == c.Client, loadBar(r.AttemptsPerPerson, most), report.ClientBarText(c, r)))
+		add(p.bars, shareRow("data-client", key, r.Title, r.Client == c.Client, loadBarHTML(r.AttemptsPerPerson, most), report.ClientBarText(c, r)))
 		li := h("li", "data-client", key, r.Fluid)
 		if r.Client == c.Client {
 			li.Class().Add("chosen")

@@ -413,6 +413,9 @@ func (w *simWidget) compute(vals map[string]string) {
 	w.results.SetAttribute("aria-busy", "true")
 	w.markBusy()
 	if first {
+		// Nothing on show is the last input's: not dimmed (the page's
+		// loader puts the prerendered default run back, if this is it).
+		w.dim.stop()
 		w.compare.placeholders(c)
 	}
 	// The chosen policy first, whole, then every policy's totals, then

@@ -2,13 +2,44 @@
 
 // Command wasm is the simulator's page: built for js/wasm it registers the
 // global JavaScript object shedsim (see main_js.go). On any other platform
-// it only says so, so that go build ./... and go vet ./... pass everywhere;
-// its adapter (adapter.go) is tested natively.
+// it prerenders the page (prerender.go):
+//
+//	go run ./wasm -prerender site/index.html
+//
+// writes the form and the default run's results into site/index.html,
+// between its markers, so that the page reads before its engine arrives.
+// Its adapter (adapter.go) is tested natively.
 package main
 
-import "os"
+import (
+	"errors"
+	"os"
+)
 
 func main() {
-	os.Stderr.WriteString("wasm: build with GOOS=js GOARCH=wasm; this is the page's WebAssembly module\n")
-	os.Exit(2)
+	if len(os.Args) != 3 || os.Args[1] != "-prerender" {
+		os.Stderr.WriteString("wasm: build with GOOS=js GOARCH=wasm for the page's WebAssembly module, or run go run ./wasm -prerender site/index.html\n")
+		os.Exit(2)
+	}
+	if err := prerender(os.Args[2]); err != nil {
+		os.Stderr.WriteString("wasm: " + err.Error() + "\n")
+		os.Exit(1)
+	}
+}
+
+// prerender writes the prerendered block into the page at path.
+func prerender(path string) error {
+	page, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	block, err := prerenderedBlock()
+	if err != nil {
+		return err
+	}
+	out, err := prerenderInto(string(page), block)
+	if err != nil {
+		return errors.New(path + ": " + err.Error())
+	}
+	return os.WriteFile(path, []byte(out), 0o644)
 }

@@ -60,34 +60,6 @@ func specOf(key string) fieldSpec {
 	return fieldSpec{Key: key, Label: key}
 }
 
-// unlistedFields are the fields of the Config keys simGroups does not
-// list (fields the engine grew later), named after their keys; the page
-// puts them in its advanced group.
-func unlistedFields() []fieldSpec {
-	listed := map[string]bool{}
-	for _, g := range simGroups {
-		for _, s := range g.fields {
-			listed[s.Key] = true
-		}
-	}
-	var out []fieldSpec
-	for _, cf := range configFields {
-		if listed[cf.Key] {
-			continue
-		}
-		label, unit := humanize(cf.Key)
-		mode := "decimal"
-		switch cf.kind {
-		case kindText:
-			mode = "text"
-		case kindInt, kindSeed:
-			mode = "numeric"
-		}
-		out = append(out, fieldSpec{cf.Key, label, unit, mode})
-	}
-	return out
-}
-
 // hideControls applies the controls attribute of a widget whose form is
 // all or nothing (the lab's, the planner's): "none" hides form, "all" or
 // no attribute keeps it; anything else is returned as a problem.

@@ -1,0 +1,217 @@
+//go:build !js
+
+package browser
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"testing"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/shedsim/shedsim/sim"
+	"github.com/shedsim/shedsim/sim/report"
+)
+
+// prerenderedParts are the parts of the simulator page that site/index.html
+// holds drawn (wasm/prerender.go), as loader.js's PRERENDERED_PARTS lists
+// them, with the comparison's block whole and the frame of the results.
+const prerenderedParts = `(() => {
+	const out = {};
+	for (const id of ['summary', 'bars-title', 'bars', 'table-box', 'about-numbers', 'chart-title', 'chart-box', 'lines',
+		'sample-about', 'hint-queue', 'hint-service_p99_ms']) {
+		const e = document.getElementById(id);
+		out[id] = e ? e.innerHTML : 'no #' + id;
+	}
+	const block = document.querySelector('#results-body > section[aria-labelledby="bars-title"]');
+	out.comparison = block ? block.outerHTML : 'no comparison';
+	const results = document.getElementById('results');
+	out.frame = results ? [results, ...results.children].filter(e => e.id !== 'engine-loading').map(e => e.cloneNode(false).outerHTML).join('') : 'no #results';
+	return JSON.stringify(out);
+})()`
+
+// heldEngine holds back a tab's requests for the engine (sim.wasm and
+// sim.wasm.js), as a slow network would, until release lets them go.
+type heldEngine struct {
+	tb   *tab
+	mu   sync.Mutex
+	held []fetch.RequestID
+	gone bool // released: later requests go on at once
+}
+
+// holdEngine starts holding tb's requests for the engine.
+func holdEngine(tb *tab) *heldEngine {
+	h := &heldEngine{tb: tb}
+	require.NoError(tb.tb, chromedp.Listen(tb.ctx, func(ev any) {
+		if ev, ok := ev.(*fetch.EventRequestPaused); ok {
+			h.mu.Lock()
+			h.held = append(h.held, ev.RequestID)
+			h.mu.Unlock()
+		}
+	}))
+	tb.do("holding back sim.wasm", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*/sim.wasm*"}}})
+		return err
+	}))
+	return h
+}
+
+// requests is how many requests for the engine are held.
+func (h *heldEngine) requests() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.held)
+}
+
+// release lets the held requests go on, and stops holding.
+func (h *heldEngine) release() {
+	h.mu.Lock()
+	ids := h.held
+	h.held, h.gone = nil, true
+	h.mu.Unlock()
+	h.tb.do("releasing sim.wasm", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		for _, id := range ids {
+			if _, err := cdp.Call(ctx, tg, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: id}); err != nil {
+				return err
+			}
+		}
+		_, err := cdp.Call(ctx, tg, fetch.Disable, cdp.Empty{})
+		return err
+	}))
+}
+
+// TestPrerendered checks issue 10's item 5, the page readable before its
+// engine arrives: site/index.html holds the form and the default run's
+// results, the same bytes the engine draws; while the engine downloads
+// the page shows its progress, and what the reader types meanwhile is
+// kept, focus and caret too, and run once the engine is there; without
+// the engine, or without JavaScript, the page still reads.
+func TestPrerendered(t *testing.T) {
+	s := startBrowser(t)
+	srv := s.serve(t)
+	addr := srv.URL + "/" // index.html, which the server redirects to its folder
+	c := sim.DefaultConfig()
+	headline := report.Headline(run(t, c))
+
+	// The engine drawn, as a reader with the engine sees the page.
+	drawn := s.newTab(t, recorder)
+	drawn.open(addr)
+	drawn.summaryOf("#summary", "")
+	poll[bool](drawn, "the chart's table", `!!document.querySelector('#chart-table tbody tr')`, `''`)
+	var engine map[string]string
+	require.NoError(t, json.Unmarshal([]byte(eval[string](drawn, prerenderedParts)), &engine))
+	drawn.noProblems()
+
+	t.Run("BytesTheEngineDraws", func(t *testing.T) {
+		tb := s.newTab(t, recorder)
+		held := holdEngine(tb)
+		tb.do("opening "+addr, chromedp.Navigate(addr))
+		poll[bool](tb, "the engine's request, held", `document.documentElement.getAttribute('data-shedsim') === 'loading'`, `''`)
+		var before map[string]string
+		require.NoError(t, json.Unmarshal([]byte(eval[string](tb, prerenderedParts)), &before))
+		for k, want := range engine {
+			assert.Equal(t, want, before[k], "%s: the prerendered markup is not what the engine draws: run go run ./wasm -prerender site/index.html", k)
+		}
+		assert.Positive(t, held.requests(), "requests for the engine held")
+		held.release()
+	})
+
+	t.Run("ReadableWhileTheEngineDownloads", func(t *testing.T) {
+		tb := s.newTab(t, recorder)
+		tb.do("a phone's width", chromedp.EmulateViewport(390, 900))
+		held := holdEngine(tb)
+		tb.do("opening "+addr, chromedp.Navigate(addr))
+		poll[bool](tb, "the loading line", `(() => { const l = document.getElementById('engine-loading'); return !!l && !l.hidden && l.textContent.includes('Loading the simulator'); })()`,
+			`document.getElementById('engine-loading').outerHTML`)
+		assert.Equal(t, headline, tb.text("#summary"), "the headline before the engine")
+		assert.Equal(t, 6, tb.count("#bars li.policy-bar[data-policy]"), "the bars before the engine")
+		assert.Equal(t, 6, tb.count("#compare tbody tr"), "the table before the engine")
+		assert.Equal(t, 1, tb.count("svg#chart rect.sale"), "the chart before the engine")
+		assert.Equal(t, "", eval[string](tb, `document.querySelector('#engine-loading progress').getAttribute('value') || ''`),
+			"held before its first byte, the progress bar is indeterminate")
+		_, disabled := tb.attr("#run", "disabled")
+		assert.False(t, disabled, "Run works before the engine (it waits for it)")
+		viewportShot(tb, t, "prerendered-390-engine-held")
+		tb.do("a laptop's width", chromedp.EmulateViewport(1280, 800))
+		viewportShot(tb, t, "prerendered-1280-engine-held")
+		tb.do("a phone's width", chromedp.EmulateViewport(390, 900))
+
+		// The reader changes the sale's rate before the engine arrives,
+		// presses Enter (which must not leave the page), and leaves the
+		// caret after the first digit.
+		tb.typeInto("#in-sale_rps", "120")
+		tb.do("pressing Enter", chromedp.KeyEvent(kb.Enter))
+		eval[bool](tb, `(() => { document.getElementById('in-sale_rps').setSelectionRange(1, 1); return true; })()`)
+		assert.Equal(t, "/", eval[string](tb, `location.pathname + location.search`), "Enter stays on the page")
+		require.Positive(t, held.requests(), "requests for the engine held")
+		held.release()
+		poll[bool](tb, "the engine", `document.documentElement.getAttribute('data-shedsim') === 'ready'`, `document.documentElement.getAttribute('data-shedsim')`)
+		typed := c
+		typed.SaleRPS = 120
+		want := report.Headline(run(t, typed))
+		assert.Equal(t, want, tb.summaryOf("#summary", headline), "what was typed before the engine is run")
+		assert.Equal(t, "120", eval[string](tb, `document.getElementById('in-sale_rps').value`), "the typed value is kept")
+		assert.Equal(t, "in-sale_rps", eval[string](tb, `document.activeElement.id`), "the focus is kept")
+		assert.Equal(t, 1, eval[int](tb, `document.activeElement.selectionStart`), "the caret is kept")
+		assert.Contains(t, eval[string](tb, `location.search`), "sale_rps=120", "the address holds what was typed")
+		assert.Equal(t, 0, tb.count("#engine-loading"), "the loading line is gone")
+		viewportShot(tb, t, "prerendered-390-engine-arrived")
+		tb.noProblems()
+	})
+
+	t.Run("EngineBlocked", func(t *testing.T) {
+		tb := s.newTab(t, recorder)
+		tb.do("blocking sim.wasm and sim.wasm.js", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, network.SetBlockedURLs, network.SetBlockedURLsParams{URLPatterns: []*network.BlockPattern{{URLPattern: srv.URL + "/sim.wasm*", Block: true}}})
+			return err
+		}))
+		tb.do("opening "+addr, chromedp.Navigate(addr))
+		poll[bool](tb, "the loader to give up", `document.documentElement.getAttribute('data-shedsim') === 'error'`, `document.documentElement.getAttribute('data-shedsim')`)
+		assert.Equal(t, headline, tb.text("#summary"), "the headline without the engine")
+		assert.Equal(t, 6, tb.count("#compare tbody tr"), "the table without the engine")
+		assert.Equal(t, 1, tb.count("svg#chart"), "the chart without the engine")
+		assert.Contains(t, tb.text(".shedsim-fatal"), "could not start", "the page says the engine did not load")
+		hidden, _ := tb.attr("#engine-loading", "hidden")
+		assert.Equal(t, "", hidden, "the loading line is hidden")
+		screenshot(tb, t, "prerendered-engine-blocked")
+		_, problems, _ := tb.logged()
+		for _, p := range problems {
+			assert.Contains(t, p, "shedsim", "only the loader's own report of the failure")
+		}
+	})
+
+	t.Run("WithoutJavaScript", func(t *testing.T) {
+		tb := s.newTab(t)
+		tb.do("turning JavaScript off", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true})
+			return err
+		}))
+		tb.do("opening "+addr, chromedp.Navigate(addr))
+		read := func(a chromedp.Action[string]) string {
+			v, err := chromedp.Run(tb.ctx, a)
+			require.NoError(t, err)
+			return v
+		}
+		attr := func(sel, name string) bool {
+			v, err := chromedp.Run(tb.ctx, chromedp.AttributeValue(sel, name))
+			require.NoError(t, err)
+			return v.Exists
+		}
+		// Read through the DOM domain: the page runs no script.
+		summary, note := read(chromedp.Text("#summary")), read(chromedp.Text(".form-actions noscript p"))
+		runDisabled, resetDisabled := attr("#run", "disabled"), attr("#reset", "disabled")
+		assert.Equal(t, headline, summary, "the headline without JavaScript")
+		assert.Contains(t, note, "JavaScript", "the form says why it does not run")
+		assert.True(t, runDisabled, "Run is disabled without JavaScript")
+		assert.True(t, resetDisabled, "Back to the shop's numbers is disabled without JavaScript")
+		screenshot(tb, t, "prerendered-without-javascript")
+	})
+}

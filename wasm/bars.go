@@ -1,0 +1,167 @@
+package main
+
+import (
+	"github.com/shedsim/shedsim/sim"
+	"github.com/shedsim/shedsim/sim/report"
+)
+
+// This file writes the comparisons as markup: the colour key, the stacked
+// bars and the tables, from report's rows and text tables. bars_js.go
+// puts them into the page; prerender.go writes the default run's into
+// site/index.html.
+
+// Outcome kinds, bottom up, with their words, and the kinds of the
+// client comparison's bars.
+var outcomes = [][2]string{{"answered", "answered"}, {"refused", "refused"}, {"timed_out", "timed out"}, {"unfinished", "still waiting"},
+	{"first_try", "first attempts"}, {"retry", "retries"}}
+
+// writeLegend writes the colour key of the outcome kinds.
+func writeLegend(m *markup, kinds ...string) {
+	m.open("ul", "class", "legend", "aria-hidden", "true")
+	for _, k := range kinds {
+		for _, o := range outcomes {
+			if o[0] == k {
+				m.open("li")
+				m.elem("span", "class", "swatch "+k)
+				m.text(o[1])
+				m.close("li")
+			}
+		}
+	}
+	m.close("ul")
+}
+
+// stackBarHTML writes shares (fractions of the width) side by side, each
+// of the class its kind names, as an SVG 100 units wide; its text is
+// beside it, so the SVG is hidden from screen readers.
+func stackBarHTML(kinds []string, shares ...float64) string {
+	var m markup
+	m.open("svg", "class", "share-bar", "viewBox", "0 0 100 10", "preserveAspectRatio", "none", "aria-hidden", "true", "focusable", "false")
+	x := 0.0
+	for i, v := range shares {
+		w := min(v*100, 100-x)
+		if w <= 0 {
+			continue
+		}
+		m.elem("rect", "class", kinds[i], "x", num(x), "y", "0", "width", num(w), "height", "10")
+		x += w
+	}
+	m.close("svg")
+	return m.String()
+}
+
+// shareBarHTML is answered, refused and timed out as one stacked bar.
+func shareBarHTML(answered, refused, timedOut float64) string {
+	return stackBarHTML([]string{"answered", "refused", "timed_out"}, answered, refused, timedOut)
+}
+
+// loadBarHTML is a client's attempts per person as a bar out of most, the
+// first attempt apart from the retries.
+func loadBarHTML(attempts, most float64) string {
+	first := min(attempts, 1)
+	return stackBarHTML([]string{"first_try", "retry"}, first/most, max(attempts-first, 0)/most)
+}
+
+//go:noinline
+func num(x float64) string { return report.Number(x, 3) }
+
+// svgNum formats a coordinate for an SVG attribute (no thousands
+// separators).
+//
+//go:noinline
+func svgNum(x float64) string { return fnum(float64(int64(float64(x*100)+0.5)) / 100) }
+
+// writeShareRow writes one named bar of a list such as writeBars': its key
+// in attribute keyAttr, marked "(yours)" when chosen, with text under the
+// bar (barHTML, from stackBarHTML).
+func writeShareRow(m *markup, keyAttr, key, title string, chosen bool, barHTML, text string) {
+	if chosen {
+		m.open("li", "class", "policy-bar chosen", keyAttr, key)
+	} else {
+		m.open("li", "class", "policy-bar", keyAttr, key)
+	}
+	m.open("span", "class", "bar-name")
+	m.text(title)
+	if chosen {
+		m.text(" ")
+		m.elem("span", "class", "chosen-tag", "(yours)")
+	}
+	m.close("span")
+	m.raw(barHTML)
+	m.elem("span", "class", "bar-text", text)
+	m.close("li")
+}
+
+// writeBars writes every policy's sale shares as stacked bars;
+// placeholder bars are empty, for policies still being run.
+func writeBars(m *markup, rows []report.Row, chosen sim.Policy, placeholder bool) {
+	m.open("ul", "class", "policy-bars")
+	for _, r := range rows {
+		text := r.Shares()
+		if placeholder {
+			text = "…"
+		}
+		writeShareRow(m, "data-policy", r.Policy.String(), r.Title, r.Policy == chosen, shareBarHTML(r.Answered, r.Refused, r.TimedOut), text)
+	}
+	m.close("ul")
+}
+
+// writeTableWrap writes a table (tableHTML) in a scrolling region that a
+// keyboard can reach.
+func writeTableWrap(m *markup, label, tableHTML string) {
+	m.open("div", "class", "table-wrap", "role", "region", "aria-label", label, "tabindex", "0")
+	m.raw(tableHTML)
+	m.close("div")
+}
+
+// writeTable writes a comparison from report's text table, the same
+// headers and cells the command line prints, in its scrolling region: the
+// first cell of each row is a row header, keys[i] is row i's data-KIND
+// attribute, and the row whose key is chosen is marked as the reader's.
+// With placeholder, only the first column is filled, for a table still
+// being computed.
+func writeTable(out *markup, tableID, class, caption, label, kind string, tab report.Table, keys []string, chosen string, placeholder bool) {
+	var m markup
+	writeTableHead(&m, tableID, class, caption, tab.Header)
+	for i, row := range tab.Rows {
+		if keys[i] == chosen {
+			m.open("tr", "data-"+kind, keys[i], "class", "chosen", "aria-current", "true")
+		} else {
+			m.open("tr", "data-"+kind, keys[i])
+		}
+		m.elem("th", "scope", "row", "class", kind+"-name", row[0])
+		for _, c := range row[1:] {
+			if placeholder {
+				c = "…"
+			}
+			m.elem("td", c)
+		}
+		m.close("tr")
+	}
+	m.close("tbody")
+	m.close("table")
+	writeTableWrap(out, label, m.String())
+}
+
+// writeTableHead writes a table's start tag, its caption, its header row
+// and the start of its body.
+func writeTableHead(m *markup, tableID, class, caption string, header []string) {
+	m.open("table", "id", tableID, "class", class)
+	m.elem("caption", caption)
+	m.raw("<thead><tr>")
+	for _, c := range header {
+		m.elem("th", "scope", "col", c)
+	}
+	m.raw("</tr></thead><tbody>")
+}
+
+// writePolicyTable writes the comparison of every policy for c;
+// placeholder rows show only the names.
+func writePolicyTable(m *markup, tableID string, rows []report.Row, c sim.Config, placeholder bool) {
+	keys := make([]string, len(rows))
+	for i, r := range rows {
+		keys[i] = r.Policy.String()
+	}
+	writeTable(m, tableID, "compare", report.ComparisonCaption(c),
+		"Comparison of every policy", "policy", report.ComparisonTable(rows), keys, c.Policy.String(), placeholder)
+}

@@ -1,0 +1,311 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/shedsim/shedsim/sim"
+	"github.com/shedsim/shedsim/sim/report"
+)
+
+// This file writes the forms as markup: the simulator page's whole form
+// (writePageForm) and any one field (writeField). sim_form_js.go and
+// fields_js.go put them into the page and read them; prerender.go writes
+// the page's form, with the default run's hints, into site/index.html.
+
+// fieldSpec describes one input of a form.
+type fieldSpec struct {
+	Key   string
+	Label string
+	Unit  string // shown after the label, such as "ms"
+	Mode  string // inputmode: "numeric" or "decimal"; "" for a select
+}
+
+// simGroup is one fieldset of the simulator's form.
+type simGroup struct {
+	legend   string
+	advanced bool // inside the "Advanced" <details>
+	fields   []fieldSpec
+}
+
+// simGroups is the simulator page's form. Config keys not listed here
+// (fields the engine grows later) are added to the advanced group.
+var simGroups = []simGroup{
+	{"Service", false, []fieldSpec{{"policy", "Policy", "", ""}, {"workers", "Workers", "", "numeric"}, {"service_ms", "Service time", "ms, mean", "decimal"}}},
+	{"Traffic", false, []fieldSpec{{"normal_rps", "Normal traffic", "people per s", "decimal"}, {"sale_rps", "Sale traffic", "people per s", "decimal"},
+		{"sale_start_s", "Sale starts at", "s", "decimal"}, {"sale_s", "Sale lasts", "s", "decimal"},
+		{"sale_ramp_s", "Ramps up and down over", "s, 0 = none", "decimal"}, {"sale_waves", "Waves", "0 = one", "numeric"}, {"sale_every_s", "Waves every", "s", "decimal"}, {"duration_s", "Run length", "s", "decimal"}}},
+	{"Clients", false, []fieldSpec{{"timeout_ms", "Client timeout", "ms", "decimal"}, {"retries", "Retries", "per person", "numeric"}, {"retry_delay_ms", "Retry delay", "ms", "decimal"},
+		{"client", "Retry strategy", "", ""}}},
+	{"Your service", false, []fieldSpec{{"service", "Service times", "", ""}, {"service_p99_ms", "Service p99", "ms, log-normal only; 0 for the others", "decimal"},
+		{"patience", "People give up", "", ""}, {"patience_ms", "Mean patience", "ms, 0 with none", "decimal"}}},
+	{"Queue and refusals", false, []fieldSpec{{"queue", "Queue size", "0 = automatic", "numeric"}, {"refusal_cost_ms", "Refusal cost", "ms", "decimal"}, {"order_share", "Order share", "0 to 1", "decimal"}}},
+	{"Incidents", false, []fieldSpec{{"loss_workers", "Workers lost", "0 = none", "numeric"}, {"loss_start_s", "Lost from", "s", "decimal"},
+		{"loss_s", "Lost for", "s, 0 = to the end", "decimal"}, {"slow_factor", "Service slower by", "times, 0 = none", "decimal"},
+		{"slow_start_s", "Slower from", "s", "decimal"}, {"slow_s", "Slower for", "s, 0 = to the end", "decimal"},
+		{"heap_requests", "Memory holds", "waiting requests, 0 = latency does not grow", "numeric"}}},
+	{"Run", false, []fieldSpec{{"seed", "Seed", "", "numeric"}}},
+	{"Advanced", true, []fieldSpec{{"codel_target_ms", "Queue timeout target (M)", "ms", "decimal"}, {"codel_interval_ms", "Queue timeout interval (N)", "ms", "decimal"},
+		{"retry_jitter_ms", "Retry jitter", "ms", "decimal"}}},
+}
+
+// compactFields are the controls of the <shed-sim> simulator widget
+// when its controls attribute names none.
+var compactFields = []fieldSpec{{"policy", "Policy", "", ""}, {"sale_rps", "Sale traffic", "per s", "decimal"}, {"retries", "Retries", "", "numeric"}}
+
+func clientOptions() [][2]string {
+	var out [][2]string
+	for _, c := range sim.Clients {
+		out = append(out, [2]string{c.String(), c.Title()})
+	}
+	return out
+}
+
+func serviceOptions() [][2]string {
+	var out [][2]string
+	for _, s := range sim.ServiceShapes {
+		out = append(out, [2]string{s.String(), s.Title()})
+	}
+	return out
+}
+
+func patienceOptions() [][2]string {
+	var out [][2]string
+	for _, p := range sim.PatienceShapes {
+		out = append(out, [2]string{p.String(), p.Title()})
+	}
+	return out
+}
+
+func policyOptions() [][2]string {
+	var out [][2]string
+	for _, p := range sim.Policies {
+		out = append(out, [2]string{p.String(), p.Title()})
+	}
+	return out
+}
+
+// humanize turns a key such as "backoff_base_ms" into a label, "Backoff
+// base", and its unit, "ms".
+func humanize(key string) (label, unit string) {
+	words := strings.Split(key, "_")
+	if last := words[len(words)-1]; len(words) > 1 && (last == "ms" || last == "s") {
+		unit, words = last, words[:len(words)-1]
+	}
+	label = strings.Join(words, " ")
+	return strings.ToUpper(label[:1]) + label[1:], unit
+}
+
+// unlistedFields are the fields of the Config keys simGroups does not
+// list (fields the engine grew later), named after their keys; the page
+// puts them in its advanced group.
+func unlistedFields() []fieldSpec {
+	listed := map[string]bool{}
+	for _, g := range simGroups {
+		for _, s := range g.fields {
+			listed[s.Key] = true
+		}
+	}
+	var out []fieldSpec
+	for _, cf := range configFields {
+		if listed[cf.Key] {
+			continue
+		}
+		label, unit := humanize(cf.Key)
+		mode := "decimal"
+		switch cf.kind {
+		case kindText:
+			mode = "text"
+		case kindInt, kindSeed:
+			mode = "numeric"
+		}
+		out = append(out, fieldSpec{cf.Key, label, unit, mode})
+	}
+	return out
+}
+
+// pageGroups are the simulator page's fieldsets as its form shows them:
+// simGroups with the fields of the Config keys it does not list in the
+// advanced group, and without keys the engine no longer has.
+func pageGroups() []simGroup {
+	out := make([]simGroup, 0, len(simGroups))
+	for _, g := range simGroups {
+		specs := g.fields
+		if g.advanced {
+			specs = append(specs[:len(specs):len(specs)], unlistedFields()...)
+		}
+		var kept []fieldSpec
+		for _, s := range specs {
+			if _, ok := fieldByKey(s.Key); ok {
+				kept = append(kept, s)
+			}
+		}
+		out = append(out, simGroup{g.legend, g.advanced, kept})
+	}
+	return out
+}
+
+// choicesOf are the options of a menu's key, nil for a key typed in.
+func choicesOf(key string) [][2]string {
+	switch key {
+	case "policy":
+		return policyOptions()
+	case "client":
+		return clientOptions()
+	case "service":
+		return serviceOptions()
+	case "patience":
+		return patienceOptions()
+	}
+	return nil
+}
+
+// hasHint reports whether a key's field has a hint under it: the queue's
+// bound in seconds of work, the service's median, mean and p99.
+func hasHint(key string) bool { return key == "queue" || key == "service_p99_ms" }
+
+// writeField writes one labelled field with its (hidden) message: a menu
+// for a key with choices (choicesOf), else a text input, with a hint
+// under it when withHint, whose text is hint. ids are prefixed with
+// prefix, as a widget's are. A menu's value that is none of its options,
+// such as a link's policy=nope, gets an option of its own, marked, as
+// keepChoice does. (The markup's constant parts are written as they are:
+// every call is code the reader downloads.)
+func writeField(m *markup, prefix string, s fieldSpec, val string, withHint bool, hint string) {
+	id := prefix + "in-" + s.Key
+	m.raw(`<div class="field" data-key="`)
+	m.text(s.Key)
+	m.raw(`"><label for="`)
+	m.text(id)
+	m.raw(`">`)
+	m.text(s.Label)
+	choices := choicesOf(s.Key)
+	if choices != nil {
+		m.raw(`</label><select id="`)
+		m.text(id)
+		m.raw(`" name="`)
+		m.text(s.Key)
+		m.raw(`">`)
+		writeOptions(m, choices, canonicalChoice(s.Key, val))
+		m.raw(`</select>`)
+	} else {
+		if s.Unit != "" {
+			m.raw(` <span class="unit">`)
+			m.text(s.Unit)
+			m.raw(`</span>`)
+		}
+		mode := s.Mode
+		if mode == "" {
+			mode = "decimal"
+		}
+		m.raw(`</label><input id="`)
+		m.text(id)
+		m.raw(`" name="`)
+		m.text(s.Key)
+		m.raw(`" type="text" inputmode="`)
+		m.text(mode)
+		m.raw(`" autocomplete="off" spellcheck="false" class="num" value="`)
+		m.text(val)
+		if withHint {
+			m.raw(`" aria-describedby="`)
+			m.text(prefix + "hint-" + s.Key)
+			m.raw(`"><p class="field-hint" id="`)
+			m.text(prefix + "hint-" + s.Key)
+			m.raw(`">`)
+			m.text(hint)
+			m.raw(`</p>`)
+		} else {
+			m.raw(`">`)
+		}
+	}
+	m.raw(`<p class="field-msg" id="`)
+	m.text(prefix + "err-" + s.Key)
+	m.raw(`" hidden=""></p></div>`)
+}
+
+// writeOptions writes a menu's options, the one whose value is val
+// selected.
+func writeOptions(m *markup, options [][2]string, val string) {
+	found := false
+	for _, o := range options {
+		m.raw(`<option value="`)
+		m.text(o[0])
+		if o[0] == val {
+			found = true
+			m.raw(`" selected="`)
+		}
+		m.raw(`">`)
+		m.text(o[1])
+		m.raw(`</option>`)
+	}
+	if !found {
+		m.raw(`<option value="`)
+		m.text(val)
+		m.raw(`" data-not-a-choice="" selected="">`)
+		m.text(val + " (not a choice)")
+		m.raw(`</option>`)
+	}
+}
+
+// writePageForm writes the simulator page's form (whose ids have no
+// prefix), with values vals, and, when v is not nil, the hints and the
+// sample that v's inputs give (as simForm.show writes them). static is the
+// page as site/index.html holds it before the engine arrives: its buttons
+// are disabled, which the loader undoes, and without JavaScript a note
+// says that the numbers are not run again.
+func writePageForm(m *markup, vals map[string]string, v *report.View, static bool) {
+	m.raw(`<form id="sim-form" class="controls" novalidate="" aria-labelledby="form-title"><h2 id="form-title">Your numbers</h2>` +
+		`<div class="field sample-field"><label for="in-sample">Start from a sample</label><select id="in-sample" name="sample" aria-describedby="sample-about">`)
+	sample, about := "custom", ""
+	if v != nil {
+		sample, about = report.SampleOf(v.Config)
+	}
+	samples := [][2]string{{"custom", "Your own numbers"}}
+	for _, s := range sim.Samples() {
+		samples = append(samples, [2]string{s.Key, s.Name})
+	}
+	writeOptions(m, samples, sample)
+	m.raw(`</select><p class="field-hint" id="sample-about">`)
+	m.text(about)
+	m.raw(`</p></div>`)
+	for _, g := range pageGroups() {
+		if g.advanced {
+			// The <summary> says it already; the legend stays for screen readers.
+			m.raw(`<details class="advanced" id="advanced"><summary>Advanced: the queue timeout, jitter and the rest</summary><fieldset class="group"><legend class="visually-hidden">`)
+		} else {
+			m.raw(`<fieldset class="group"><legend>`)
+		}
+		m.text(g.legend)
+		m.raw(`</legend>`)
+		for _, s := range g.fields {
+			hint := ""
+			if v != nil {
+				hint = fieldHint(s.Key, *v)
+			}
+			writeField(m, "", s, vals[s.Key], hasHint(s.Key), hint)
+		}
+		m.raw(`</fieldset>`)
+		if g.advanced {
+			m.raw(`</details>`)
+		}
+	}
+	if static {
+		m.raw(`<div class="form-actions"><button type="submit" id="run" disabled="">Run</button><button type="button" id="reset" class="secondary" disabled="">Back to the shop's numbers</button>` +
+			`<noscript><p class="field-hint">The simulator runs your numbers in the browser, with JavaScript and WebAssembly, which are turned off here: ` +
+			`what this page shows is the shop's sale with the numbers above. The command line, shedsim, runs any numbers with the same model.</p></noscript></div></form>`)
+		return
+	}
+	m.raw(`<div class="form-actions"><button type="submit" id="run">Run</button><button type="button" id="reset" class="secondary">Back to the shop's numbers</button></div></form>`)
+}
+
+// fieldHint is the hint a field shows for v's inputs: the queue's bound in
+// seconds of work, the service's three numbers and the capacity they give
+// (rule 3a); "" for the other fields.
+func fieldHint(key string, v report.View) string {
+	switch key {
+	case "queue":
+		return QueueHint(v)
+	case "service_p99_ms":
+		return report.ServiceNumbers(v.Config)
+	}
+	return ""
+}

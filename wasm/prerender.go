@@ -1,0 +1,113 @@
+package main
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/shedsim/shedsim/sim"
+	"github.com/shedsim/shedsim/sim/report"
+)
+
+// This file is the simulator page as site/index.html holds it before its
+// engine arrives: the form and the default run's results, written by the
+// page's own markup code (form.go, bars.go, chart.go) run natively, from
+// the same runs the page's workers make. The engine is deterministic, so
+// these are the bytes the page draws once the engine has run
+// (tools/browser's TestPrerendered checks it). Natively, this command
+// writes them: go run ./wasm -prerender site/index.html (stub.go).
+
+// The markers around the prerendered block in site/index.html.
+const (
+	prerenderStart = "<!-- prerendered: the default run, written by go run ./wasm -prerender site/index.html; do not edit -->"
+	prerenderEnd   = "<!-- /prerendered -->"
+)
+
+// defaultRuns are the default run's results as the page gets them from
+// its workers (simWidget.compute): the chosen policy's run whole, without
+// its series, and every policy's without its windows.
+func defaultRuns() (c sim.Config, chosen sim.Result, compared []sim.Result, err error) {
+	c, errs := ConfigFromStrings(sim.DefaultConfig(), ConfigStrings(sim.DefaultConfig()), viewRuns)
+	if len(errs) > 0 {
+		return c, chosen, nil, errors.New(errs[0].Field + ": " + errs[0].Msg)
+	}
+	withSeries := c
+	withSeries.SeriesStepS = sim.SeriesStep(c.DurationS)
+	if chosen, err = sim.Run(withSeries); err != nil {
+		return c, chosen, nil, err
+	}
+	chosen.Series, chosen.Config.SeriesStepS = nil, 0
+	for _, p := range sim.Policies {
+		alt := c
+		alt.Policy = p
+		r, err := sim.Run(alt)
+		if err != nil {
+			return c, chosen, nil, err
+		}
+		r.Windows = nil
+		compared = append(compared, r)
+	}
+	return c, chosen, compared, nil
+}
+
+// prerenderedBlock is the markup of the simulator page's #app, between
+// the markers: the form and the results of the default run, laid out as
+// mountSimulator lays out the page.
+func prerenderedBlock() (string, error) {
+	c, chosen, compared, err := defaultRuns()
+	if err != nil {
+		return "", err
+	}
+	v := report.ChosenView(c, chosen)
+	v.Rows = report.Rows(compared)
+	var m markup
+	m.raw(`<div class="sim-layout">`)
+	writePageForm(&m, ConfigStrings(c), &v, true)
+	m.raw(`<section class="results" id="results" aria-labelledby="results-title"><h2 id="results-title" tabindex="-1">Results</h2><p class="summary" id="summary">`)
+	m.text(report.Headline(v.Chosen))
+	// The loader shows its progress here while the engine downloads.
+	m.raw(`</p><p class="engine-loading" id="engine-loading" role="status" hidden=""></p>` +
+		`<p class="visually-hidden" id="announce" role="status" aria-live="polite"></p>` +
+		`<p class="stale-note" id="stale-note" hidden="">These results are for the last valid input.</p>` +
+		`<p class="empty-note" id="empty-note" hidden="">No results yet: fix the marked fields.</p>` +
+		`<div class="results-body" id="results-body"><section class="block" aria-labelledby="bars-title"><h3 id="bars-title">`)
+	writeComparison(&m, c, v.Rows)
+	m.raw(`</section><section class="block" aria-labelledby="chart-title"><h3 id="chart-title">`)
+	m.text(report.TimelineTitle(c))
+	m.raw(`</h3><div id="chart-box" class="chart-box">`)
+	writeChart(&m, "chart", v.Chart, report.TimelineCaption(c), windowsTableHTML("chart", v.Chosen))
+	m.raw(`</div><div class="lines" id="lines">`)
+	writeLine(&m, "outlook", v.Outlook)
+	writeLine(&m, "this-run", v.ThisRun)
+	m.raw(`</div><div class="mechanism" id="mechanism"></div></section></div></section></div>`)
+	return m.String(), nil
+}
+
+// writeComparison writes the comparison block's parts after its heading's
+// start tag, as comparePart.draw fills them: the title, the colour key,
+// the bars, the table and the note under it.
+func writeComparison(m *markup, c sim.Config, rows []report.Row) {
+	m.text(report.ComparisonTitle(c))
+	m.raw(`</h3>`)
+	writeLegend(m, "answered", "refused", "timed_out")
+	m.raw(`<div id="bars" class="bars">`)
+	writeBars(m, rows, c.Policy, false)
+	m.raw(`</div><div id="table-box">`)
+	writePolicyTable(m, "compare", rows, c, false)
+	m.raw(`</div><p class="note" id="about-numbers">`)
+	m.text(report.AboutTheNumbers(c))
+	m.raw(`</p>`)
+}
+
+// prerenderInto returns page (site/index.html) with the block between its
+// markers replaced by block.
+func prerenderInto(page, block string) (string, error) {
+	before, rest, ok := strings.Cut(page, prerenderStart)
+	if !ok {
+		return "", errors.New("no " + prerenderStart + " in the page: put it, and " + prerenderEnd + ", inside <div id=\"app\">")
+	}
+	_, after, ok := strings.Cut(rest, prerenderEnd)
+	if !ok {
+		return "", errors.New("no " + prerenderEnd + " after " + prerenderStart)
+	}
+	return before + prerenderStart + block + prerenderEnd + after, nil
+}

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/shedsim/shedsim/sim"
+	"github.com/shedsim/shedsim/sim/report"
+)
+
+// TestIndexIsPrerendered holds site/index.html to what the page's markup
+// code writes for the default run now: a change to the form, the bars,
+// the tables or the chart, or to the engine's numbers, is a change to the
+// page's HTML too.
+func TestIndexIsPrerendered(t *testing.T) {
+	page, err := os.ReadFile(filepath.Join("..", "site", "index.html"))
+	require.NoError(t, err)
+	block, err := prerenderedBlock()
+	require.NoError(t, err)
+	want, err := prerenderInto(string(page), block)
+	require.NoError(t, err)
+	if want != string(page) {
+		t.Fatal("site/index.html is not what the page draws for the default run now: run go run ./wasm -prerender site/index.html, and commit it")
+	}
+}
+
+// TestPrerenderedBlock checks what the block says against the engine's
+// own numbers, and that it is a page that reads without JavaScript.
+func TestPrerenderedBlock(t *testing.T) {
+	block, err := prerenderedBlock()
+	require.NoError(t, err)
+	c := sim.DefaultConfig()
+	r, err := sim.Run(c)
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		want, reason string
+	}{
+		{`<p class="summary" id="summary">` + escaped(report.Headline(r)) + `</p>`, "the headline is the default run's"},
+		{`<li class="policy-bar chosen" data-policy="fifo">`, "the default policy's bar is the reader's"},
+		{`<tr data-policy="fifo" class="chosen" aria-current="true">`, "and so is its row of the table"},
+		{`<svg id="chart" class="timeline"`, "the chart over time is drawn"},
+		{`<table id="chart-table" class="windows">`, "with its table"},
+		{`<option value="fifo" selected="">`, "the form shows the default policy"},
+		{`<input id="in-workers" name="workers" type="text" inputmode="numeric" autocomplete="off" spellcheck="false" class="num" value="8">`, "and its numbers"},
+		{`<button type="submit" id="run" disabled="">Run</button>`, "Run does nothing without JavaScript (the loader enables it)"},
+		{`<noscript><p class="field-hint">The simulator runs your numbers in the browser, with JavaScript`, "the form says why"},
+		{`<p class="engine-loading" id="engine-loading" role="status" hidden=""></p>`, "a line for the loader's progress"},
+	} {
+		assert.Contains(t, block, tc.want, tc.reason)
+	}
+	assert.Equal(t, len(r.Windows), strings.Count(block, `<g class="bar">`), "a bar a window on the chart")
+}
+
+func escaped(s string) string {
+	var m markup
+	m.text(s)
+	return m.String()
+}
+
+// TestPrerenderIntoNeedsItsMarkers: a page without the markers is an
+// error that names them, not a page written anyway.
+func TestPrerenderIntoNeedsItsMarkers(t *testing.T) {
+	for _, tc := range []struct {
+		page, reason string
+	}{
+		{"<div id=\"app\"></div>", "no markers"},
+		{"<div id=\"app\">" + prerenderStart + "</div>", "no end marker"},
+	} {
+		_, err := prerenderInto(tc.page, "x")
+		assert.Error(t, err, tc.reason)
+	}
+	out, err := prerenderInto("a"+prerenderStart+"old"+prerenderEnd+"b", "new")
+	require.NoError(t, err)
+	assert.Equal(t, "a"+prerenderStart+"new"+prerenderEnd+"b", out, "only what is between the markers changes")
+}
