@@ -3,11 +3,11 @@ package sweep
 import (
 	"errors"
 	"math"
-	"math/bits"
 	"strconv"
 	"strings"
 
 	"github.com/shedsim/shedsim/sim"
+	"github.com/shedsim/shedsim/sim/bisect"
 )
 
 // Goal is what a setting must achieve over the seeds, each over their
@@ -223,7 +223,7 @@ func (s SeekSpec) check() (Knob, grid, error) {
 	// the duration and the retries), so the range's ends bound every
 	// setting's.
 	most := max(lo.ExpectedAttempts(), hi.ExpectedAttempts())
-	probes := s.probes(g.n)
+	probes := bisect.MostProbes(g.n)
 	worst := make([]sim.Config, probes)
 	for i := range worst {
 		worst[i] = lo
@@ -235,15 +235,6 @@ func (s SeekSpec) check() (Knob, grid, error) {
 		return k, grid{}, err
 	}
 	return k, g, nil
-}
-
-// probes is the most settings a search over n values measures: both ends,
-// then a bisection of what lies between.
-func (s SeekSpec) probes(n int) int {
-	if n <= 2 {
-		return n
-	}
-	return 2 + bits.Len(uint(n-2)) // ceil(log2(n-1)), in integers
 }
 
 // powerOfTenBelow is the largest power of ten at most x (x > 0), by
@@ -270,7 +261,8 @@ func (s SeekSpec) Validate() error {
 }
 
 // Seek searches the range for the smallest (or largest) value that meets
-// the goal.
+// the goal, by a bisect.Search over its values, each measured at every seed
+// over every core (sim.Runs).
 func Seek(s SeekSpec) (Answer, error) {
 	k, g, err := s.check()
 	if err != nil {
@@ -278,65 +270,37 @@ func Seek(s SeekSpec) (Answer, error) {
 	}
 	ans := Answer{Spec: s}
 	ans.Spec.Step = g.step
-	done, total := 0, s.probes(g.n)*s.Seeds
-	measured := map[int]Probe{}
-	probe := func(i int) (Probe, error) {
-		if p, ok := measured[i]; ok {
-			return p, nil
-		}
+	b := bisect.New(g.n, s.Largest)
+	probed := map[int]Probe{}
+	done, total := 0, bisect.MostProbes(g.n)*s.Seeds
+	for i, more := b.Next(); more; i, more = b.Next() {
 		v := g.value(i)
 		c := k.With(s.Base, v)
 		outs, err := measure([]sim.Config{c}, s.Base.Seed, s.Seeds, nil, nil)
 		if err != nil {
-			return Probe{}, &SettingError{At: k.Label(c), Err: err}
+			return Answer{}, &SettingError{At: k.Label(c), Err: err}
 		}
 		p := Probe{Value: v, Outcome: outs[0], Misses: s.Goal.misses(outs[0])}
 		if p.Misses == nil {
 			p.Misses = []string{}
 		}
-		measured[i] = p
+		probed[i] = p
 		ans.Probes = append(ans.Probes, p)
+		b.Take(p.Meets())
 		done += s.Seeds
 		if s.Progress != nil {
 			s.Progress(done, total)
 		}
-		return p, nil
 	}
-	// good is the end every value meets the goal towards; bad the other.
-	good, bad := g.n-1, 0
-	if s.Largest {
-		good, bad = 0, g.n-1
+	at, beside, found, _ := b.Edge()
+	ans.Found, ans.At = found, probed[at]
+	if found {
+		ans.Value = ans.At.Value
 	}
-	pg, err := probe(good)
-	if err != nil {
-		return Answer{}, err
+	if beside >= 0 {
+		pb := probed[beside]
+		ans.Beside = &pb
 	}
-	if !pg.Meets() {
-		ans.At = pg
-		return ans, nil
-	}
-	pb, err := probe(bad)
-	if err != nil {
-		return Answer{}, err
-	}
-	if pb.Meets() {
-		ans.Found, ans.Value, ans.At = true, pb.Value, pb
-		return ans, nil
-	}
-	// good meets, bad misses: close in until they are neighbours.
-	for good-bad > 1 || bad-good > 1 {
-		mid := bad + (good-bad)/2
-		p, err := probe(mid)
-		if err != nil {
-			return Answer{}, err
-		}
-		if p.Meets() {
-			good, pg = mid, p
-		} else {
-			bad, pb = mid, p
-		}
-	}
-	ans.Found, ans.Value, ans.At, ans.Beside = true, pg.Value, pg, &pb
 	return ans, nil
 }
 
