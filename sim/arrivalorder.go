@@ -33,10 +33,12 @@ import (
 // first), the post's fixed client (with or without jitter), and refusals
 // that cost nothing, at any value of the model's other fields that it knows (the
 // workers, service mean, rates, sale, duration, timeout, retries, their
-// delay and jitter, bound, order share, CoDel's M and N, seed, and the other clients'
-// knobs, which the fixed client never reads); any field it does not know
-// must be at its default. For every such Config it gives the
-// Result the event loop gives, to the bit (the differential tests and
+// delay and jitter, bound, order share, CoDel's M and N, seed, the time
+// series' step, and the other clients' knobs, which the fixed client never
+// reads); any field it does not know must be at its default. The series,
+// if asked for, is tallied as the attempts arrive (arrivalseries.go). For
+// every such Config it gives the Result the event loop gives, to the bit
+// (the differential tests and
 // FuzzArrivalOrder hold them equal). Where two events the recursion cannot
 // order fall in the same nanosecond (an arrival as a worker finishes, two
 // retries made at once), it gives up and the event loop runs the Config.
@@ -61,6 +63,7 @@ func arrivalOrderTakes(c Config) bool {
 	c.Workers, c.ServiceMS, c.OrderShare, c.Seed = d.Workers, d.ServiceMS, d.OrderShare, d.Seed
 	c.NormalRPS, c.SaleRPS, c.SaleStartS, c.SaleS, c.DurationS = d.NormalRPS, d.SaleRPS, d.SaleStartS, d.SaleS, d.DurationS
 	c.TimeoutMS, c.Retries, c.RetryDelayMS, c.RetryJitterMS = d.TimeoutMS, d.Retries, d.RetryDelayMS, d.RetryJitterMS
+	c.SeriesStepS = d.SeriesStepS // the series, as arrivalseries.go records it
 	// The other clients' knobs, which the fixed client never reads.
 	if c.Client == Fixed {
 		c.BackoffBaseMS, c.BackoffCapMS = d.BackoffBaseMS, d.BackoffCapMS
@@ -86,6 +89,7 @@ type arrivalLines struct {
 	toMakeTimedOut, toMakeRefused ring[retry]
 	jittered                      retryHeap
 	next                          ring[retry] // the jittered retry arriving next
+	series                        stepTally   // the run's Series, if it asks for one (arrivalseries.go)
 }
 
 // retry is a retry made and not yet sent.
@@ -125,6 +129,11 @@ func (e *engine) arrivalOrder() bool {
 	l.next = ring[retry]{buf: l.next.buf}
 	jitter := e.retryJitter > 0
 	defer func() { l.free, l.waiting = free, waiting }()
+	var tally *stepTally // nil without a series
+	if e.series != nil {
+		tally = &l.series
+		tally.start(e.series.step, e.end, e.series.points)
+	}
 
 	end, timeout, retries := e.end, e.timeout, e.retries
 	codel, skip, bounded := e.cfg.Policy == CoDel, e.cfg.Policy == Skip, e.cfg.Policy == Bounded
@@ -212,6 +221,9 @@ func (e *engine) arrivalOrder() bool {
 		}
 		switch {
 		case bounded && len(waiting)-left >= e.bound:
+			if tally != nil {
+				tally.arrive(at, x.try == 1)
+			}
 			e.refuseAt(&x, at)
 			continue
 		case codel:
@@ -260,6 +272,10 @@ func (e *engine) arrivalOrder() bool {
 		}
 		waiting = waiting[:n+1]
 		e.longestQueue = max(e.longestQueue, n+1-left)
+		if tally != nil {
+			tally.arrive(at, x.try == 1)
+			tally.join(at, p, n+1-left)
+		}
 		deadline := at + timeout
 		if p >= end { // still waiting when the run ends
 			e.longestWait = max(e.longestWait, end-at)
@@ -297,6 +313,9 @@ func (e *engine) arrivalOrder() bool {
 		} else {
 			replaceTop(free, done)
 		}
+		if tally != nil {
+			tally.serve(p, done, deadline)
+		}
 		switch {
 		case done >= deadline: // finished, or not, after its client left
 			e.wastedNS += min(done, end) - p
@@ -325,6 +344,9 @@ func (e *engine) arrivalOrder() bool {
 			e.usefulNS += end - p
 			e.count(w, sale, x.order, unfinished, 0)
 		}
+	}
+	if tally != nil {
+		tally.finish(e.series, e.longestQueue, e.longestWait)
 	}
 	e.now = end
 	return true

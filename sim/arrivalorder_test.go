@@ -99,6 +99,9 @@ func arrivalOrderConfig(r *rand.Rand, budget float64) Config {
 		c.RefusalCostMS = pick(0, 20) // unread: they never refuse
 	}
 	c.Seed = r.Uint64N(MaxSeed + 1)
+	// A series at the page's step, or at any step down to the finest that
+	// keeps to MaxSeriesPoints, or none.
+	c.SeriesStepS = pick(0, SeriesStep(c.DurationS), spread(max(0.001, c.DurationS/MaxSeriesPoints), 2*c.DurationS))
 	if n := c.ExpectedAttempts(); n > budget {
 		c.NormalRPS *= budget / n
 		c.SaleRPS *= budget / n
@@ -142,6 +145,11 @@ func TestArrivalOrderIsTheEventLoop(t *testing.T) {
 		sets["samples"] = append(sets["samples"], s.Config)
 	}
 	for _, name := range []string{"golden", "lab", "samples"} {
+		// each with the page's series, and with one at a step that fits
+		// neither the windows nor the run
+		for _, c := range sets[name] {
+			sets[name] = append(sets[name], withSeries(c, SeriesStep(c.DurationS)), withSeries(c, 7.3))
+		}
 		taken := 0
 		for i, c := range sets[name] {
 			if !arrivalOrderTakes(c) {
@@ -207,7 +215,7 @@ var (
 		"Policy", "Workers", "ServiceMS", "NormalRPS", "SaleRPS", "SaleStartS", "SaleS", "DurationS",
 		"TimeoutMS", "Retries", "RetryDelayMS", "RetryJitterMS", "Queue", "RefusalCostMS", "OrderShare",
 		"CoDelTargetMS", "CoDelIntervalMS", "BackoffBaseMS", "BackoffCapMS", "BudgetTokens",
-		"BudgetRefusalCost", "BudgetTimeoutCost", "BudgetRefill", "RatioMax", "ThrottleK", "ClientWindowS", "Seed",
+		"BudgetRefusalCost", "BudgetTimeoutCost", "BudgetRefill", "RatioMax", "ThrottleK", "ClientWindowS", "Seed", "SeriesStepS",
 	}
 	arrivalOrderDeclines = []string{"Client"}
 )
@@ -295,7 +303,8 @@ func FuzzArrivalOrder(f *testing.F) {
 		codelTargetMS, codelIntervalMS float64, client int, seed uint64,
 		_ int, _, _, _, _, _ float64, // the incidents, which the arrival-order path declines
 		_ int, _ float64, _ int, _ float64, // the service's shape and patience: declined too
-		_ float64, _ int, _ float64, _ int) { // the sale's shape and the heap: declined too
+		_ float64, _ int, _ float64, _ int, // the sale's shape and the heap: declined too
+		seriesStepS float64) {
 		c := DefaultConfig()
 		c.Policy = []Policy{FIFO, Skip, Bounded, CoDel}[uint(policy)%4]
 		c.Workers, c.ServiceMS, c.NormalRPS, c.SaleRPS = workers, serviceMS, normalRPS, saleRPS
@@ -305,7 +314,7 @@ func FuzzArrivalOrder(f *testing.F) {
 		if c.Policy == FIFO || c.Policy == Skip {
 			c.RefusalCostMS = refusalCostMS
 		}
-		c.Seed = seed
+		c.Seed, c.SeriesStepS = seed, seriesStepS
 		if c.Validate() != nil {
 			return
 		}

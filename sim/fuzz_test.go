@@ -19,7 +19,7 @@ var configKeys = []string{
 	"codel_target_ms", "codel_interval_ms", "client", "seed",
 	"loss_workers", "loss_start_s", "loss_s", "slow_factor", "slow_start_s", "slow_s",
 	"service", "service_p99_ms", "patience", "patience_ms",
-	"sale_ramp_s", "sale_waves", "sale_every_s", "heap_requests",
+	"sale_ramp_s", "sale_waves", "sale_every_s", "heap_requests", "series_step_s",
 }
 
 // addFuzzConfig adds c to f's seed corpus.
@@ -29,7 +29,7 @@ func addFuzzConfig(f *testing.F, c Config) {
 		c.CoDelTargetMS, c.CoDelIntervalMS, int(c.Client), c.Seed,
 		c.LossWorkers, c.LossStartS, c.LossS, c.SlowFactor, c.SlowStartS, c.SlowS,
 		int(c.Service), c.ServiceP99MS, int(c.Patience), c.PatienceMS,
-		c.SaleRampS, c.SaleWaves, c.SaleEveryS, c.HeapRequests)
+		c.SaleRampS, c.SaleWaves, c.SaleEveryS, c.HeapRequests, c.SeriesStepS)
 }
 
 // FuzzRun builds a Config from the fuzzer's values. An invalid one must be
@@ -79,6 +79,10 @@ func FuzzRun(f *testing.F) {
 		func(c *Config) { c.HeapRequests = 1000 },
 		func(c *Config) { c.HeapRequests, c.Policy, c.Retries = 30, Skip, 3 },
 		func(c *Config) { c.HeapRequests = -1 },
+		func(c *Config) { c.SeriesStepS = 1 },
+		func(c *Config) { c.SeriesStepS, c.Retries, c.Policy = 7.3, 3, CoDel },
+		func(c *Config) { c.SeriesStepS = 0.0001 },                 // under a millisecond
+		func(c *Config) { c.SeriesStepS, c.DurationS = 0.5, 3600 }, // too many points
 	}
 	for _, cl := range Clients {
 		c := d
@@ -96,7 +100,7 @@ func FuzzRun(f *testing.F) {
 		codelTargetMS, codelIntervalMS float64, client int, seed uint64,
 		lossWorkers int, lossStartS, lossS, slowFactor, slowStartS, slowS float64,
 		service int, serviceP99MS float64, patience int, patienceMS float64,
-		saleRampS float64, saleWaves int, saleEveryS float64, heapRequests int) {
+		saleRampS float64, saleWaves int, saleEveryS float64, heapRequests int, seriesStepS float64) {
 		// The fuzzed fields over the defaults, so that fields not fuzzed
 		// (the client strategies' parameters) keep their defaults.
 		c := DefaultConfig()
@@ -107,6 +111,7 @@ func FuzzRun(f *testing.F) {
 		c.LossWorkers, c.LossStartS, c.LossS, c.SlowFactor, c.SlowStartS, c.SlowS = lossWorkers, lossStartS, lossS, slowFactor, slowStartS, slowS
 		c.Service, c.ServiceP99MS, c.Patience, c.PatienceMS = ServiceShape(service), serviceP99MS, PatienceShape(patience), patienceMS
 		c.SaleRampS, c.SaleWaves, c.SaleEveryS, c.HeapRequests = saleRampS, saleWaves, saleEveryS, heapRequests
+		c.SeriesStepS = seriesStepS
 		if err := c.Validate(); err != nil {
 			fes := FieldErrors(err)
 			require.NotEmpty(t, fes, "an invalid Config is refused with field errors: %v", err)
@@ -131,6 +136,9 @@ func FuzzRun(f *testing.F) {
 		r, err := Run(c)
 		require.NoError(t, err)
 		checkInvariants(t, c, r)
+		if c.SeriesStepS > 0 {
+			checkSeries(t, c, r)
+		}
 		again, err := Run(c)
 		require.NoError(t, err)
 		assert.Equal(t, r, again, "deterministic")

@@ -299,11 +299,32 @@ func BenchmarkRunSeries(b *testing.B) {
 	reportAttempts(b, benchRun(b, withSeries(DefaultConfig(), SeriesStep(300))))
 }
 
-// TestSeriesTakesTheEventLoop: the arrival-order path has no series to
-// record, so it declines a Config that asks for one, and the event loop
-// gives the same Result as that path otherwise.
-func TestSeriesTakesTheEventLoop(t *testing.T) {
-	c := DefaultConfig()
-	require.True(t, arrivalOrderTakes(c), "the shop's default takes the arrival-order path")
-	assert.False(t, arrivalOrderTakes(withSeries(c, 1)), "a series asks for the event loop")
+// TestSeriesOnTheArrivalOrderPath: a series is recorded on the
+// arrival-order path too, the event loop's to the byte, at steps that cut
+// services, waits and windows anywhere, and the path computes it itself.
+func TestSeriesOnTheArrivalOrderPath(t *testing.T) {
+	tests := []struct {
+		reason string
+		change func(*Config)
+	}{
+		{"the page's series of the shop", func(c *Config) { c.SeriesStepS = 1 }},
+		{"a step that fits neither the windows nor the run", func(c *Config) { c.SeriesStepS = 7.3 }},
+		{"steps shorter than a service: each service spans many", func(c *Config) { c.SeriesStepS, c.DurationS, c.SaleStartS, c.SaleS = 0.003, 10, 0, 0 }},
+		{"one step longer than the run", func(c *Config) { c.SeriesStepS = 1000 }},
+		{"the retry storm: the queue waits across thousands of boundaries", func(c *Config) { c.SeriesStepS, c.Retries = 0.1, 3 }},
+		{"skip drops the abandoned as they leave the queue", func(c *Config) { c.SeriesStepS, c.Policy, c.Retries = 0.25, Skip, 3 }},
+		{"the bounded queue refuses as they arrive", func(c *Config) { c.SeriesStepS, c.Policy, c.Queue, c.Retries = 2, Bounded, 40, 3 }},
+		{"codel refuses as they leave the queue", func(c *Config) { c.SeriesStepS, c.Policy, c.Retries = 0.5, CoDel, 3 }},
+		{"jittered retries", func(c *Config) { c.SeriesStepS, c.Retries, c.RetryJitterMS = 1, 3, 500 }},
+		{"one worker, services longer than the timeout", func(c *Config) { c.SeriesStepS, c.Workers, c.ServiceMS, c.NormalRPS, c.SaleRPS = 0.7, 1, 3000, 0.2, 1 }},
+	}
+	for _, tt := range tests {
+		c := DefaultConfig()
+		tt.change(&c)
+		require.True(t, arrivalOrderTakes(c), tt.reason)
+		assert.True(t, sameByBothPaths(t, tt.reason, c), "%s: computed by the arrival-order path", tt.reason)
+		r, err := Run(c)
+		require.NoError(t, err)
+		checkSeries(t, c, r)
+	}
 }
