@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/shedsim/shedsim/sim"
 	"github.com/shedsim/shedsim/sim/internal/limits"
@@ -25,8 +26,20 @@ type Knob struct {
 
 // knobs are sim.Config's numeric fields but the seed, in the order of the
 // Config. They are read from the Config's own definition, so that a field
-// added to it is a knob at once.
-var knobs = func() []Knob {
+// added to it is a knob at once; the first time they are asked for, so
+// that a program that links the package and never sweeps (the page's
+// module, through sim/report) carries no code to find them.
+func knobs() []Knob {
+	knobsOnce.Do(func() { knobList = findKnobs() })
+	return knobList
+}
+
+var (
+	knobsOnce sync.Once
+	knobList  []Knob
+)
+
+func findKnobs() []Knob {
 	var out []Knob
 	t := reflect.TypeFor[sim.Config]()
 	for i := range t.NumField() {
@@ -44,15 +57,15 @@ var knobs = func() []Knob {
 		}
 	}
 	return out
-}()
+}
 
 // Knobs returns every knob, in the order of sim.Config's fields.
-func Knobs() []Knob { return append([]Knob(nil), knobs...) }
+func Knobs() []Knob { return append([]Knob(nil), knobs()...) }
 
 // KnobKeys returns every knob's key, in the order of Knobs, for messages.
 func KnobKeys() []string {
-	out := make([]string, len(knobs))
-	for i, k := range knobs {
+	out := make([]string, len(knobs()))
+	for i, k := range knobs() {
 		out[i] = k.Key
 	}
 	return out
@@ -66,7 +79,7 @@ func ParseKnob(s string) (Knob, error) {
 	if key == "spike" {
 		key = "sale_rps"
 	}
-	for _, k := range knobs {
+	for _, k := range knobs() {
 		if k.Key == key {
 			return k, nil
 		}

@@ -86,9 +86,12 @@ func budget(settings []sim.Config, n int, made string) error {
 	default:
 		return nil
 	}
-	if fit >= 1 {
+	switch {
+	case fit == 1:
+		msg += "at most 1 seed fits"
+	case fit > 1:
 		msg += "at most " + limits.Count(int64(fit)) + " seeds fit"
-	} else {
+	default:
 		msg += "even one seed is too much: use fewer steps, fewer policies or smaller runs"
 	}
 	return &sim.FieldError{Field: "seeds", Msg: msg}
