@@ -2,6 +2,7 @@ package report
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -89,6 +90,30 @@ func SeedRange(first uint64, n int) string {
 		return "seed " + strconv.FormatUint(first, 10)
 	}
 	return "seeds " + strconv.FormatUint(first, 10) + " to " + strconv.FormatUint(first+uint64(n)-1, 10)
+}
+
+// DescribeBase is what a sweep's or a map's base Config simulates, as
+// Describe says it, without its seed (the request's seeds are its own).
+func DescribeBase(c sim.Config) string {
+	return strings.TrimSuffix(Describe(c), ", seed "+strconv.FormatUint(c.Seed, 10))
+}
+
+// SweepCaption says what a sweep ran, its knob named knob (the command
+// line's flag, or the page's key): "sale-rps from 100 to 250 in 31 steps,
+// seeds 1 to 10 at every step; otherwise ... Mean ± standard deviation
+// between seeds."
+func SweepCaption(sw sweep.Sweep, knob string) string {
+	s := sw.Spec
+	return knob + " from " + KnobValue(s.From) + " to " + KnobValue(s.To) + " in " + strconv.Itoa(s.Steps) + " steps, " + SeedRange(s.Base.Seed, s.Seeds) +
+		" at every step; otherwise " + DescribeBase(s.Base) + ". Mean ± standard deviation between seeds."
+}
+
+// MapCaption says what a map ran, its knobs named x and y, y going
+// yDir ("down" in a table, "up" in a chart).
+func MapCaption(m sweep.Map, x, y, yDir string) string {
+	s := m.Spec
+	return s.Base.Policy.Title() + ", " + x + " across and " + y + " " + yDir + ", " + SeedRange(s.Base.Seed, s.Seeds) +
+		" in each cell: the seeds back to normal, and the mean answered share; otherwise " + DescribeBase(s.Base) + "."
 }
 
 // SweepSentence quotes a sweep in one sentence: for each policy, where
@@ -372,6 +397,10 @@ type MapChart struct {
 	Cells  []MapArea `json:"cells"`
 	XTicks []Tick    `json:"x_ticks"`
 	YTicks []Tick    `json:"y_ticks"`
+	// Now outlines the cell of the base Config's own values, and NowLabel
+	// names it; zero and "" when they are not both on the map.
+	Now      Rect   `json:"now"`
+	NowLabel string `json:"now_label"`
 	// XLabel and YLabel name the knobs: "sale_rps (/s)", "retries".
 	XLabel  string `json:"x_label"`
 	YLabel  string `json:"y_label"`
@@ -388,6 +417,24 @@ type MapArea struct {
 	SetX  string `json:"set_x"`
 	SetY  string `json:"set_y"`
 	Label string `json:"label"`
+}
+
+// MapLabel is the words of a map's cell at x and y, measured as o: "sale_rps
+// 125/s, 1 retry: back to normal in 0 of 10 seeds, 41.2% answered".
+func MapLabel(s sweep.MapSpec, x, y float64, o sweep.Outcome) string {
+	kx, ex := sweep.ParseKnob(s.X.Knob)
+	ky, ey := sweep.ParseKnob(s.Y.Knob)
+	if ex != nil || ey != nil {
+		return ""
+	}
+	at := cellLabel(kx, ky, s.Base, x, y)
+	switch {
+	case o.Seeds == 0:
+		return at + ": not measured yet"
+	case o.Answered.N == 0:
+		return at + ": back to normal in " + strconv.Itoa(o.Back()) + " of " + strconv.Itoa(o.Seeds) + " seeds, nobody in the sale"
+	}
+	return at + ": back to normal in " + strconv.Itoa(o.Back()) + " of " + strconv.Itoa(o.Seeds) + " seeds, " + Percent(o.Answered.Mean) + " answered"
 }
 
 // BackClass is the colour class of a share of seeds back to normal:
@@ -420,17 +467,13 @@ func Map(m sweep.Map) MapChart {
 	for j, row := range m.Cells {
 		for i, o := range row {
 			a := MapArea{Rect: Rect{left(i), top(j), cw, rh}, Class: BackClass(o), SetX: KnobValue(m.Xs[i]), SetY: KnobValue(m.Ys[j])}
-			at := cellLabel(kx, ky, s.Base, m.Xs[i], m.Ys[j])
-			switch {
-			case o.Seeds == 0:
-				a.Label = at + ": not measured yet"
-			case o.Answered.N == 0:
-				a.Label = at + ": back to normal in " + strconv.Itoa(o.Back()) + " of " + strconv.Itoa(o.Seeds) + " seeds, nobody in the sale"
-			default:
-				a.Label = at + ": back to normal in " + strconv.Itoa(o.Back()) + " of " + strconv.Itoa(o.Seeds) + " seeds, " + Percent(o.Answered.Mean) + " answered"
-			}
+			a.Label = MapLabel(s, m.Xs[i], m.Ys[j], o)
 			ch.Cells = append(ch.Cells, a)
 		}
+	}
+	nx, ny := slices.Index(m.Xs, kx.Get(s.Base)), slices.Index(m.Ys, ky.Get(s.Base))
+	if nx >= 0 && ny >= 0 {
+		ch.Now, ch.NowLabel = Rect{left(nx), top(ny), cw, rh}, "now: "+cellLabel(kx, ky, s.Base, m.Xs[nx], m.Ys[ny])
 	}
 	every := func(n int) int { return max(1, (n+mapLabelsWanted-1)/mapLabelsWanted) }
 	for i := 0; i < len(m.Xs); i += every(len(m.Xs)) {

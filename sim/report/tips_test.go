@@ -101,6 +101,8 @@ func TestMapChart(t *testing.T) {
 	}
 	assert.Contains(t, ch.Cells[0].Label, "sale_rps 100/s, 0 retries: back to normal in 2 of 2 seeds, ")
 	assert.Equal(t, "retries", ch.YLabel)
+	assert.Equal(t, "now: sale_rps 150/s, 0 retries", ch.NowLabel, "the base's own cell is outlined")
+	assert.Equal(t, ch.Cells[1].Rect, ch.Now)
 	assert.Contains(t, ch.Summary, "The unbounded queue, seeds 1 to 2 in each cell: every seed got back to normal in ")
 }
 

@@ -245,16 +245,10 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 // flagName is a knob's flag: "sale-rps".
 func flagName(key string) string { return strings.ReplaceAll(key, "_", "-") }
 
-// describeBase is what the base Config simulates, without its seed.
-func describeBase(c sim.Config) string {
-	return strings.TrimSuffix(report.Describe(c), ", seed "+strconv.FormatUint(c.Seed, 10))
-}
-
 func writeSweep(w io.Writer, sw sweep.Sweep) error {
 	s := sw.Spec
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s from %s to %s in %d steps, %s at every step; otherwise %s. Mean ± standard deviation between seeds.\n",
-		flagName(s.Knob), report.KnobValue(s.From), report.KnobValue(s.To), s.Steps, report.SeedRange(s.Base.Seed, s.Seeds), describeBase(s.Base))
+	b.WriteString(report.SweepCaption(sw, flagName(s.Knob)) + "\n")
 	// The step at the base Config's own value, if there is one, is marked:
 	// where the configuration is now, against where it tips.
 	k, err := sweep.ParseKnob(s.Knob)
@@ -386,8 +380,7 @@ func runMap(args []string, stdout, stderr io.Writer) error {
 func writeMap(w io.Writer, m sweep.Map) error {
 	s := m.Spec
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s, %s across and %s down, %s in each cell: the seeds back to normal, and the mean answered share; otherwise %s.\n\n",
-		s.Base.Policy.Title(), flagName(s.X.Knob), flagName(s.Y.Knob), report.SeedRange(s.Base.Seed, s.Seeds), describeBase(s.Base))
+	b.WriteString(report.MapCaption(m, flagName(s.X.Knob), flagName(s.Y.Knob), "down") + "\n\n")
 	t := report.Table{Header: []string{flagName(s.Y.Knob) + " \\ " + flagName(s.X.Knob)}, TextColumns: 1}
 	for _, x := range m.Xs {
 		t.Header = append(t.Header, report.KnobValue(x))
@@ -479,7 +472,7 @@ func byValue(ps []sweep.Probe) []sweep.Probe {
 func writeSeek(w io.Writer, a sweep.Answer) error {
 	s := a.Spec
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s, searching %s from %s to %s; otherwise %s.\n\n%s\n\n", s.Base.Policy.Title(), flagName(s.Knob), report.KnobValue(s.From), report.KnobValue(s.To), describeBase(s.Base), a.Says())
+	fmt.Fprintf(&b, "%s, searching %s from %s to %s; otherwise %s.\n\n%s\n\n", s.Base.Policy.Title(), flagName(s.Knob), report.KnobValue(s.From), report.KnobValue(s.To), report.DescribeBase(s.Base), a.Says())
 	t := report.Table{Header: []string{flagName(s.Knob), "Goal", "Answered", "p99 wait", "Recovery"}, TextColumns: 2}
 	waited := s.Goal.Waited > 0 // Erlang C's measure, with the planner's two decimals
 	if waited {
