@@ -1,3 +1,5 @@
+//go:build !(js && wasm)
+
 package main
 
 import (
@@ -60,6 +62,35 @@ func escaped(s string) string {
 	var m markup
 	m.text(s)
 	return m.String()
+}
+
+// TestREADMEPrerender runs the command the README gives for the
+// prerender, on a copy of site/index.html with its block emptied: it
+// writes the page as committed.
+func TestREADMEPrerender(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	require.NoError(t, err)
+	var args []string
+	for _, line := range strings.Split(string(readme), "\n") {
+		if cmd, ok := strings.CutPrefix(line, "go run ./wasm "); ok {
+			cmd, _, _ = strings.Cut(cmd, "#")
+			args = strings.Fields(cmd)
+		}
+	}
+	require.Equal(t, []string{"-prerender", "site/index.html"}, args, "the README's prerender command")
+	page, err := os.ReadFile(filepath.Join("..", args[1]))
+	require.NoError(t, err)
+	empty, err := prerenderInto(string(page), "")
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), "index.html")
+	require.NoError(t, os.WriteFile(path, []byte(empty), 0o644))
+	require.NoError(t, run([]string{args[0], path}))
+	got, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, string(page), string(got), "the command writes the committed page")
+
+	assert.Error(t, run(nil), "no arguments: what to run instead")
+	assert.Error(t, run([]string{"-prerender", filepath.Join(t.TempDir(), "missing.html")}), "a page that is not there")
 }
 
 // TestPrerenderIntoNeedsItsMarkers: a page without the markers is an

@@ -17,14 +17,18 @@ import (
 )
 
 func main() {
-	if len(os.Args) != 3 || os.Args[1] != "-prerender" {
-		os.Stderr.WriteString("wasm: build with GOOS=js GOARCH=wasm for the page's WebAssembly module, or run go run ./wasm -prerender site/index.html\n")
+	if err := run(os.Args[1:]); err != nil {
+		os.Stderr.WriteString("wasm: " + err.Error() + "\n")
 		os.Exit(2)
 	}
-	if err := prerender(os.Args[2]); err != nil {
-		os.Stderr.WriteString("wasm: " + err.Error() + "\n")
-		os.Exit(1)
+}
+
+// run is the command with its arguments: -prerender and the page.
+func run(args []string) error {
+	if len(args) != 2 || args[0] != "-prerender" {
+		return errors.New("build with GOOS=js GOARCH=wasm for the page's WebAssembly module, or run go run ./wasm -prerender site/index.html")
 	}
+	return prerender(args[1])
 }
 
 // prerender writes the prerendered block into the page at path.

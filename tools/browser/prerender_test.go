@@ -5,6 +5,7 @@ package browser
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"sync"
 	"testing"
 
@@ -37,6 +38,13 @@ const prerenderedParts = `(() => {
 	out.frame = results ? [results, ...results.children].filter(e => e.id !== 'engine-loading').map(e => e.cloneNode(false).outerHTML).join('') : 'no #results';
 	return JSON.stringify(out);
 })()`
+
+// progressState is the loading line and its progress bar.
+type progressState struct {
+	Text  string  `json:"text"`
+	Value float64 `json:"value"`
+	Max   float64 `json:"max"`
+}
 
 // heldEngine holds back a tab's requests for the engine (sim.wasm and
 // sim.wasm.js), as a slow network would, until release lets them go.
@@ -164,6 +172,31 @@ func TestPrerendered(t *testing.T) {
 		assert.Contains(t, eval[string](tb, `location.search`), "sale_rps=120", "the address holds what was typed")
 		assert.Equal(t, 0, tb.count("#engine-loading"), "the loading line is gone")
 		viewportShot(tb, t, "prerendered-390-engine-arrived")
+		tb.noProblems()
+	})
+
+	t.Run("ProgressInBytes", func(t *testing.T) {
+		// A network slow enough for the download to take a few seconds:
+		// the line counts sim.wasm's bytes as they come, out of its size.
+		tb := s.newTab(t, recorder)
+		tb.do("a slow network", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
+				MatchedNetworkConditions: []*network.Conditions{{DownloadThroughput: 1.5e6, UploadThroughput: -1}}})
+			return err
+		}))
+		raw, _ := wasmSizes(t)
+		total := fmt.Sprintf("of %.1f MB", float64(raw)/1e6)
+		tb.do("opening "+addr, chromedp.Navigate(addr))
+		got := poll[progressState](tb, "the download's progress", `(() => {
+			const l = document.getElementById('engine-loading'), p = l && l.querySelector('progress');
+			return p && p.value > 0 && p.value < p.max ? {text: l.textContent, value: p.value, max: p.max} : false;
+		})()`, `document.getElementById('engine-loading').outerHTML`)
+		assert.Equal(t, float64(raw), got.Max, "the progress bar's end is sim.wasm's size")
+		assert.Contains(t, got.Text, total, "the line says how much there is to download")
+		t.Logf("the loading line: %q (%.0f of %.0f bytes)", got.Text, got.Value, got.Max)
+		viewportShot(tb, t, "prerendered-progress")
+		poll[bool](tb, "the engine", `document.documentElement.getAttribute('data-shedsim') === 'ready'`, `document.documentElement.getAttribute('data-shedsim')`)
+		tb.summaryOf("#summary", "")
 		tb.noProblems()
 	})
 
