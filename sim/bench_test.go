@@ -34,6 +34,24 @@ func BenchmarkRetryStorm(b *testing.B) {
 	reportAttempts(b, benchRun(b, c))
 }
 
+// BenchmarkRunLIFO is the default config under adaptive LIFO, which only
+// the event loop runs: the figure issue 15's trim of the event loop aims at.
+func BenchmarkRunLIFO(b *testing.B) {
+	b.ReportAllocs()
+	c := DefaultConfig()
+	c.Policy = LIFO
+	reportAttempts(b, benchRun(b, c))
+}
+
+// BenchmarkRunPriority is the default config under priority for orders,
+// which only the event loop runs.
+func BenchmarkRunPriority(b *testing.B) {
+	b.ReportAllocs()
+	c := DefaultConfig()
+	c.Policy = Priority
+	reportAttempts(b, benchRun(b, c))
+}
+
 // benchRun times Run(c) and returns the attempts one run simulates.
 func benchRun(b *testing.B, c Config) (attempts int) {
 	for b.Loop() {
