@@ -240,7 +240,7 @@ func (e *engine) retryOrSettle(i id, o outcome) {
 	e.retriesMade++
 	j := e.alloc() // a stays put: blocks never move, and i is still held
 	b := e.at(j)
-	b.first, b.order, b.window = a.first, a.order, a.window
+	b.first, b.order, b.window, b.sale = a.first, a.order, a.window, a.sale
 	b.try = a.try + 1
 	b.refs = 1 // the retry event; arrive passes it on to the system
 	b.prevRefused = o == refused

@@ -34,6 +34,10 @@ type attempt struct {
 	// it was refused (rather than timed out), for people still waiting to
 	// retry when the run ends.
 	prevRefused bool
+	// sale is inSale, noted when its person arrives, for the event loop's
+	// counts as the attempt arrives, starts and is answered (the
+	// arrival-order path's attempts leave it unset).
+	sale bool
 }
 
 // outcome is how a person's last attempt ended (rule 14).
@@ -62,7 +66,8 @@ type engine struct {
 	// the sale's, unless an incident alone triggers the run (see
 	// Config.PeopleStartS)
 	peopleStart, peopleEnd, calm int64
-	peopleNS                     uint64 // peopleEnd - peopleStart, or 0
+	peopleNS                     uint64  // peopleEnd - peopleStart, or 0
+	endF                         float64 // end as a float64: the longest a service may take, ns
 	// a shaped sale (rule 25; see shape.go; saleGap is then -1): its
 	// ramps, and its waves' length and spacing (waveEvery 0 for one wave)
 	ramp, waveLen, waveEvery int64
@@ -115,6 +120,12 @@ type engine struct {
 	refusals  ring[id] // refusal work waiting for a worker (rule 12)
 	free      int      // idle workers
 	lastEmpty int64    // codel: when an arrival last found the queue empty
+
+	// the stretch of constant rate the last arrival was drawn in (rule 2):
+	// its mean gap, ns, and its end, ns (where the rate changes or the run
+	// ends); 0 for none, as when the rate is 0 or shaped
+	stretchGap float64
+	stretchEnd int64
 
 	// trace, when set (by tests), hears every event as it happens: its
 	// time, what it is, and the attempt it is about.
@@ -254,6 +265,7 @@ func newEngine(c Config, prev *engine) *engine {
 		e.heap = float64(c.HeapRequests)
 	}
 	e.peopleNS = uint64(max(0, e.peopleEnd-e.peopleStart))
+	e.endF = float64(e.end)
 	e.windows = make([]Window, (e.end+windowNS-1)/windowNS)
 	for i := range e.windows {
 		e.windows[i].StartS = float64(int64(i)*windowNS) / 1e9
@@ -275,15 +287,41 @@ func (e *engine) nextSeq() uint64 {
 // scheduleArrival draws the next new person's arrival after t: a Poisson
 // process whose rate is piecewise constant (rule 2). A gap that crosses a
 // change of rate is drawn again from the boundary, which memorylessness
-// makes exact.
+// makes exact. While t is in the stretch the last arrival was drawn in
+// (time only moves forward, so t is past its start), its gap is drawn
+// here, with the ziggurat's first try inlined; else scheduleArrivalFrom
+// finds t's stretch.
 func (e *engine) scheduleArrival(t int64) {
+	if t < e.stretchEnd {
+		x, j, ok := e.arrivals.expLayer()
+		if !ok {
+			x = e.arrivals.expBeyond(j)
+		}
+		// d < float64(stretchEnd-t) is the two tests below, against the
+		// boundary and the run's end, in one: the conversion is monotonic
+		if d := float64(e.stretchGap * x); d < float64(e.stretchEnd-t) {
+			e.arrival = t + int64(d)
+			e.arrSeq = e.nextSeq()
+			return
+		}
+		t = e.stretchEnd
+	}
+	e.scheduleArrivalFrom(t)
+}
+
+// scheduleArrivalFrom is scheduleArrival from any t: it finds t's stretch
+// of constant rate, and the next whenever a gap crosses into it, and notes
+// the stretch the arrival falls in.
+func (e *engine) scheduleArrivalFrom(t int64) {
 	e.arrival = math.MaxInt64
+	e.stretchEnd = 0
 	for t < e.end {
 		gap, boundary := e.rateAt(t)
 		if gap > 0 {
 			d := float64(gap * e.arrivals.ExpFloat64())
 			if d < float64(boundary-t) && d < float64(e.end-t) {
 				e.arrival = t + int64(d)
+				e.stretchGap, e.stretchEnd = gap, min(boundary, e.end)
 				break
 			}
 		} else if gap < 0 { // a shaped sale (rule 25), whose saleGap is -1: off the post's path
@@ -488,7 +526,8 @@ func (e *engine) newPerson() {
 	a.order = e.orders.Float64() < e.cfg.OrderShare
 	a.window = int16(e.now / windowNS)
 	e.windows[a.window].People++
-	if e.inSale(a) {
+	a.sale = e.inSale(a)
+	if a.sale {
 		e.sale.People++
 		if a.order {
 			e.sale.Orders++
@@ -522,7 +561,7 @@ func (e *engine) arrive(i id) {
 		e.retriesSent++
 	}
 	e.windows[a.window].Attempts++
-	if e.inSale(a) {
+	if a.sale {
 		e.saleAttempts++
 	}
 	switch e.cfg.Policy {
@@ -616,7 +655,7 @@ func (e *engine) startWork() {
 			}
 		}
 		e.free--
-		if e.inSale(a) {
+		if a.sale {
 			e.noteServed(e.now - a.t0)
 		}
 		// Drawn when a worker starts it, from its own stream (rule 3),
@@ -625,10 +664,7 @@ func (e *engine) startWork() {
 		if e.incidents {
 			d = e.stretch(a, d)
 		}
-		d += 0.5
-		if d > float64(e.end) {
-			d = float64(e.end)
-		}
+		d = min(d+0.5, e.endF)
 		done := e.now + int64(d)
 		if done >= e.deadline(a) { // the timeout, scheduled first, fires first
 			e.wastedNS += min(done, e.end) - e.now
@@ -724,10 +760,23 @@ func (e *engine) finishService(i id) {
 	} else {
 		a.replied = true
 		e.accepted(a)
-		e.settle(a, answered, e.now-a.first)
+		e.answered(a)
 	}
 	e.release(i)
 	e.dispatch()
+}
+
+// answered is settle for a person answered now: count's case answered,
+// by the sale flag the attempt carries.
+func (e *engine) answered(a *attempt) {
+	e.windows[a.window].Answered++
+	if a.sale {
+		e.sale.Answered++
+		if a.order {
+			e.sale.OrdersAnswered++
+		}
+		e.waits.add(e.now - a.first)
+	}
 }
 
 // settle records how a person ended, by their last attempt (rule 14).

@@ -209,12 +209,13 @@ func (s *stream) NormFloat64() float64 {
 // chosen once a run, so that drawing costs the post's exponential one
 // indirect call instead of a test of the shape as well.
 type serviceDraw struct {
-	mean float64 // ns
-	unit func(*stream) float64
+	mean        float64 // ns
+	unit        func(*stream) float64
+	exponential bool // unit is (*stream).ExpFloat64, which serviceNS calls itself
 }
 
 func newServiceDraw(c Config) serviceDraw {
-	d := serviceDraw{mean: c.ServiceMS * 1e6, unit: (*stream).ExpFloat64}
+	d := serviceDraw{mean: c.ServiceMS * 1e6, unit: (*stream).ExpFloat64, exponential: c.Service == ExponentialService}
 	switch c.Service {
 	case LognormalService:
 		// exp(sigma Z - sigma^2/2) has mean 1.
@@ -231,8 +232,18 @@ func newServiceDraw(c Config) serviceDraw {
 // stream (rule 3): the mean times a draw of mean 1 from the shape. It is
 // the one place a service time is drawn; anything that stretches service
 // (a slowdown, a load factor) multiplies what it returns. For the post's
-// exponential it is the post's draw, bit for bit.
-func (e *engine) serviceNS() float64 { return float64(e.draw.mean * e.draw.unit(&e.service)) }
+// exponential it is the post's draw, bit for bit, made here with the
+// ziggurat's first try inlined rather than through unit's call.
+func (e *engine) serviceNS() float64 {
+	if e.draw.exponential {
+		x, j, ok := e.service.expLayer()
+		if !ok {
+			x = e.service.expBeyond(j)
+		}
+		return float64(e.draw.mean * x)
+	}
+	return float64(e.draw.mean * e.draw.unit(&e.service))
+}
 
 // patienceNS draws how long the person behind an attempt waits before
 // giving up, in ns, and reports false when they would outwait the timeout
