@@ -133,7 +133,7 @@ type engine struct {
 
 	lines arrivalLines // the arrival-order path's memory (arrivalorder.go)
 
-	pool  pool // every attempt in flight, by id, in blocks; no pointers, so the GC never scans it
+	pool  pool // every attempt in flight, by id, in blocks of no pointers, which the GC never scans
 	used  int  // ids handed out from the pool so far
 	spare []id // ids free for reuse
 

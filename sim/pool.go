@@ -19,14 +19,19 @@ func (e *engine) alloc() id {
 		return i
 	}
 	if e.used == len(e.pool)*blockSize {
-		e.pool = append(e.pool, make([]attempt, blockSize))
+		e.pool = append(e.pool, new(block))
 	}
 	e.used++
 	return id(e.used - 1)
 }
 
-// pool is every attempt in flight, by id, in blocks of blockSize.
-type pool [][]attempt
+// pool is every attempt in flight, by id, in blocks of blockSize. A block
+// is an array, not a slice, so that finding an attempt in it needs no
+// bounds check; the blocks hold no pointers, so the garbage collector
+// scans only the few pointers to them.
+type pool []*block
+
+type block [blockSize]attempt
 
 // at returns the attempt named i.
 func (p pool) at(i id) *attempt { return &p[i>>blockBits][i&(blockSize-1)] }
@@ -49,7 +54,7 @@ func (e *engine) release(i id) {
 // buckets. A Result never refers to any of them.
 func (e *engine) recycle(old *engine) {
 	for b := 0; b*blockSize < old.used; b++ {
-		clear(old.pool[b])
+		*old.pool[b] = block{}
 	}
 	e.pool, e.spare = old.pool, old.spare[:0]
 	e.timeouts = ring[event]{buf: old.timeouts.buf}
