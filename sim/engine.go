@@ -126,6 +126,10 @@ type engine struct {
 	// ends); 0 for none, as when the rate is 0 or shaped
 	stretchGap float64
 	stretchEnd int64
+	// the window new people arrive in, and its end, ns: time only moves
+	// forward, so the window index comes without a division
+	newWindow    int16
+	newWindowEnd int64
 
 	// trace, when set (by tests), hears every event as it happens: its
 	// time, what it is, and the attempt it is about.
@@ -266,6 +270,7 @@ func newEngine(c Config, prev *engine) *engine {
 	}
 	e.peopleNS = uint64(max(0, e.peopleEnd-e.peopleStart))
 	e.endF = float64(e.end)
+	e.newWindowEnd = windowNS
 	e.windows = make([]Window, (e.end+windowNS-1)/windowNS)
 	for i := range e.windows {
 		e.windows[i].StartS = float64(int64(i)*windowNS) / 1e9
@@ -524,7 +529,10 @@ func (e *engine) newPerson() {
 	a.try = 1
 	a.refs = 1 // the sender; arrive passes it on to the system
 	a.order = e.orders.Float64() < e.cfg.OrderShare
-	a.window = int16(e.now / windowNS)
+	for e.now >= e.newWindowEnd {
+		e.newWindow, e.newWindowEnd = e.newWindow+1, e.newWindowEnd+windowNS
+	}
+	a.window = e.newWindow
 	e.windows[a.window].People++
 	a.sale = e.inSale(a)
 	if a.sale {
@@ -664,14 +672,25 @@ func (e *engine) startWork() {
 		if e.incidents {
 			d = e.stretch(a, d)
 		}
-		d = min(d+0.5, e.endF)
+		d += 0.5
+		if d > e.endF {
+			d = e.endF
+		}
 		done := e.now + int64(d)
 		if done >= e.deadline(a) { // the timeout, scheduled first, fires first
 			e.wastedNS += min(done, e.end) - e.now
 		} else {
 			e.usefulNS += min(done, e.end) - e.now
 		}
-		e.schedule(event{at: done, seq: e.nextSeq(), a: i, kind: serviceDone})
+		// schedule, written out: a worker finishing one request and
+		// starting the next replaces the heap's top
+		ev := event{at: done, seq: e.nextSeq(), a: i, kind: serviceDone}
+		if e.handling {
+			e.handling = false
+			e.events.replaceTop(ev)
+		} else {
+			e.events.push(ev)
+		}
 	}
 }
 
