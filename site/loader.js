@@ -335,6 +335,10 @@
     if (line) {
       line.hidden = true;
     }
+    var run = at.querySelector('#run');
+    if (run) {
+      run.disabled = true; // nothing is left to run it
+    }
   }
 
   // stopped shows msg on every widget: never a dead page.

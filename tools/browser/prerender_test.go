@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
@@ -45,6 +46,20 @@ type progressState struct {
 	Value float64 `json:"value"`
 	Max   float64 `json:"max"`
 }
+
+// loadingLines runs in every document of a tab: it records each state
+// of the engine's loading line, its text and its bar's value (-1 for none:
+// indeterminate).
+const loadingLines = `(() => {
+	window.__loadingLines = [];
+	new MutationObserver(() => {
+		const l = document.getElementById('engine-loading'), p = l && l.querySelector('progress');
+		if (!l || l.hidden || !p) return;
+		const s = {text: l.textContent, value: p.hasAttribute('value') ? p.value : -1, max: p.max};
+		const last = __loadingLines[__loadingLines.length - 1];
+		if (!last || last.text !== s.text || last.value !== s.value) __loadingLines.push(s);
+	}).observe(document, {subtree: true, childList: true, characterData: true, attributes: true});
+})();`
 
 // heldEngine holds back a tab's requests for the engine (sim.wasm and
 // sim.wasm.js), as a slow network would, until release lets them go.
@@ -126,7 +141,8 @@ func TestPrerendered(t *testing.T) {
 		var before map[string]string
 		require.NoError(t, json.Unmarshal([]byte(eval[string](tb, prerenderedParts)), &before))
 		for k, want := range engine {
-			assert.Equal(t, want, before[k], "%s: the prerendered markup is not what the engine draws: run go run ./wasm -prerender site/index.html", k)
+			assert.Equal(t, want, before[k], "%s: the prerendered markup is not what the engine draws: run go run ./wasm -prerender site/index.html "+
+				"(and if the results' frame changed, simWidget.buildResults's, make wasm/prerender.go's prerenderedBlock write the same)", k)
 		}
 		assert.Positive(t, held.requests(), "requests for the engine held")
 		held.release()
@@ -200,6 +216,25 @@ func TestPrerendered(t *testing.T) {
 		tb.noProblems()
 	})
 
+	t.Run("FromDisk", func(t *testing.T) {
+		// From file:// the engine comes as sim.wasm.js, by a <script>
+		// that says nothing of its progress: the line says it is loading,
+		// with an indeterminate bar, never a figure it cannot know.
+		tb := s.newTab(t, recorder, loadingLines)
+		tb.open(s.fileURL("index.html"))
+		tb.summaryOf("#summary", "")
+		var lines []progressState
+		require.NoError(t, json.Unmarshal([]byte(eval[string](tb, `JSON.stringify(__loadingLines)`)), &lines))
+		require.NotEmpty(t, lines, "the loading line was shown")
+		t.Logf("the loading line from disk: %+v", lines)
+		assert.Equal(t, "Loading the simulator…", strings.TrimSpace(lines[0].Text), "the first state of the line")
+		for _, l := range lines {
+			assert.Equal(t, -1.0, l.Value, "%q: the bar is indeterminate", l.Text)
+			assert.NotContains(t, l.Text, "MB", "%q: no figure", l.Text)
+		}
+		tb.noProblems()
+	})
+
 	t.Run("EngineBlocked", func(t *testing.T) {
 		tb := s.newTab(t, recorder)
 		tb.do("blocking sim.wasm and sim.wasm.js", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
@@ -212,8 +247,10 @@ func TestPrerendered(t *testing.T) {
 		assert.Equal(t, 6, tb.count("#compare tbody tr"), "the table without the engine")
 		assert.Equal(t, 1, tb.count("svg#chart"), "the chart without the engine")
 		assert.Contains(t, tb.text(".shedsim-fatal"), "could not start", "the page says the engine did not load")
-		hidden, _ := tb.attr("#engine-loading", "hidden")
-		assert.Equal(t, "", hidden, "the loading line is hidden")
+		_, hidden := tb.attr("#engine-loading", "hidden")
+		assert.True(t, hidden, "the loading line is hidden")
+		_, disabled := tb.attr("#run", "disabled")
+		assert.True(t, disabled, "Run is disabled: there is no engine to run it")
 		screenshot(tb, t, "prerendered-engine-blocked")
 		_, problems, _ := tb.logged()
 		for _, p := range problems {
