@@ -703,7 +703,7 @@
     });
     form.addEventListener('submit', function (ev) { ev.preventDefault(); });
     if (reset) {
-      reset.addEventListener('click', function () { form.reset(); });
+      reset.addEventListener('click', function () { HTMLFormElement.prototype.reset.call(form); }); // form.reset is the button #reset
     }
     var given = false;
     new URLSearchParams(location.search).forEach(function (v, k) {

@@ -145,7 +145,17 @@ func TestPrerendered(t *testing.T) {
 				"(and if the results' frame changed, simWidget.buildResults's, make wasm/prerender.go's prerenderedBlock write the same)", k)
 		}
 		assert.Positive(t, held.requests(), "requests for the engine held")
+
+		// Back to the shop's numbers works before the engine: the form is
+		// the prerendered one again, and the engine runs the default.
+		tb.typeInto("#in-workers", "12")
+		tb.do("clicking Back to the shop's numbers", chromedp.Click("#reset"))
+		assert.Equal(t, "8", eval[string](tb, `document.getElementById('in-workers').value`), "the shop's workers again")
 		held.release()
+		poll[bool](tb, "the engine", `document.documentElement.getAttribute('data-shedsim') === 'ready'`, `document.documentElement.getAttribute('data-shedsim')`)
+		assert.Equal(t, headline, tb.summaryOf("#summary", ""), "the engine runs the shop's numbers")
+		assert.Equal(t, "", eval[string](tb, `location.search`), "and the address names none")
+		tb.noProblems()
 	})
 
 	t.Run("ReadableWhileTheEngineDownloads", func(t *testing.T) {
