@@ -19,9 +19,10 @@ import (
 // first-come-first-served queue with c servers (J. Kiefer and J. Wolfowitz,
 // "On the theory of queues with many servers", Trans. Amer. Math. Soc. 78,
 // 1955), Lindley's for one (D. V. Lindley, "The theory of queues with a
-// single server", Proc. Cambridge Philos. Soc. 48, 1952): a min-heap of c
-// free times replaces the event list. So an attempt's fate is known the
-// moment it arrives: answered, wasted, dropped, refused or timed out, and
+// single server", Proc. Cambridge Philos. Soc. 48, 1952): a tree of the c
+// workers' free times (freeTree) replaces the event list. So an attempt's
+// fate is known the moment it arrives: answered, wasted, dropped, refused or
+// timed out, and
 // whether a retry follows and when. Retries a fixed delay after a timeout or
 // a refusal come due in the order they are made, so each kind is a
 // first-in-first-out line, merged with the new arrivals by due time; with
@@ -78,7 +79,7 @@ func arrivalOrderTakes(c Config) bool {
 // arrivalLines is the arrival-order path's memory, kept from run to run by
 // Runs.
 type arrivalLines struct {
-	free     []int64     // a min-heap of the times the workers are next free, ns; -1 for free from the start
+	free     freeTree    // when each worker is next free
 	waiting  []int64     // when each attempt still waiting leaves the queue, ns, in arrival (and leaving) order
 	timedOut ring[retry] // retries after a timeout, in the order made
 	refused  ring[retry] // retries after a refusal, in the order made
@@ -108,18 +109,8 @@ type retry struct {
 // same time; the event loop must then run the Config on a fresh engine.
 func (e *engine) arrivalOrder() bool {
 	l := &e.lines
-	free := l.free[:0]
-	for range e.cfg.Workers {
-		free = append(free, -1)
-	}
-	// A few workers' free times are scanned for the earliest: a handful
-	// of conditional moves costs less than a heap's unpredictable branches.
-	// More are a heap, padded to an odd length so that every parent has two
-	// children.
-	scan := len(free) <= scanWorkers
-	if !scan && len(free)%2 == 0 {
-		free = append(free, math.MaxInt64) // a worker never free
-	}
+	free := l.free.start(e.cfg.Workers)
+	earliest := free[1]               // the tree's root
 	waiting, left := l.waiting[:0], 0 // waiting[left:] have not left the queue
 	l.timedOut = ring[retry]{buf: l.timedOut.buf}
 	l.refused = ring[retry]{buf: l.refused.buf}
@@ -236,22 +227,7 @@ func (e *engine) arrivalOrder() bool {
 
 		// Kiefer and Wolfowitz: x leaves the queue at p, when it has
 		// arrived and a worker is free.
-		top, k := free[0], 0 // the earliest-free worker, k, and when
-		if scan {
-			// two chains of comparisons, half as long as one
-			t1, k1 := free[len(free)-1], len(free)-1
-			for i := 1; i < len(free)-1; i += 2 {
-				if t := free[i]; t < top {
-					top, k = t, i
-				}
-				if t := free[i+1]; t < t1 {
-					t1, k1 = t, i+1
-				}
-			}
-			if t1 < top {
-				top, k = t1, k1
-			}
-		}
+		top, k := int64(earliest>>workerBits)-1, int(earliest&workerMask) // the earliest-free worker, k, and when
 		if top == at {
 			return false // a worker finishes as x arrives: which is first?
 		}
@@ -308,11 +284,7 @@ func (e *engine) arrivalOrder() bool {
 			d = float64(end)
 		}
 		done := p + int64(d)
-		if scan {
-			free[k] = done
-		} else {
-			replaceTop(free, done)
-		}
+		earliest = free.replace(k, min(done, end)) // done at or after the end is never free again
 		if tally != nil {
 			tally.serve(p, done, deadline)
 		}
@@ -515,26 +487,64 @@ func (h *retryHeap) pop() retry {
 	return top
 }
 
-// scanWorkers is the most workers whose free times arrivalOrder scans
-// rather than keeps in a heap; both give the same times, and the scan is the
-// faster up to about this many (the default run's 8: 1.26 to 0.93 ms).
-const scanWorkers = 16
+// freeTree holds when each worker is next free, and finds the earliest:
+// a tournament tree, whose leaves are the workers and each of whose inner
+// nodes holds the earlier of its two children, so that the root is the
+// earliest. Replacing the earliest worker's time walks its leaf's path to
+// the root, a comparison and a conditional move at each level, with no
+// branch to mispredict (a binary heap's children compare unpredictably, and
+// a scan of the workers costs a comparison for every one of them).
+//
+// A node holds a worker and its time in one key, (time+1) << 17 | worker,
+// so that one comparison orders the times and carries the worker along:
+// times are at most the run's end (a day, under 2^47 ns) and -1 for free
+// from the start, workers fewer than 2^17 (MaxWorkers).
+type freeTree []uint64
 
-// replaceTop replaces the least of h, a binary min-heap of odd length
-// (so that every parent has two children), with x and restores the heap.
-func replaceTop(h []int64, x int64) {
-	i := 0
-	for c := 1; c < len(h); c = 2*i + 1 {
-		if h[c+1] < h[c] {
-			c++
-		}
-		if h[c] >= x {
-			break
-		}
-		h[i] = h[c]
-		i = c
+const (
+	workerBits = 17
+	workerMask = 1<<workerBits - 1
+)
+
+// The keys' room, checked when compiled: a constant that does not fit a
+// uint is an error.
+const (
+	_ = uint(1<<workerBits - maxWorkers)               // every worker has a number
+	_ = uint(1<<(64-workerBits) - 1 - maxDuration*1e9) // and every time up to a day's end, plus one
+)
+
+// start makes every one of workers free from the start, reusing t's memory.
+func (t freeTree) start(workers int) freeTree {
+	m := 1
+	for m < workers {
+		m *= 2
 	}
-	h[i] = x
+	t = resize(t, 2*m)
+	for i := range m { // the leaves; workers that do not exist are never free
+		t[m+i] = math.MaxUint64
+		if i < workers {
+			t[m+i] = uint64(i)
+		}
+	}
+	for i := m - 1; i > 0; i-- {
+		t[i] = min(t[2*i], t[2*i+1])
+	}
+	return t
+}
+
+// replace sets when worker, the earliest, is next free to at, and returns
+// the root, the earliest now.
+func (t freeTree) replace(worker int, at int64) (root uint64) {
+	v := uint64(at+1)<<workerBits | uint64(worker)
+	mask := len(t) - 1 // a power of two less one: no bounds to check
+	i := len(t)/2 + worker
+	t[i&mask] = v
+	for i > 1 {
+		v = min(v, t[(i^1)&mask])
+		i >>= 1
+		t[i&mask] = v
+	}
+	return v
 }
 
 // b2i is 1 for true and 0 for false; the compiler makes it a flag, not a

@@ -327,3 +327,41 @@ func FuzzArrivalOrder(f *testing.F) {
 		sameByBothPaths(t, "fuzzed", c)
 	})
 }
+
+// TestFreeTree holds the workers' tree to a plain scan of their free times:
+// after each replacement of the earliest, its root is the earliest time, at
+// every number of workers from one to MaxWorkers and at times up to a
+// day's end, the most its keys hold.
+func TestFreeTree(t *testing.T) {
+	tests := []struct {
+		reason  string
+		workers int
+		longest int64 // the longest service, ns
+	}{
+		{"one worker: the root is the leaf", 1, 1e9},
+		{"two", 2, 1e9},
+		{"three: a tree padded with a worker never free", 3, 1e9},
+		{"the shop's eight", 8, 1e9},
+		{"nine: padded to sixteen", 9, 1e9},
+		{"a thousand", 1000, 1e9},
+		{"the most workers", MaxWorkers, 1e9},
+		{"times up to a day's end", 5, maxDuration * 1e9 / 100},
+	}
+	r := rand.New(rand.NewPCG(17, 47))
+	for _, tt := range tests {
+		tree := freeTree(nil).start(tt.workers)
+		free := make([]int64, tt.workers)
+		for i := range free {
+			free[i] = -1
+		}
+		root := tree[1]
+		for range 3000 {
+			at, k := int64(root>>workerBits)-1, int(root&workerMask)
+			require.Equal(t, slices.Min(free), at, "%s: the root is the earliest", tt.reason)
+			require.Equal(t, at, free[k], "%s: and its worker is free then", tt.reason)
+			done := min(max(at, 0)+r.Int64N(tt.longest), maxDuration*1e9)
+			free[k] = done
+			root = tree.replace(k, done)
+		}
+	}
+}
