@@ -61,12 +61,27 @@ func (h *waitHistogram) quantileMS(q float64) *float64 {
 	if rank < 1 {
 		rank = 1
 	}
-	var seen uint64
-	for i, c := range h.counts {
-		seen += uint64(c)
-		if seen >= rank {
-			ms := float64(bucketValue(i)) / 1000
-			return &ms
+	// The smallest bucket whose count with those below reaches rank: for
+	// a high quantile, found from the top, as the highest bucket whose
+	// count with those above exceeds n - rank, which is the same bucket
+	// and fewer to pass (a p99 sits near the longest wait).
+	if q > 0.5 {
+		above, keep := uint64(0), uint64(h.n)-rank
+		for i := len(h.counts) - 1; i >= 0; i-- {
+			above += uint64(h.counts[i])
+			if above > keep {
+				ms := float64(bucketValue(i)) / 1000
+				return &ms
+			}
+		}
+	} else {
+		var seen uint64
+		for i, c := range h.counts {
+			seen += uint64(c)
+			if seen >= rank {
+				ms := float64(bucketValue(i)) / 1000
+				return &ms
+			}
 		}
 	}
 	panic("sim: histogram count and buckets disagree")
