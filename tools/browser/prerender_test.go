@@ -201,6 +201,30 @@ func TestPrerendered(t *testing.T) {
 		tb.noProblems()
 	})
 
+	t.Run("ALinksOwnSettings", func(t *testing.T) {
+		// A link's settings are in the form before the engine, whose
+		// results say that they are the shop's own; the engine runs the
+		// link's.
+		tb := s.newTab(t, recorder)
+		held := holdEngine(tb)
+		tb.do("opening a link", chromedp.Navigate(addr+"?retries=3&policy=bounded"))
+		poll[bool](tb, "the loading line", `(() => { const l = document.getElementById('engine-loading'); return !!l && !l.hidden; })()`, `''`)
+		assert.Equal(t, "3", eval[string](tb, `document.getElementById('in-retries').value`), "the link's retries in the form")
+		assert.Equal(t, "bounded", eval[string](tb, `document.getElementById('in-policy').value`), "the link's policy in the form")
+		_, stale := tb.attr("#results.stale", "id")
+		assert.True(t, stale, "the shop's results are marked as not the link's")
+		assert.Contains(t, tb.text("#stale-note"), "shop's own numbers", "and say so")
+		held.release()
+		poll[bool](tb, "the engine", `document.documentElement.getAttribute('data-shedsim') === 'ready'`, `document.documentElement.getAttribute('data-shedsim')`)
+		linked := c
+		linked.Retries, linked.Policy = 3, sim.Bounded
+		assert.Equal(t, report.Headline(run(t, linked)), tb.summaryOf("#summary", headline), "the engine runs the link's settings")
+		_, stale = tb.attr("#results.stale", "id")
+		assert.False(t, stale, "the results are the link's")
+		assert.Equal(t, "?policy=bounded&retries=3", eval[string](tb, `location.search`), "the link stays")
+		tb.noProblems()
+	})
+
 	t.Run("ProgressInBytes", func(t *testing.T) {
 		// A network slow enough for the download to take a few seconds:
 		// the line counts sim.wasm's bytes as they come, out of its size.
