@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
@@ -94,6 +95,17 @@ func (h *heldEngine) requests() int {
 	return len(h.held)
 }
 
+// waitHeld waits until the page has asked for the engine (after
+// wasm_exec.js, which it loads first), and fails the test if it does not.
+func (h *heldEngine) waitHeld() {
+	h.tb.tb.Helper()
+	for deadline := time.Now().Add(pollTimeout); h.requests() == 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			h.tb.tb.Fatalf("the page did not ask for sim.wasm in %v", pollTimeout)
+		}
+	}
+}
+
 // release lets the held requests go on, and stops holding.
 func (h *heldEngine) release() {
 	h.mu.Lock()
@@ -144,7 +156,7 @@ func TestPrerendered(t *testing.T) {
 			assert.Equal(t, want, before[k], "%s: the prerendered markup is not what the engine draws: run go run ./wasm -prerender site/index.html "+
 				"(and if the results' frame changed, simWidget.buildResults's, make wasm/prerender.go's prerenderedBlock write the same)", k)
 		}
-		assert.Positive(t, held.requests(), "requests for the engine held")
+		held.waitHeld()
 
 		// Back to the shop's numbers works before the engine: the form is
 		// the prerendered one again, and the engine runs the default.
@@ -185,7 +197,7 @@ func TestPrerendered(t *testing.T) {
 		tb.do("pressing Enter", chromedp.KeyEvent(kb.Enter))
 		eval[bool](tb, `(() => { document.getElementById('in-sale_rps').setSelectionRange(1, 1); return true; })()`)
 		assert.Equal(t, "/", eval[string](tb, `location.pathname + location.search`), "Enter stays on the page")
-		require.Positive(t, held.requests(), "requests for the engine held")
+		held.waitHeld()
 		held.release()
 		poll[bool](tb, "the engine", `document.documentElement.getAttribute('data-shedsim') === 'ready'`, `document.documentElement.getAttribute('data-shedsim')`)
 		typed := c
