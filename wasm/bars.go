@@ -21,10 +21,7 @@ func writeLegend(m *markup, kinds ...string) {
 	for _, k := range kinds {
 		for _, o := range outcomes {
 			if o[0] == k {
-				m.open("li")
-				m.elem("span", "class", "swatch "+k)
-				m.text(o[1])
-				m.close("li")
+				m.tag(`<li><span class="swatch %"></span>%</li>`, k, o[1])
 			}
 		}
 	}
@@ -43,7 +40,7 @@ func stackBarHTML(kinds []string, shares ...float64) string {
 		if w <= 0 {
 			continue
 		}
-		m.elem("rect", "class", kinds[i], "x", num(x), "y", "0", "width", num(w), "height", "10")
+		m.tag(`<rect class="%" x="%" y="0" width="%" height="10"></rect>`, kinds[i], num(x), num(w))
 		x += w
 	}
 	m.close("svg")
@@ -76,20 +73,12 @@ func svgNum(x float64) string { return fnum(float64(int64(float64(x*100)+0.5)) /
 // bar (barHTML, from stackBarHTML).
 func writeShareRow(m *markup, keyAttr, key, title string, chosen bool, barHTML, text string) {
 	if chosen {
-		m.open("li", "class", "policy-bar chosen", keyAttr, key)
+		m.tag(`<li class="policy-bar chosen" %="%"><span class="bar-name">% <span class="chosen-tag">(yours)</span></span>`, keyAttr, key, title)
 	} else {
-		m.open("li", "class", "policy-bar", keyAttr, key)
+		m.tag(`<li class="policy-bar" %="%"><span class="bar-name">%</span>`, keyAttr, key, title)
 	}
-	m.open("span", "class", "bar-name")
-	m.text(title)
-	if chosen {
-		m.text(" ")
-		m.elem("span", "class", "chosen-tag", "(yours)")
-	}
-	m.close("span")
 	m.raw(barHTML)
-	m.elem("span", "class", "bar-text", text)
-	m.close("li")
+	m.tag(`<span class="bar-text">%</span></li>`, text)
 }
 
 // writeBars writes every policy's sale shares as stacked bars;
@@ -125,18 +114,18 @@ func writeTable(out *markup, tableID, class, caption, label, kind string, tab re
 	writeTableHead(&m, tableID, class, caption, tab.Header)
 	for i, row := range tab.Rows {
 		if keys[i] == chosen {
-			m.open("tr", "data-"+kind, keys[i], "class", "chosen", "aria-current", "true")
+			m.tag(`<tr data-%="%" class="chosen" aria-current="true">`, kind, keys[i])
 		} else {
-			m.open("tr", "data-"+kind, keys[i])
+			m.tag(`<tr data-%="%">`, kind, keys[i])
 		}
-		m.elem("th", "scope", "row", "class", kind+"-name", row[0])
+		m.tag(`<th scope="row" class="%-name">%</th>`, kind, row[0])
 		for _, c := range row[1:] {
 			if placeholder {
 				c = "…"
 			}
-			m.elem("td", c)
+			m.tag(`<td>%</td>`, c)
 		}
-		m.close("tr")
+		m.raw(`</tr>`)
 	}
 	m.close("tbody")
 	m.close("table")

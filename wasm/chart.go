@@ -33,7 +33,7 @@ func writeChartSVG(m *markup, chartID string, ch report.Chart) {
 	m.open("svg", "id", chartID, "class", "timeline", "viewBox", "0 0 "+svgNum(ch.Width)+" "+svgNum(ch.Height),
 		"role", "img", "aria-label", ch.Summary, "preserveAspectRatio", "xMidYMid meet")
 	p := ch.Plot
-	m.elem("rect", "class", "plot-bg", "x", svgNum(p.X), "y", svgNum(p.Y), "width", svgNum(p.W), "height", svgNum(p.H))
+	writeRect(m, "plot-bg", p.X, p.Y, p.W, p.H)
 	bands := append([]report.Rect{ch.Sale}, ch.Waves...) // a sale's waves, each shaded
 	label := ch.BandLabel
 	if label == "" {
@@ -44,13 +44,13 @@ func writeChartSVG(m *markup, chartID string, ch report.Chart) {
 			// The band runs from the top of the chart, above the bars
 			// (which may fill the plot), to the axis, and the sale is
 			// named under the axis, between the ticks.
-			m.elem("rect", "class", "sale", "x", svgNum(b.X), "y", "0", "width", svgNum(b.W), "height", svgNum(b.Y+b.H))
+			writeRect(m, "sale", b.X, 0, b.W, b.Y+b.H)
 		}
 	}
 	for _, b := range ch.Incidents { // a loss or a slowdown beside the sale: outlined
-		m.elem("rect", "class", "incident", "x", svgNum(b.X), "y", svgNum(b.Y), "width", svgNum(b.W), "height", svgNum(b.H))
+		writeRect(m, "incident", b.X, b.Y, b.W, b.H)
 		if b.W >= 40 {
-			m.elem("text", "class", "incident-label", "x", svgNum(b.X+b.W/2), "y", svgNum(b.Y+12), "text-anchor", "middle", b.Label)
+			writeText(m, "incident-label", b.X+b.W/2, b.Y+12, "middle", b.Label)
 		}
 	}
 	yGrid(m, p, ch.YTicks)
@@ -58,7 +58,7 @@ func writeChartSVG(m *markup, chartID string, ch report.Chart) {
 		m.open("g", "class", "bar")
 		m.elem("title", b.Label)
 		for _, part := range b.Parts {
-			m.elem("rect", "class", part.Kind, "x", svgNum(part.X), "y", svgNum(part.Y), "width", svgNum(part.W), "height", svgNum(part.H))
+			writeRect(m, part.Kind, part.X, part.Y, part.W, part.H)
 		}
 		m.close("g")
 	}
@@ -66,20 +66,36 @@ func writeChartSVG(m *markup, chartID string, ch report.Chart) {
 	for _, b := range bands {
 		if b.W > 0 {
 			y := p.Y + p.H + 3
-			m.elem("rect", "class", "sale-mark", "x", svgNum(b.X), "y", svgNum(y), "width", svgNum(b.W), "height", "4")
+			writeRect(m, "sale-mark", b.X, y, b.W, 4)
 			if b.W >= 30 {
-				m.elem("text", "class", "sale-label", "x", svgNum(b.X+b.W/2), "y", svgNum(p.Y+p.H+18), "text-anchor", "middle", label)
+				writeText(m, "sale-label", b.X+b.W/2, p.Y+p.H+18, "middle", label)
 			}
 		}
 	}
 	m.close("svg")
 }
 
+// writeRect, writeLineMark and writeText write one SVG shape of a class,
+// at coordinates in the chart's units: one call with numbers, where
+// elem's name and value strings are many (each is code the page's reader
+// downloads, at hundreds of call sites' worth).
+func writeRect(m *markup, class string, x, y, w, h float64) {
+	m.tag(`<rect class="%" x="%" y="%" width="%" height="%"></rect>`, class, svgNum(x), svgNum(y), svgNum(w), svgNum(h))
+}
+
+func writeLineMark(m *markup, class string, x1, x2, y1, y2 float64) {
+	m.tag(`<line class="%" x1="%" x2="%" y1="%" y2="%"></line>`, class, svgNum(x1), svgNum(x2), svgNum(y1), svgNum(y2))
+}
+
+func writeText(m *markup, class string, x, y float64, anchor, text string) {
+	m.tag(`<text class="%" x="%" y="%" text-anchor="%">%</text>`, class, svgNum(x), svgNum(y), anchor, text)
+}
+
 // yGrid writes a chart's y axis: a grid line and a label at each tick.
 func yGrid(m *markup, p report.Rect, ticks []report.Tick) {
 	for _, t := range ticks {
-		m.elem("line", "class", "grid", "x1", svgNum(p.X), "x2", svgNum(p.X+p.W), "y1", svgNum(t.At), "y2", svgNum(t.At))
-		m.elem("text", "class", "tick y", "x", svgNum(p.X-6), "y", svgNum(t.At+4), "text-anchor", "end", t.Label)
+		writeLineMark(m, "grid", p.X, p.X+p.W, t.At, t.At)
+		writeText(m, "tick y", p.X-6, t.At+4, "end", t.Label)
 	}
 }
 
@@ -95,9 +111,9 @@ func xAxis(m *markup, p report.Rect, ticks []report.Tick) {
 		case len(ticks) - 1:
 			anchor = "end"
 		}
-		m.elem("text", "class", "tick x", "x", svgNum(t.At), "y", svgNum(p.Y+p.H+18), "text-anchor", anchor, t.Label)
+		writeText(m, "tick x", t.At, p.Y+p.H+18, anchor, t.Label)
 	}
-	m.elem("line", "class", "axis", "x1", svgNum(p.X), "x2", svgNum(p.X+p.W), "y1", svgNum(p.Y+p.H), "y2", svgNum(p.Y+p.H))
+	writeLineMark(m, "axis", p.X, p.X+p.W, p.Y+p.H, p.Y+p.H)
 }
 
 // windowsTableHTML is every window of r as a table, in its scrolling
@@ -109,15 +125,15 @@ func windowsTableHTML(chartID string, r sim.Result) string {
 	writeTableHead(&t, chartID+"-table", "windows", report.WindowsCaption, tab.Header)
 	for i, row := range tab.Rows {
 		if inSale[i] {
-			t.open("tr", "class", "in-sale")
+			t.raw(`<tr class="in-sale">`)
 		} else {
-			t.open("tr")
+			t.raw(`<tr>`)
 		}
-		t.elem("th", "scope", "row", row[0])
+		t.tag(`<th scope="row">%</th>`, row[0])
 		for _, cell := range row[1:] {
-			t.elem("td", cell)
+			t.tag(`<td>%</td>`, cell)
 		}
-		t.close("tr")
+		t.raw(`</tr>`)
 	}
 	t.close("tbody")
 	t.close("table")

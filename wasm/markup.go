@@ -45,6 +45,19 @@ func (m *markup) elem(tag string, attrs ...string) {
 	m.close(tag)
 }
 
+// tag writes tmpl with each % in it replaced by the next of vals, escaped:
+// markup whose names are constants, written with fewer arguments than
+// open's name, value pairs.
+func (m *markup) tag(tmpl string, vals ...string) {
+	for _, v := range vals {
+		i := strings.IndexByte(tmpl, '%')
+		m.b.WriteString(tmpl[:i])
+		escapeTo(&m.b, v)
+		tmpl = tmpl[i+1:]
+	}
+	m.b.WriteString(tmpl)
+}
+
 // text writes s, escaped, as text.
 func (m *markup) text(s string) { escapeTo(&m.b, s) }
 

@@ -20,3 +20,10 @@ func TestMarkupEscapes(t *testing.T) {
 			`<td></td><th scope="row">0 s to 10 s (sale)</th>`,
 		m.String())
 }
+
+func TestMarkupTagEscapesItsValues(t *testing.T) {
+	var m markup
+	m.tag(`<rect class="%" x="%"></rect><title>%</title>`, `a" onload="x`, "1.5", "<b>&</b>")
+	assert.Equal(t, `<rect class="a&#34; onload=&#34;x" x="1.5"></rect><title>&lt;b&gt;&amp;&lt;/b&gt;</title>`, m.String(),
+		"a value cannot end its attribute or become markup")
+}

@@ -70,20 +70,20 @@ func seriesSVG(id string, ch report.SeriesChart) el {
 	m.open("svg", "id", id, "class", "timeline series", "viewBox", "0 0 "+svgNum(ch.Width)+" "+svgNum(ch.Height),
 		"role", "img", "aria-label", ch.Sentence, "preserveAspectRatio", "xMidYMid meet")
 	p := ch.Plot
-	m.elem("rect", "class", "plot-bg", "x", svgNum(p.X), "y", svgNum(p.Y), "width", svgNum(p.W), "height", svgNum(p.H))
+	writeRect(&m, "plot-bg", p.X, p.Y, p.W, p.H)
 	if b := ch.Band; b.W > 0 {
-		m.elem("rect", "class", "sale", "x", svgNum(b.X), "y", "0", "width", svgNum(b.W), "height", svgNum(b.Y+b.H))
+		writeRect(&m, "sale", b.X, 0, b.W, b.Y+b.H)
 	}
 	yGrid(&m, p, ch.YTicks)
 	for _, k := range ch.Marks {
-		m.elem("line", "class", "mark "+k.Kind, "x1", svgNum(p.X), "x2", svgNum(p.X+p.W), "y1", svgNum(k.Y), "y2", svgNum(k.Y))
+		writeLineMark(&m, "mark "+k.Kind, p.X, p.X+p.W, k.Y, k.Y)
 	}
 	for _, c := range ch.Curves {
 		m.elem("path", "class", "curve "+c.Kind, "d", c.Path)
 	}
 	xAxis(&m, p, ch.XTicks)
 	if b := ch.Band; b.W > 0 {
-		m.elem("rect", "class", "sale-mark", "x", svgNum(b.X), "y", svgNum(p.Y+p.H+3), "width", svgNum(b.W), "height", "4")
+		writeRect(&m, "sale-mark", b.X, p.Y+p.H+3, b.W, 4)
 	}
 	m.close("svg")
 	return fromMarkup(&m)
