@@ -6,13 +6,11 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf16"
 	"unicode/utf8"
 )
 
 // This file reads what a page script passes the JS API: a JSON string
-// (checked by encoding/json, read by a walker that needs no error paths)
-// or a plain object (read key by key, through
+// (read by encoding/json) or a plain object (read key by key, through
 // jsValue, never through JSON.stringify, which turns NaN into null, throws
 // on a BigInt or a circular object, and calls toJSON). Every value is read
 // as a scalar, a number's text or a string, or marked bad with why; what
@@ -107,11 +105,12 @@ func notScalar(what string) string {
 	return what + " is not a number or a string: give a number, such as 8, or a string"
 }
 
-// readObject reads a JSON object, the API's input, checked by
-// encoding/json: each value a number (its text), a string, or null, which means "keep
-// the default" and is left out; any other value (true, an array, an
-// object) is read as bad. A key given twice keeps its last value, as
-// json.Unmarshal does. JSON that is not one object is an error.
+// readObject reads a JSON object, the API's input, with json.Unmarshal:
+// each value a number (its text, as given), a string, or null, which
+// means "keep the default" and is left out; any other value (true, an
+// array, an object) is read as bad. A key given twice keeps its last
+// value, as json.Unmarshal into a map does. JSON that is not one object is
+// an error.
 func readObject(data string) input {
 	if len(data) > maxInputChars*3 { // a UTF-16 unit is at most 3 bytes of UTF-8
 		return input{err: errors.New("the input is " + countChars(utf8.RuneCountInString(data)) + " of JSON, more than any configuration needs: give at most " + countChars(maxInputChars))}
@@ -124,162 +123,32 @@ func readObject(data string) input {
 		}
 		return input{err: errors.New("the input is not a JSON object: " + what + "; give an object such as {\"workers\": 8}")}
 	}
-	// encoding/json checks the syntax; objectWalker reads the object it
-	// passed. (json.Unmarshal would read it too, but its decoder is 175 KB
-	// of the page's WebAssembly, which the 4.5 MB raw budget no longer
-	// holds; json.Valid is 3 KB. TestReadObjectIsUnmarshal holds the two
-	// to the same values.)
-	if !json.Valid([]byte(t)) {
+	// Each value stays raw, so that a number keeps its text (a huge one is
+	// quoted as given, not as a float64 rounds it) and an array or an
+	// object is named, not read.
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(t), &raw); err != nil {
 		return input{err: errors.New("the input is not a JSON object: it is not valid JSON (" + scalar{text: t, quoted: true}.show() + "); give an object such as {\"workers\": 8}")}
 	}
-	w := objectWalker{s: t}
-	return input{vals: w.object()}
-}
-
-// objectWalker reads a JSON object that json.Valid accepted, so it needs
-// no error paths: each value a number (its text), a string, null (left
-// out), or anything else, marked bad; a key given twice keeps its last
-// value, as json.Unmarshal into a map does.
-type objectWalker struct {
-	s string
-	i int
-}
-
-func (w *objectWalker) space() {
-	for w.i < len(w.s) && (w.s[w.i] == ' ' || w.s[w.i] == '\t' || w.s[w.i] == '\n' || w.s[w.i] == '\r') {
-		w.i++
-	}
-}
-
-func (w *objectWalker) object() map[string]scalar {
-	vals := map[string]scalar{}
-	w.i++ // {
-	for {
-		w.space()
-		if w.s[w.i] == '}' {
-			return vals
-		}
-		if w.s[w.i] == ',' {
-			w.i++
-			w.space()
-		}
-		k := w.str()
-		w.space()
-		w.i++ // :
-		w.space()
-		delete(vals, k)
-		switch c := w.s[w.i]; {
-		case c == '"':
-			vals[k] = scalar{text: w.str(), quoted: true}
-		case c == 'n':
-			w.i += 4 // null keeps the default
-		case c == 't' || c == 'f':
-			vals[k] = scalar{bad: notScalar(w.word())}
-		case c == '[':
-			w.skip()
+	vals := make(map[string]scalar, len(raw))
+	for k, v := range raw {
+		switch v[0] {
+		case 'n': // null keeps the default
+		case '"':
+			var s string
+			_ = json.Unmarshal(v, &s) // a string json.Unmarshal has read once already
+			vals[k] = scalar{text: s, quoted: true}
+		case 't', 'f':
+			vals[k] = scalar{bad: notScalar(string(v))}
+		case '[':
 			vals[k] = scalar{bad: notScalar("an array")}
-		case c == '{':
-			w.skip()
+		case '{':
 			vals[k] = scalar{bad: notScalar("an object")}
 		default:
-			vals[k] = scalar{text: w.word()}
+			vals[k] = scalar{text: string(v)}
 		}
 	}
-}
-
-// word reads a number, true or false, and returns its text.
-func (w *objectWalker) word() string {
-	start := w.i
-	for w.i < len(w.s) && strings.IndexByte(",}] \t\n\r", w.s[w.i]) < 0 {
-		w.i++
-	}
-	return w.s[start:w.i]
-}
-
-// skip passes over an array or an object, strings and all.
-func (w *objectWalker) skip() {
-	depth := 0
-	for {
-		switch w.s[w.i] {
-		case '"':
-			w.str()
-			continue
-		case '[', '{':
-			depth++
-		case ']', '}':
-			depth--
-		}
-		w.i++
-		if depth == 0 {
-			return
-		}
-	}
-}
-
-// str reads a string as json.Unmarshal does: escapes decoded, a surrogate
-// pair joined, and a lone surrogate or a byte that is not UTF-8 read as
-// U+FFFD.
-func (w *objectWalker) str() string {
-	w.i++ // "
-	var b strings.Builder
-	for {
-		c := w.s[w.i]
-		switch {
-		case c == '"':
-			w.i++
-			return b.String()
-		case c == '\\':
-			e := w.s[w.i+1]
-			w.i += 2
-			switch e {
-			case 'b':
-				b.WriteByte('\b')
-			case 'f':
-				b.WriteByte('\f')
-			case 'n':
-				b.WriteByte('\n')
-			case 'r':
-				b.WriteByte('\r')
-			case 't':
-				b.WriteByte('\t')
-			case 'u':
-				r := w.hex4()
-				if utf16.IsSurrogate(r) {
-					// A high surrogate and a low one are one character;
-					// anything else is U+FFFD, and what follows is read
-					// on its own.
-					pair := utf8.RuneError
-					if strings.HasPrefix(w.s[w.i:], `\u`) {
-						pair = utf16.DecodeRune(r, w.hexAt(w.i+2))
-					}
-					if pair != utf8.RuneError {
-						w.i += 6
-					}
-					r = pair
-				}
-				b.WriteRune(r)
-			default: // " \ /
-				b.WriteByte(e)
-			}
-		default:
-			r, size := utf8.DecodeRuneInString(w.s[w.i:])
-			b.WriteRune(r) // RuneError for a byte that is not UTF-8
-			w.i += size
-		}
-	}
-}
-
-// hex4 reads the four hex digits of a \u escape.
-func (w *objectWalker) hex4() rune {
-	r := w.hexAt(w.i)
-	w.i += 4
-	return r
-}
-
-// hexAt is the four hex digits at i, which json.Valid checked.
-func (w *objectWalker) hexAt(i int) rune {
-	n, _ := strconv.ParseUint(w.s[i:i+4], 16, 32)
-	return rune(n)
+	return input{vals: vals}
 }
 
 // jsValue is one JavaScript value, as the API reads its argument:

@@ -85,29 +85,27 @@ func readParts(r *sim.Result, b []byte) (err error) {
 	return readNumbers(b[end:], &r.Series.Points)
 }
 
-// decodeRun reads what a worker's shedsim.run answered: a sim.Result, as
-// json.Marshal writes it, or {"errors"} or {"error"} for a Config that
-// should not have reached it. The page validates every Config before it
-// sends it, so either of those is a bug, returned as an error.
+// decodeRun reads a worker's answer: a sim.Result, as json.Marshal writes
+// it, or {"errors"} or {"error"} for a Config that should not have reached
+// it. The page validates every Config before it sends it, so either of
+// those is a bug, returned as an error. One json.Unmarshal reads all
+// three: no Result field is named error or errors.
 func decodeRun(data string) (sim.Result, error) {
-	var probe struct {
+	var answer struct {
+		sim.Result
 		Error  string     `json:"error"`
 		Errors []FieldMsg `json:"errors"`
 	}
-	if err := json.Unmarshal([]byte(data), &probe); err != nil {
-		return sim.Result{}, errors.New("a worker's answer is not JSON: " + err.Error())
+	if err := json.Unmarshal([]byte(data), &answer); err != nil {
+		return sim.Result{}, errors.New("a worker's answer is not JSON of a Result: " + err.Error())
 	}
 	switch {
-	case probe.Error != "":
-		return sim.Result{}, errors.New("a worker failed: " + probe.Error)
-	case len(probe.Errors) > 0:
-		return sim.Result{}, errors.New("a worker refused the run: " + probe.Errors[0].Field + ": " + probe.Errors[0].Msg)
+	case answer.Error != "":
+		return sim.Result{}, errors.New("a worker failed: " + answer.Error)
+	case len(answer.Errors) > 0:
+		return sim.Result{}, errors.New("a worker refused the run: " + answer.Errors[0].Field + ": " + answer.Errors[0].Msg)
 	}
-	var r sim.Result
-	if err := json.Unmarshal([]byte(data), &r); err != nil {
-		return sim.Result{}, errors.New("a worker's Result does not decode: " + err.Error())
-	}
-	return r, nil
+	return answer.Result, nil
 }
 
 // windowNumbers is how many numbers a Window is in windowsBytes: one a
