@@ -1,53 +1,20 @@
 package report
 
 import (
-	"math"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/shedsim/shedsim/sim"
+	"github.com/shedsim/shedsim/sim/sweep"
 )
 
 // Spread is one measure over seeds: its mean, its sample standard
 // deviation between seeds and its lowest and highest seed, in the
-// measure's own unit.
-type Spread struct {
-	// N is how many seeds the measure was taken in.
-	N                    int
-	sum, sumSq, min, max float64
-}
-
-// Add takes the measure of one more seed.
-func (s *Spread) Add(x float64) {
-	if s.N == 0 || x < s.min {
-		s.min = x
-	}
-	if s.N == 0 || x > s.max {
-		s.max = x
-	}
-	s.sum += x
-	s.sumSq += float64(x * x)
-	s.N++
-}
-
-// Min and Max are the lowest and the highest seed's measure (0 for none).
-func (s Spread) Min() float64 { return s.min }
-
-// Max is the highest seed's measure (0 for none).
-func (s Spread) Max() float64 { return s.max }
-
-// Mean is the mean over the seeds (NaN for none).
-func (s Spread) Mean() float64 { return s.sum / float64(s.N) }
-
-// SD is the sample standard deviation between the seeds (0 for fewer than two).
-func (s Spread) SD() float64 {
-	if s.N < 2 {
-		return 0
-	}
-	v := (s.sumSq - s.sum*s.sum/float64(s.N)) / float64(s.N-1)
-	return math.Sqrt(max(v, 0))
-}
+// measure's own unit. It is sim/sweep's, whose steps fold their seeds
+// with it too, so that a sweep's step and `shedsim --seeds` compute the
+// same statistics the same way.
+type Spread = sweep.Spread
 
 // SeedSummary folds the Results of one policy over seeds, in seed order:
 // what `shedsim --seeds N` prints for a policy and what the page's seeds
@@ -146,7 +113,7 @@ func SeedRow(p sim.Policy, s SeedSummary) []string {
 		medCell = Number(s.MedianWaitMS.Mean(), 0) + " ± " + Number(s.MedianWaitMS.SD(), 0) + " ms"
 	}
 	switch {
-	case s.BackS.N > 0 && s.BackS.sum == 0: // back in every such seed's first window, as the other tables say it
+	case s.BackS.N > 0 && s.BackS.Max() == 0: // back in every such seed's first window (none is negative), as the other tables say it
 		backCell = "at once"
 	case s.BackS.N > 0:
 		backCell = Number(s.BackS.Mean(), 1) + " ± " + Number(s.BackS.SD(), 1) + " s"

@@ -15,25 +15,55 @@ type Stat struct {
 	N    int     `json:"n"`
 }
 
-// acc sums a measure over seeds, in seed order, so that the same seeds give
-// the same bits on every platform.
-type acc struct {
-	sum, sumSq float64
-	n          int
+// Spread is one measure over seeds, folded in seed order so that the
+// same seeds give the same bits on every platform: its mean, its sample
+// standard deviation between seeds and its lowest and highest seed, in the
+// measure's own unit (sim/report's Spread, which `shedsim --seeds` and the
+// page's seeds control print).
+type Spread struct {
+	// N is how many seeds the measure was taken in.
+	N                    int
+	sum, sumSq, min, max float64
 }
 
-func (a *acc) add(x float64) { a.sum += x; a.sumSq += float64(x * x); a.n++ }
+// Add takes the measure of one more seed.
+func (s *Spread) Add(x float64) {
+	if s.N == 0 || x < s.min {
+		s.min = x
+	}
+	if s.N == 0 || x > s.max {
+		s.max = x
+	}
+	s.sum += x
+	s.sumSq += float64(x * x)
+	s.N++
+}
 
-func (a acc) stat() Stat {
-	if a.n == 0 {
+// Min is the lowest seed's measure (0 for none).
+func (s Spread) Min() float64 { return s.min }
+
+// Max is the highest seed's measure (0 for none).
+func (s Spread) Max() float64 { return s.max }
+
+// Mean is the mean over the seeds (NaN for none).
+func (s Spread) Mean() float64 { return s.sum / float64(s.N) }
+
+// SD is the sample standard deviation between the seeds (0 for fewer than
+// two).
+func (s Spread) SD() float64 {
+	if s.N < 2 {
+		return 0
+	}
+	n := float64(s.N)
+	return math.Sqrt(max((s.sumSq-float64(s.sum*s.sum)/n)/(n-1), 0))
+}
+
+// Stat is the Spread as a sweep reports it: zero for no seeds.
+func (s Spread) Stat() Stat {
+	if s.N == 0 {
 		return Stat{}
 	}
-	n := float64(a.n)
-	s := Stat{Mean: a.sum / n, N: a.n}
-	if a.n > 1 {
-		s.SD = math.Sqrt(max((a.sumSq-float64(a.sum*a.sum)/n)/(n-1), 0))
-	}
-	return s
+	return Stat{Mean: s.Mean(), SD: s.SD(), N: s.N}
 }
 
 // Recoveries counts seeds by how each run ended after the sale
@@ -109,25 +139,25 @@ func (o Outcome) MostlyBack() bool { return 2*o.Recovery.Normal > o.Seeds }
 // tally folds the runs of one setting into an Outcome, in seed order.
 type tally struct {
 	seeds                                    int
-	answered, refused, timedOut, p99, waited acc
+	answered, refused, timedOut, p99, waited Spread
 	recovery                                 Recoveries
 }
 
 func (t *tally) add(r sim.Result) {
 	t.seeds++
 	if r.Sale.People > 0 {
-		t.answered.add(r.Sale.AnsweredShare)
-		t.refused.add(r.Sale.RefusedShare)
-		t.timedOut.add(r.Sale.TimedOutShare)
+		t.answered.Add(r.Sale.AnsweredShare)
+		t.refused.Add(r.Sale.RefusedShare)
+		t.timedOut.Add(r.Sale.TimedOutShare)
 	}
 	// WaitedShare is 0 both when nobody waited and when no sale attempt
 	// was taken into service; an answer means one was, so that its 0 is
 	// nobody waiting.
 	if r.Sale.Answered > 0 {
-		t.waited.add(r.Sale.WaitedShare)
+		t.waited.Add(r.Sale.WaitedShare)
 	}
 	if r.Sale.P99WaitMS != nil {
-		t.p99.add(*r.Sale.P99WaitMS)
+		t.p99.Add(*r.Sale.P99WaitMS)
 	}
 	t.recovery.add(r.Recovery)
 }
@@ -135,11 +165,11 @@ func (t *tally) add(r sim.Result) {
 func (t tally) outcome() Outcome {
 	return Outcome{
 		Seeds:     t.seeds,
-		Answered:  t.answered.stat(),
-		Refused:   t.refused.stat(),
-		TimedOut:  t.timedOut.stat(),
-		P99WaitMS: t.p99.stat(),
-		Waited:    t.waited.stat(),
+		Answered:  t.answered.Stat(),
+		Refused:   t.refused.Stat(),
+		TimedOut:  t.timedOut.Stat(),
+		P99WaitMS: t.p99.Stat(),
+		Waited:    t.waited.Stat(),
 		Recovery:  t.recovery,
 	}
 }

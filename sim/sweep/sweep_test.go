@@ -260,3 +260,17 @@ func TestBadMaps(t *testing.T) {
 		assertRefused(t, err, tc.field, tc.says, tc.reason)
 	}
 }
+
+// TestSpreadStat: a step's Stat is its Spread's mean, spread and count,
+// and zero for a measure no seed had (not NaN, which JSON cannot hold).
+func TestSpreadStat(t *testing.T) {
+	var none Spread
+	assert.Equal(t, Stat{}, none.Stat(), "no seed: zero, not NaN")
+	var s Spread
+	for _, x := range []float64{0.061, 0.07, 0.052} {
+		s.Add(x)
+	}
+	assert.Equal(t, Stat{Mean: s.Mean(), SD: s.SD(), N: 3}, s.Stat(), "the Spread's own figures")
+	assert.Equal(t, 0.052, s.Min(), "the lowest seed")
+	assert.Equal(t, 0.07, s.Max(), "the highest seed")
+}
