@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"net/url"
 	"reflect"
 	"slices"
 	"strconv"
@@ -1050,7 +1051,7 @@ func QueueHint(v report.View) string {
 
 // encodeQuery writes vals in the order of keys, leaving out those equal
 // to defaults, as a URL query: "?policy=bounded&retries=3", or "" when
-// nothing differs, each key and value escaped as url.QueryEscape does.
+// nothing differs, each key and value escaped by url.QueryEscape.
 func encodeQuery(keys []string, vals, defaults map[string]string) string {
 	var b strings.Builder
 	for _, k := range keys {
@@ -1063,71 +1064,22 @@ func encodeQuery(keys []string, vals, defaults map[string]string) string {
 		} else {
 			b.WriteByte('&')
 		}
-		b.WriteString(queryEscape(k) + "=" + queryEscape(v))
+		b.WriteString(url.QueryEscape(k) + "=" + url.QueryEscape(v))
 	}
 	return b.String()
 }
 
-// queryEscape is url.QueryEscape: letters, digits and -_.~ as they are, a
-// space as +, every other byte as %XX. It stays hand-written for its
-// size: net/url, which brings net/netip and unique, is 110 KB of the
-// page's raw WebAssembly (25 KB gzipped), and the page is at its 4.5 MB
-// raw budget without it (README, "Speed and size"). TestQueryMatchesNetURL
-// holds it to net/url.
-func queryEscape(s string) string {
-	const hex = "0123456789ABCDEF"
+// lenientEscapes writes each % in q that starts no escape (two hex
+// digits) as %25, so that url.ParseQuery reads it as the % it was, as the
+// browser's URLSearchParams does: a link typed by hand with
+// order_share=35% means 35%, where url.ParseQuery alone would drop the key.
+func lenientEscapes(q string) string {
+	isHex := func(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
 	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '_', c == '.', c == '~':
-			b.WriteByte(c)
-		case c == ' ':
-			b.WriteByte('+')
-		default:
-			b.WriteByte('%')
-			b.WriteByte(hex[c>>4])
-			b.WriteByte(hex[c&15])
-		}
-	}
-	return b.String()
-}
-
-// queryUnescape is url.QueryUnescape, but for a malformed escape: + is a
-// space and %XX a byte, and a % that starts no escape stays a %, as the
-// browser's URLSearchParams reads it, so that a link typed by hand with
-// order_share=35% means 35% (url.ParseQuery drops such a key): net/url
-// has no reading this lenient.
-func queryUnescape(s string) string {
-	unhex := func(c byte) (byte, bool) {
-		switch {
-		case '0' <= c && c <= '9':
-			return c - '0', true
-		case 'a' <= c && c <= 'f':
-			return c - 'a' + 10, true
-		case 'A' <= c && c <= 'F':
-			return c - 'A' + 10, true
-		}
-		return 0, false
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '+':
-			b.WriteByte(' ')
-		case '%':
-			if i+2 < len(s) {
-				hi, ok1 := unhex(s[i+1])
-				lo, ok2 := unhex(s[i+2])
-				if ok1 && ok2 {
-					b.WriteByte(hi<<4 | lo)
-					i += 2
-					continue
-				}
-			}
-			b.WriteByte('%')
-		default:
-			b.WriteByte(c)
+	for i := 0; i < len(q); i++ {
+		b.WriteByte(q[i])
+		if q[i] == '%' && !(i+2 < len(q) && isHex(q[i+1]) && isHex(q[i+2])) {
+			b.WriteString("25")
 		}
 	}
 	return b.String()
@@ -1160,23 +1112,42 @@ func canonicalChoice(key, v string) string {
 }
 
 // parseQuery reads a URL query ("?a=1&b=2", the "?" optional) into the
-// first value of each key, as url.ParseQuery does (skipping a key with a
-// semicolon), except that a malformed escape stays as it was typed (see
-// queryUnescape).
+// first value of each key, as url.ParseQuery reads it (skipping a key with
+// a semicolon), except that a malformed escape stays as it was typed (see
+// lenientEscapes). url.ParseQuery refuses a query of more than
+// maxQueryPairs pairs whole, which would drop a long link's settings
+// without a word; each pair is read, maxQueryPairs at a time, so that its
+// unknown keys are named as any link's are.
 func parseQuery(q string) map[string]string {
 	out := map[string]string{}
 	q = strings.TrimPrefix(q, "?")
 	for q != "" {
-		var pair string
-		pair, q, _ = strings.Cut(q, "&")
-		if pair == "" || strings.Contains(pair, ";") {
-			continue
+		var part string
+		part, q = q, ""
+		if i := nthIndex(part, '&', maxQueryPairs); i >= 0 {
+			part, q = part[:i], part[i+1:]
 		}
-		k, v, _ := strings.Cut(pair, "=")
-		k, v = queryUnescape(k), queryUnescape(v)
-		if _, seen := out[k]; !seen {
-			out[k] = v
+		vs, _ := url.ParseQuery(lenientEscapes(part)) // the error is a key it skipped
+		for k, v := range vs {
+			if _, seen := out[k]; !seen {
+				out[k] = v[0]
+			}
 		}
 	}
 	return out
+}
+
+// maxQueryPairs is the most pairs url.ParseQuery reads in one query.
+const maxQueryPairs = 10_000
+
+// nthIndex is the index of the nth c in s, or -1 if s has fewer.
+func nthIndex(s string, c byte, n int) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			if n--; n == 0 {
+				return i
+			}
+		}
+	}
+	return -1
 }
