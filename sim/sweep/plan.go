@@ -57,7 +57,8 @@ func Measure(c sim.Config, n int) (Outcome, error) {
 // Plan in that order: what Run returns when every Outcome is measured.
 // An Outcome not measured yet (Seeds 0) is a step the Sweep does not know
 // yet: no mark is put beside it, so that a page drawing the steps as they
-// finish marks only what it has measured.
+// finish marks only what it has measured. The Sweep's Spec names its knob
+// by its JSON key, however s spelt it.
 func (s Spec) Assemble(outs []Outcome) Sweep {
 	values := Values(s.From, s.To, s.Steps)
 	policies := s.Policies
@@ -67,6 +68,7 @@ func (s Spec) Assemble(outs []Outcome) Sweep {
 	sw := Sweep{Spec: s, Values: values}
 	sw.Spec.Progress = nil
 	sw.Spec.Policies = policies
+	sw.Spec.Knob = keyOf(s.Knob)
 	for i, p := range policies {
 		c := Curve{Policy: p, Steps: outs[i*len(values) : (i+1)*len(values)]}
 		c.Flips, c.Crossings = marks(values, c.Steps, Outcome.MostlyBack), []Mark{}
@@ -79,12 +81,24 @@ func (s Spec) Assemble(outs []Outcome) Sweep {
 }
 
 // Assemble is the Map of m from its Outcomes, one per cell of its Plan in
-// that order: what RunMap returns.
+// that order: what RunMap returns, its knobs named by their JSON keys.
 func (m MapSpec) Assemble(outs []Outcome) Map {
 	out := Map{Spec: m, Xs: Values(m.X.From, m.X.To, m.X.Steps), Ys: Values(m.Y.From, m.Y.To, m.Y.Steps)}
 	out.Spec.Progress = nil
+	out.Spec.X.Knob, out.Spec.Y.Knob = keyOf(m.X.Knob), keyOf(m.Y.Knob)
 	for j := range out.Ys {
 		out.Cells = append(out.Cells, outs[j*len(out.Xs):(j+1)*len(out.Xs)])
 	}
 	return out
+}
+
+// keyOf is a knob as its JSON key, however it was written ("sale-rps",
+// "--Sale-RPS" and "spike" are "sale_rps"), so that what a request
+// measured reads the same whoever asked: the command line's flag or the
+// page's key. A name that is no knob stays as it is (Plan has refused it).
+func keyOf(name string) string {
+	if k, err := ParseKnob(name); err == nil {
+		return k.Key
+	}
+	return name
 }

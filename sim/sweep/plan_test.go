@@ -86,3 +86,19 @@ func TestMeasureRefuses(t *testing.T) {
 	_, err = Measure(c, 2)
 	assertRefused(t, err, "workers", "out of range", "a Config that does not validate")
 }
+
+// TestAssembleNamesTheKnobByItsKey checks that what a request measured
+// names its knobs the same however they were asked for: the command
+// line's flag and the page's key give the same JSON.
+func TestAssembleNamesTheKnobByItsKey(t *testing.T) {
+	base := sim.DefaultConfig()
+	for _, name := range []string{"sale-rps", "--Sale-RPS", "spike", "sale_rps"} {
+		sw, err := Run(Spec{Base: base, Knob: name, From: 100, To: 110, Steps: 2, Seeds: 1, Policies: []sim.Policy{sim.Bounded}})
+		require.NoError(t, err, name)
+		assert.Equal(t, "sale_rps", sw.Spec.Knob, name)
+	}
+	m, err := RunMap(MapSpec{Base: base, X: Axis{"sale-rps", 100, 110, 2}, Y: Axis{"timeout-ms", 1000, 2000, 2}, Seeds: 1})
+	require.NoError(t, err)
+	assert.Equal(t, "sale_rps", m.Spec.X.Knob)
+	assert.Equal(t, "timeout_ms", m.Spec.Y.Knob)
+}
