@@ -37,10 +37,10 @@ import (
 const PageBudget = 2_000_000
 
 // PageMaxDurationS is the longest run the page draws, in seconds: its
-// chart has a bar per 10 s window and its table a row. At the 360 windows
-// of an hour Chromium builds the results in about 60 ms and lays them out
-// in 20 more (tools/browser's BenchmarkBrowserLongestRun), where a day's
-// 8,640 took 1.4 s to build. PageBudget does not bound it: a day at one
+// table has a row per 10 s window, and its chart a bar per window, or per
+// few windows past report.MaxBars (an hour: 120 bars of 30 s). The page
+// draws an hour a step at a time (sim_drawing_js.go), where a day's 8,640
+// windows took 1.4 s to build in one task. PageBudget does not bound it: a day at one
 // person a second is well inside the budget. The command line draws no
 // chart, and runs anything sim.Config.Validate accepts (up to a day).
 const PageMaxDurationS = 3600

@@ -20,9 +20,17 @@ func renderChart(chartID string, ch report.Chart, caption string) (figure, table
 }
 
 // renderChartTable fills box, which renderChart left for the chart's text
-// alternative, with every window of r as a table.
-func renderChartTable(box el, chartID string, r sim.Result) {
-	box.Underlying().Set("innerHTML", windowsTableHTML(chartID, r))
+// alternative, with every window of r as a table, its rows a few steps at
+// a time (d.longTable): an hour's 360 windows are as many elements again
+// as the chart.
+func renderChartTable(d *drawing, box el, chartID string, r sim.Result) {
+	tab, inSale := report.WindowTable(r)
+	d.longTable(box, chartID+"-table", "windows", report.WindowsCaption, "The chart's windows", tab, func(i int) string {
+		if inSale[i] {
+			return "in-sale"
+		}
+		return ""
+	})
 }
 
 // fromMarkup parses m, which holds one element (and what is inside it),

@@ -60,11 +60,13 @@ type labWidget struct {
 
 	summary, title, shares, chart, verdict, lines el
 	lastIndex                                     int
+	drawing                                       *drawing // the rows of a long chart's table
 }
 
 func mountLab(host el, prefix string, page bool, attrs map[string]string) *labWidget {
 	w := &labWidget{widget: widget{host: host, prefix: prefix}, page: page, dims: labDims(), radios: map[string][]el{}, lastIndex: -1}
 	given := w.open(page, attrs)
+	w.drawing = newDrawing(&w.widget, nil)
 	form := h("form", "class", "lab-controls", "id", w.id("lab-form"), "novalidate", "")
 	var bad []string
 	for _, d := range w.dims {
@@ -233,7 +235,8 @@ func (w *labWidget) render(l LabRun) {
 
 	figure, box := renderChart(w.id("lab-chart"), l.Chart, "Answered per 10 s of arrivals; "+report.SaleBand(c)+".")
 	fill(w.chart, figure)
-	renderChartTable(box, w.id("lab-chart"), r)
+	w.drawing.reset()
+	renderChartTable(w.drawing, box, w.id("lab-chart"), r)
 
 	word, kind := "Got back", "normal"
 	switch {

@@ -2,11 +2,7 @@
 
 package main
 
-import (
-	"strconv"
-
-	"github.com/shedsim/shedsim/sim/report"
-)
+import "github.com/shedsim/shedsim/sim/report"
 
 // mechanismPart is the page's mechanism: the chosen policy's series as the
 // charts the post argues from (report.BuildMechanism), each with its
@@ -50,16 +46,13 @@ func (p *mechanismPart) draw(m *report.Mechanism) {
 	}
 }
 
-// drawTables fills the tables of the charts draw drew, a step after them:
-// an hour's three tables are thousands of elements.
-func (p *mechanismPart) drawTables() {
+// drawTables fills the tables of the charts draw drew, after them, their
+// rows in steps queued on d: an hour's three tables are thousands of
+// elements.
+func (p *mechanismPart) drawTables(d *drawing) {
 	for i, ch := range p.charts {
-		keys := make([]string, len(ch.Table.Rows))
-		for k := range keys {
-			keys[k] = strconv.Itoa(k)
-		}
 		id := p.prefix + "-" + []string{"queue", "work", "attempts"}[i]
-		fill(p.tables[i], renderTable(id+"-table", "windows", ch.Title, ch.Title+", as a table", "step", ch.Table, keys, "", false))
+		d.longTable(p.tables[i], id+"-table", "windows", ch.Title, ch.Title+", as a table", ch.Table, nil)
 	}
 }
 

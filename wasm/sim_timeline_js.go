@@ -48,10 +48,11 @@ func (p *timelinePart) fluidDetails() el {
 	return build(h("details", "class", "fluid-details"), h("summary", "The fluid view: does a full unbounded queue drain after the sale?"), p.fluid)
 }
 
-// renderTable fills the chart's table of windows, after render.
-func (p *timelinePart) renderTable(v report.View) {
+// renderTable fills the chart's table of windows, after render, its
+// rows in steps queued on d.
+func (p *timelinePart) renderTable(d *drawing, v report.View) {
 	if p.tableBox != nil {
-		renderChartTable(p.tableBox, p.chartID, v.Chosen)
+		renderChartTable(d, p.tableBox, p.chartID, v.Chosen)
 	}
 }
 
@@ -77,10 +78,10 @@ func (p *timelinePart) renderMechanism(r *sim.Result) {
 }
 
 // renderMechanismTables fills the mechanism's tables, after
-// renderMechanism.
-func (p *timelinePart) renderMechanismTables() {
+// renderMechanism, their rows in steps queued on d.
+func (p *timelinePart) renderMechanismTables(d *drawing) {
 	if p.mech != nil {
-		p.mech.drawTables()
+		p.mech.drawTables(d)
 	}
 }
 

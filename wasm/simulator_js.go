@@ -55,12 +55,14 @@ type simWidget struct {
 
 	// A recompute sends its runs to the page's workers (runs) and draws
 	// each part as its runs come back (later): the chosen policy, every
-	// policy side by side, the advice, the client strategies.
-	debounce, dim, chart, table *task
-	mechanism, mechanismTables  *task // the page only
-	runs                        runs
-	later                       laterWork
-	timings                     timings
+	// policy side by side, the advice, the client strategies. The chosen
+	// policy's chart, mechanism and tables are drawn a step at a time
+	// (drawing, sim_drawing_js.go).
+	debounce, dim *task
+	drawing       *drawing
+	runs          runs
+	later         laterWork
+	timings       timings
 }
 
 // laterWork is a recompute's runs, which the page's workers answer in
@@ -111,10 +113,7 @@ func mountSimulator(host el, prefix string, page bool, kind string, attrs map[st
 	w := &simWidget{widget: widget{host: host, prefix: prefix}, page: page, kind: kind}
 	w.debounce = w.task(func() { w.update(false) })
 	w.dim = w.task(w.dimBusy)
-	w.chart = w.task(w.drawChart)
-	w.table = w.task(w.drawChartTable)
-	w.mechanism = w.task(w.drawMechanism)
-	w.mechanismTables = w.task(w.drawMechanismTables)
+	w.drawing = newDrawing(&w.widget, w.drawnWhole)
 	w.base = attrs["base"]
 	given := w.open(page, attrs)
 
@@ -404,6 +403,7 @@ func (w *simWidget) compute(vals map[string]string) {
 		w.showError("")
 	}
 	w.runs.cancel()
+	w.drawing.reset()
 	first := w.view == nil
 	w.later = laterWork{config: c, startMS: now(), compared: samePolicies(w.later, c)}
 	w.timings = timings{}
@@ -485,7 +485,7 @@ func (w *simWidget) advance() {
 		w.timings.draw += now() - start
 		w.timings.first = now() - l.startMS
 		w.announceResult()
-		w.chart.afterPaint()
+		w.drawing.add(w.drawChart, w.drawChartTable, w.drawMechanism, w.drawMechanismTables)
 	}
 	if !l.drawn {
 		if _, more := l.next(); more {
@@ -557,59 +557,43 @@ func (w *simWidget) advance() {
 	w.dispatch("shedsim:clients", `{"view":`+mustJSON(cv)+`,"clients_ms":`+fnum(w.timings.clients)+`}`)
 }
 
-// drawChart is w.chart: the chosen policy's chart, a step after its
-// headline and lines.
+// drawChart is a step of w.drawing: the chosen policy's chart, a step
+// after its headline and lines.
 func (w *simWidget) drawChart() {
-	if !w.later.chosenShown {
-		return
+	if w.later.chosenShown {
+		w.timeline.renderChart(*w.view)
 	}
-	start := now()
-	w.timeline.renderChart(*w.view)
-	w.timings.draw += now() - start
-	w.timings.step = max(w.timings.step, now()-start)
-	w.table.afterPaint()
 }
 
-// drawChartTable is w.table: the chosen policy's chart as a table, a step
-// after the chart itself; then the chosen policy is drawn whole.
+// drawChartTable is a step of w.drawing: the chosen policy's chart as a
+// table, a step after the chart itself, its rows in later steps.
 func (w *simWidget) drawChartTable() {
-	if !w.later.chosenShown {
-		return
-	}
-	start := now()
-	w.timeline.renderTable(*w.view)
-	w.results.RemoveAttribute("aria-busy")
-	w.timings.draw += now() - start
-	w.timings.step = max(w.timings.step, now()-start)
-	w.showTimings()
-	if w.later.series != nil {
-		w.mechanism.afterPaint()
+	if w.later.chosenShown {
+		w.timeline.renderTable(w.drawing, *w.view)
 	}
 }
 
-// drawMechanism is w.mechanism: the chosen policy's mechanism, from its
-// series, a step after the chart's table; its tables come a step later.
+// drawMechanism is a step of w.drawing: the chosen policy's mechanism,
+// from its series (the page only), a step after the chart's table.
 func (w *simWidget) drawMechanism() {
-	if !w.later.chosenShown || w.later.series == nil {
-		return
+	if w.later.chosenShown && w.later.series != nil {
+		w.timeline.renderMechanism(w.later.series)
 	}
-	start := now()
-	w.timeline.renderMechanism(w.later.series)
-	w.timings.draw += now() - start
-	w.timings.step = max(w.timings.step, now()-start)
-	w.showTimings()
-	w.mechanismTables.afterPaint()
 }
 
-// drawMechanismTables is w.mechanismTables: the mechanism's tables.
+// drawMechanismTables is a step of w.drawing: the mechanism's tables,
+// their rows in later steps.
 func (w *simWidget) drawMechanismTables() {
-	if !w.later.chosenShown || w.later.series == nil {
-		return
+	if w.later.chosenShown && w.later.series != nil {
+		w.timeline.renderMechanismTables(w.drawing)
 	}
-	start := now()
-	w.timeline.renderMechanismTables()
-	w.timings.draw += now() - start
-	w.timings.step = max(w.timings.step, now()-start)
+}
+
+// drawnWhole is w.drawing's done: the chosen policy is drawn whole.
+func (w *simWidget) drawnWhole() {
+	w.results.RemoveAttribute("aria-busy")
+	w.timings.draw += w.drawing.totalMS
+	w.timings.step = max(w.timings.step, w.drawing.longestMS)
 	w.showTimings()
 }
 

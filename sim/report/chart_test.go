@@ -56,14 +56,15 @@ func TestTimelineGeometry(t *testing.T) {
 			assert.Equal(t, plot.Y, ch.Sale.Y, "the sale is as tall as the plot")
 			assert.Equal(t, plot.H, ch.Sale.H, "the sale is as tall as the plot")
 
-			require.Len(t, ch.Bars, len(r.Windows), "one bar per window")
+			bars, barS := expectedBars(r)
+			require.Len(t, ch.Bars, len(bars), "one bar per window, or per few windows past report.MaxBars")
 			prevRight := plot.X
 			for i, b := range ch.Bars {
-				w := r.Windows[i]
+				w := bars[i]
 				assert.Equal(t, w.StartS, b.StartS, "bar %d: its window's start", i)
 				assert.Equal(t, w.People, b.People, "bar %d: its window's people", i)
 				assert.Equal(t, w.AnsweredShare, b.Answered, "bar %d: its window's answered share", i)
-				end := math.Min(w.StartS+10, c.DurationS)
+				end := math.Min(w.StartS+barS, c.DurationS)
 				settled, noun := w.People-w.Unfinished, "people"
 				if settled == 1 {
 					noun = "person"
@@ -132,6 +133,55 @@ func TestTimelineGeometry(t *testing.T) {
 			assert.True(t, strings.HasSuffix(ch.Summary, "; "+report.Recovered(r)+"."), "the summary ends with the recovery: %q", ch.Summary)
 		})
 	}
+}
+
+// expectedBars is r's windows as its timeline should draw them: one a bar,
+// 10 s each, up to report.MaxBars windows; past that, the fewest windows
+// taken together a bar that keep the bars to report.MaxBars, their counts
+// added. barS is a bar's seconds.
+func expectedBars(r sim.Result) (bars []sim.Window, barS float64) {
+	n := 1
+	for (len(r.Windows)+n-1)/n > report.MaxBars {
+		n++
+	}
+	for i := 0; i < len(r.Windows); i += n {
+		b := sim.Window{StartS: r.Windows[i].StartS}
+		for _, w := range r.Windows[i:min(i+n, len(r.Windows))] {
+			b.People, b.Answered, b.Refused = b.People+w.People, b.Answered+w.Answered, b.Refused+w.Refused
+			b.TimedOut, b.Unfinished = b.TimedOut+w.TimedOut, b.Unfinished+w.Unfinished
+		}
+		b.AnsweredShare = 1
+		if b.People > b.Unfinished {
+			b.AnsweredShare = float64(b.Answered) / float64(b.People-b.Unfinished)
+		}
+		bars = append(bars, b)
+	}
+	return bars, float64(10 * n)
+}
+
+// TestTimelineOfAnHour: an hour's 360 windows are drawn as 120 bars of
+// 30 s, which count every person of the run, and the caption says so; the
+// table of windows keeps all 360, and a run of 20 minutes a bar each.
+func TestTimelineOfAnHour(t *testing.T) {
+	r := run(t, shop(duration(3600)))
+	ch := report.Timeline(r)
+	require.Len(t, r.Windows, 360)
+	assert.Len(t, ch.Bars, report.MaxBars, "an hour: the most bars a chart draws")
+	assert.Equal(t, 30.0, report.BarSeconds(r.Config), "three windows a bar")
+	people := 0
+	for _, b := range ch.Bars {
+		people += b.People
+	}
+	assert.Equal(t, r.People, people, "the bars count everyone in the run")
+	assert.Contains(t, report.TimelineCaption(r.Config), "per 30 s of arrivals", "the caption says what a bar counts")
+	tab, _ := report.WindowTable(r)
+	assert.Len(t, tab.Rows, 360, "the table keeps every window")
+
+	c := shop(duration(1200))
+	assert.Equal(t, 10.0, report.BarSeconds(c), "%d windows: one a bar", report.MaxBars)
+	assert.Contains(t, report.TimelineCaption(c), "per 10 s of arrivals")
+	c.DurationS = 1201
+	assert.Equal(t, 20.0, report.BarSeconds(c), "one window more than report.MaxBars: two a bar")
 }
 
 func TestTimelineSummaryCountsEmptySaleWindows(t *testing.T) {

@@ -34,7 +34,7 @@ func TimelineTitle(c sim.Config) string { return c.Policy.Title() + " over time"
 // TimelineCaption is the caption under the chosen policy's chart over
 // time.
 func TimelineCaption(c sim.Config) string {
-	return "Answered, refused and timed out per 10 s of arrivals with " + PolicyNoun(c.Policy) + "; " + SaleBand(c) + "."
+	return "Answered, refused and timed out per " + Seconds(BarSeconds(c)) + " of arrivals with " + PolicyNoun(c.Policy) + "; " + SaleBand(c) + "."
 }
 
 // WindowsCaption is the caption of the chart's table of windows.

@@ -22,6 +22,7 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/tracing"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 
@@ -162,6 +163,7 @@ type tab struct {
 	requests []string // every URL the tab requested, in order
 	problems []string // console errors and uncaught exceptions
 	warnings []string // console warnings
+	trace    traceLog // the trace events, while tracing (trace_test.go)
 }
 
 // newTab opens a tab in s's browser that closes when tb ends and gives up
@@ -214,6 +216,10 @@ func (t *tab) listen(ev any) {
 		case runtime.ConsoleAPICalledTypeWarning:
 			t.warnings = append(t.warnings, consoleText(ev.Args))
 		}
+	case *tracing.EventDataCollected:
+		t.trace.add(ev.Value)
+	case *tracing.EventTracingComplete:
+		t.trace.complete()
 	case *runtime.EventExceptionThrown:
 		d := ev.ExceptionDetails
 		msg := d.Text

@@ -30,6 +30,31 @@ const longTasks = `(() => {
 	} catch (e) {}
 })();`
 
+// addedPerTask records, in window.__added, how many elements the page
+// adds to the document at a time: a MutationObserver's callback runs once
+// the task that made the changes is done, so each callback's count is one
+// task's (or part of one's). It is the page's own work in a task, which the
+// load on the machine does not change, unlike the task's duration:
+// __added.most is the largest, __added.total the sum.
+const addedPerTask = `(() => {
+	const rec = window.__added = {most: 0, total: 0};
+	const count = (n) => n.nodeType === 1 ? 1 + n.getElementsByTagName('*').length : 0;
+	new MutationObserver((records) => {
+		let n = 0;
+		for (const r of records) for (const a of r.addedNodes) n += count(a);
+		rec.most = Math.max(rec.most, n);
+		rec.total += n;
+	}).observe(document, {childList: true, subtree: true});
+})();`
+
+// mostAddedInATask is the most elements the page may add in one task, after
+// it has started (the form, built at once, is more): a table's step of
+// rows (wasm's rowsPerStep, 60 rows of 8 elements), or the chart of an hour
+// (report.MaxBars, 120 bars of up to 6 elements). An hour's chart of 360
+// bars, its table and the mechanism's, each in one task, were 2,000 to
+// 3,000 elements a task.
+const mostAddedInATask = 750
+
 // bigLink is the issue's link that froze the tab: an hour of 100,000
 // workers, whose run took 426 ms on the main thread.
 const bigLink = "?workers=100000&normal_rps=92&sale_rps=92&duration_s=3600"
@@ -75,17 +100,21 @@ func testOnePerCore(t *testing.T, s *session) {
 // testNoLongTaskWhileTyping: typing a number and committing it, and the
 // runs of every policy, the advice and the clients' comparison that
 // follow, run nothing on the page's own runtime: every run goes to the
-// workers, which is what keeps the main thread free. How long its tasks
+// workers, which is what keeps the main thread free, and what is drawn
+// comes in tasks of at most mostAddedInATask elements. How long its tasks
 // then are depends on what else the machine runs, so it is measured by a
 // benchmark (BenchmarkBrowserTyping), not held here; the test logs it.
 func testNoLongTaskWhileTyping(t *testing.T, s *session) {
-	tb := s.newTab(t, recorder, longTasks, mainThreadRuns)
+	tb := s.newTab(t, recorder, longTasks, mainThreadRuns, addedPerTask)
 	tb.open(s.fileURL("index.html"))
 	tb.summaryOf("#summary", "")
 	mark := eval[float64](tb, `performance.now()`)
+	tb.do("counting from now", chromedp.Evaluate[chromedp.Void](`window.__added.most = window.__added.total = 0`))
 	typeAndCommit(tb, "191")
 	assert.Equal(t, 0, eval[int](tb, `window.__mainRuns`), "engine runs on the main thread while typing")
-	t.Logf("typing 191 and Enter: long tasks %v", longTasksSince(tb, mark))
+	added := eval[struct{ Most, Total int }](tb, `window.__added`)
+	assert.LessOrEqual(t, added.Most, mostAddedInATask, "the most elements one task added, of %d", added.Total)
+	t.Logf("typing 191 and Enter: long tasks %v; %d elements, at most %d a task", longTasksSince(tb, mark), added.Total, added.Most)
 	tb.noProblems()
 }
 
@@ -154,19 +183,22 @@ const mainThreadRuns = `(() => {
 
 // testBigLink: the link that froze the tab for 426 ms in one task runs in
 // the workers: typed in or opened, its results are the engine's and the
-// page's own runtime runs nothing. How long the main thread's tasks are
-// meanwhile depends on what else the machine runs: the benchmarks measure
-// it (BenchmarkBigLink), and the test logs it.
+// page's own runtime runs nothing; its hour is drawn a step at a time, no
+// task adding more than mostAddedInATask elements, its chart in
+// report.MaxBars bars and its tables whole. How long the main thread's
+// tasks are meanwhile depends on what else the machine runs: the
+// benchmarks measure it (BenchmarkBrowserBigLink), and the test logs it.
 func testBigLink(t *testing.T, s *session) {
 	c := sim.DefaultConfig()
 	c.Workers, c.NormalRPS, c.SaleRPS, c.DurationS = 100000, 92, 92, 3600
 	r := run(t, c)
 	want := report.Headline(r)
 
-	tb := s.newTab(t, recorder, longTasks, mainThreadRuns)
+	tb := s.newTab(t, recorder, longTasks, mainThreadRuns, addedPerTask)
 	tb.open(s.fileURL("index.html"))
 	tb.summaryOf("#summary", "")
 	mark := eval[float64](tb, `performance.now()`)
+	tb.do("counting from now", chromedp.Evaluate[chromedp.Void](`window.__added.most = window.__added.total = 0`))
 	tb.do("entering the big link's numbers", chromedp.Evaluate[chromedp.Void](`(() => {
 		const set = (k, v) => { document.querySelector('#in-' + k).value = v; };
 		set('workers', '100000'); set('normal_rps', '92'); set('sale_rps', '92'); set('duration_s', '3600');
@@ -175,15 +207,21 @@ func testBigLink(t *testing.T, s *session) {
 	assert.Equal(t, want, tb.summaryOf("#summary", ""), "the big link's headline")
 	waitClients(tb)
 	assert.Equal(t, len(r.Windows), tb.count("#chart-table tbody tr"), "an hour's windows, tabled")
+	assert.Equal(t, report.MaxBars, tb.count("svg#chart g.bar"), "an hour's chart: report.MaxBars bars")
+	assert.Equal(t, len(r.Windows), tb.count("#mech-queue-table tbody tr"), "the queue's steps, tabled")
 	assert.Equal(t, 0, eval[int](tb, `window.__mainRuns`), "engine runs on the main thread")
-	t.Logf("typed in: long tasks %v", longTasksSince(tb, mark))
+	added := eval[struct{ Most, Total int }](tb, `window.__added`)
+	assert.LessOrEqual(t, added.Most, mostAddedInATask, "the most elements one task added, of %d", added.Total)
+	assert.Greater(t, added.Total, 6*mostAddedInATask, "the hour is drawn, in many tasks")
+	t.Logf("typed in: long tasks %v; %d elements, at most %d a task", longTasksSince(tb, mark), added.Total, added.Most)
 	tb.noProblems()
 
-	opened := s.newTab(t, recorder, longTasks, mainThreadRuns)
+	opened := s.newTab(t, recorder, longTasks, mainThreadRuns, addedPerTask)
 	opened.open(s.fileURL("index.html") + bigLink)
 	drawn := eval[float64](opened, `performance.now()`)
 	assert.Equal(t, want, opened.summaryOf("#summary", ""), "the big link, opened")
 	waitClients(opened)
+	assert.Equal(t, len(r.Windows), opened.count("#chart-table tbody tr"), "an hour's windows, tabled")
 	assert.Equal(t, 0, eval[int](opened, `window.__mainRuns`), "engine runs on the main thread")
 	t.Logf("opened: long tasks %v", longTasksSince(opened, drawn))
 	eval[string](opened, `shedsim.run('{}')`)
