@@ -750,7 +750,7 @@
   // PRERENDERED_PARTS are the parts of the simulator page that
   // site/index.html holds drawn (wasm/prerender.go writes them): the
   // default run's results, and the form's hints for it.
-  var PRERENDERED_PARTS = ['summary', 'bars-title', 'bars', 'table-box', 'about-numbers', 'chart-title', 'chart-box', 'lines',
+  var PRERENDERED_PARTS = ['summary', 'glance', 'bars-title', 'bars', 'table-box', 'about-numbers', 'chart-title', 'chart-box', 'lines',
     'sample-about', 'hint-queue', 'hint-service_p99_ms'];
 
   // takeOver readies the engine's taking over a prerendered page, el,
@@ -813,6 +813,43 @@
     };
   }
 
+  // pinGlance pins, on the simulator page, the chosen policy's chart over
+  // time beside the form (style.css): #summary and a copy of svg#chart,
+  // the glance (#glance-chart), in one box, #pinned, as site/index.html
+  // holds them prerendered (wasm/prerender.go). The copy follows the
+  // chart a task after it is drawn, so that no task draws both (issue 10:
+  // no long task on the main thread). It is the page's presentation only,
+  // kept out of the engine's WebAssembly, whose every byte the reader
+  // downloads.
+  function pinGlance(el) {
+    var summary = el.querySelector('#summary');
+    var box = el.querySelector('#chart-box');
+    if (el.getAttribute('data-shedsim-page') !== 'simulator' || !summary || !box) {
+      return;
+    }
+    var pinned = document.createElement('div');
+    pinned.className = 'pinned';
+    pinned.id = 'pinned';
+    var glance = document.createElement('div');
+    glance.className = 'glance';
+    glance.id = 'glance';
+    glance.setAttribute('aria-hidden', 'true');
+    summary.replaceWith(pinned);
+    pinned.append(summary, glance);
+    var timer = 0;
+    new MutationObserver(function () {
+      clearTimeout(timer);
+      timer = setTimeout(function () {
+        var chart = box.querySelector('svg#chart');
+        if (chart) {
+          var copy = chart.cloneNode(true);
+          copy.id = 'glance-chart';
+          glance.replaceChildren(copy);
+        }
+      }, 0);
+    }).observe(box, { childList: true });
+  }
+
   // Pages: <div data-shedsim-page="simulator|lab|planner">.
   function mountPages() {
     var pages = document.querySelectorAll('[data-shedsim-page]');
@@ -833,6 +870,7 @@
         try {
           var before = takeOver(el);
           api.page(el, el.getAttribute('data-shedsim-page'));
+          pinGlance(el);
           before();
         } catch (err) {
           showError(el, 'The simulator could not draw this page: ' + err.message);

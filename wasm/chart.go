@@ -27,11 +27,11 @@ func writeChart(out *markup, chartID string, ch report.Chart, caption, tableHTML
 	out.close("figure")
 }
 
-// writeChartSVG writes the chart itself: the plot, the sale's bands, the
-// incidents, the grid, a stacked bar a window and the time axis.
-func writeChartSVG(m *markup, chartID string, ch report.Chart) {
-	m.open("svg", "id", chartID, "class", "timeline", "viewBox", "0 0 "+svgNum(ch.Width)+" "+svgNum(ch.Height),
-		"role", "img", "aria-label", ch.Summary, "preserveAspectRatio", "xMidYMid meet")
+// writeChartSVG writes the chart itself (stretchSVG): the plot, the sale's
+// bands, the incidents, the grid, a stacked bar a window and the time axis.
+func writeChartSVG(out *markup, chartID string, ch report.Chart) {
+	s := stretchSVG{w: ch.Width, h: ch.Height}
+	m := &s.shapes
 	p := ch.Plot
 	writeRect(m, "plot-bg", p.X, p.Y, p.W, p.H)
 	bands := append([]report.Rect{ch.Sale}, ch.Waves...) // a sale's waves, each shaded
@@ -50,10 +50,10 @@ func writeChartSVG(m *markup, chartID string, ch report.Chart) {
 	for _, b := range ch.Incidents { // a loss or a slowdown beside the sale: outlined
 		writeRect(m, "incident", b.X, b.Y, b.W, b.H)
 		if b.W >= 40 {
-			writeText(m, "incident-label", b.X+b.W/2, b.Y+12, "middle", b.Label)
+			s.text("incident-label", b.X+b.W/2, b.Y+12, "middle", b.Label)
 		}
 	}
-	yGrid(m, p, ch.YTicks)
+	s.yGrid(p, ch.YTicks)
 	for _, b := range ch.Bars {
 		m.open("g", "class", "bar")
 		m.elem("title", b.Label)
@@ -62,20 +62,20 @@ func writeChartSVG(m *markup, chartID string, ch report.Chart) {
 		}
 		m.close("g")
 	}
-	xAxis(m, p, ch.XTicks)
+	s.xAxis(p, ch.XTicks)
 	for _, b := range bands {
 		if b.W > 0 {
 			y := p.Y + p.H + 3
 			writeRect(m, "sale-mark", b.X, y, b.W, 4)
 			if b.W >= 30 {
-				writeText(m, "sale-label", b.X+b.W/2, p.Y+p.H+18, "middle", label)
+				s.text("sale-label", b.X+b.W/2, p.Y+p.H+18, "middle", label)
 			}
 		}
 	}
-	m.close("svg")
+	s.write(out, "id", chartID, "class", "timeline", "role", "img", "aria-label", ch.Summary)
 }
 
-// writeRect, writeLineMark and writeText write one SVG shape of a class,
+// writeRect and writeLineMark (and stretchSVG's text) write one SVG shape of a class,
 // at coordinates in the chart's units: one call with numbers, where
 // elem's name and value strings are many (each is code the page's reader
 // downloads, at hundreds of call sites' worth).
@@ -87,20 +87,45 @@ func writeLineMark(m *markup, class string, x1, x2, y1, y2 float64) {
 	m.tag(`<line class="%" x1="%" x2="%" y1="%" y2="%"></line>`, class, svgNum(x1), svgNum(x2), svgNum(y1), svgNum(y2))
 }
 
-func writeText(m *markup, class string, x, y float64, anchor, text string) {
-	m.tag(`<text class="%" x="%" y="%" text-anchor="%">%</text>`, class, svgNum(x), svgNum(y), anchor, text)
+// stretchSVG writes a chart whose shapes stretch to the box the page's CSS
+// gives it and whose labels keep the size CSS sets: the shapes go in an
+// inner <svg> with the chart's viewBox, w x h, and
+// preserveAspectRatio="none" (their strokes do not scale:
+// vector-effect: non-scaling-stroke), the labels in the outer one, at the
+// same places as percentages. So a chart is as wide as its viewBox on a
+// laptop, taller on a phone and short where it is pinned beside the form,
+// with 11 px labels at every size: a chart scaled whole to a phone's
+// 358 px was 130 px tall, with 6 px labels.
+type stretchSVG struct {
+	shapes, labels markup
+	w, h           float64
+}
+
+// text writes a label at (x, y), in the viewBox's units.
+func (s *stretchSVG) text(class string, x, y float64, anchor, text string) {
+	s.labels.tag(`<text class="%" x="%" y="%" text-anchor="%">%</text>`, class, svgNum(float64(x/s.w)*100)+"%", svgNum(float64(y/s.h)*100)+"%", anchor, text)
+}
+
+// write writes the chart into out, its outer <svg> with attrs.
+func (s *stretchSVG) write(out *markup, attrs ...string) {
+	out.open("svg", attrs...)
+	out.tag(`<svg class="plot-area" viewBox="0 0 % %" preserveAspectRatio="none" width="100%" height="100%">`, svgNum(s.w), svgNum(s.h))
+	out.raw(s.shapes.String())
+	out.close("svg")
+	out.raw(s.labels.String())
+	out.close("svg")
 }
 
 // yGrid writes a chart's y axis: a grid line and a label at each tick.
-func yGrid(m *markup, p report.Rect, ticks []report.Tick) {
+func (s *stretchSVG) yGrid(p report.Rect, ticks []report.Tick) {
 	for _, t := range ticks {
-		writeLineMark(m, "grid", p.X, p.X+p.W, t.At, t.At)
-		writeText(m, "tick y", p.X-6, t.At+4, "end", t.Label)
+		writeLineMark(&s.shapes, "grid", p.X, p.X+p.W, t.At, t.At)
+		s.text("tick y", p.X-6, t.At+4, "end", t.Label)
 	}
 }
 
 // xAxis writes a chart's time axis under plot p: its labels and its line.
-func xAxis(m *markup, p report.Rect, ticks []report.Tick) {
+func (s *stretchSVG) xAxis(p report.Rect, ticks []report.Tick) {
 	for i, t := range ticks {
 		// The first and last labels start and end at their ticks, so that
 		// they stay clear of the share axis's labels and inside the chart.
@@ -111,9 +136,9 @@ func xAxis(m *markup, p report.Rect, ticks []report.Tick) {
 		case len(ticks) - 1:
 			anchor = "end"
 		}
-		writeText(m, "tick x", t.At, p.Y+p.H+18, anchor, t.Label)
+		s.text("tick x", t.At, p.Y+p.H+18, anchor, t.Label)
 	}
-	writeLineMark(m, "axis", p.X, p.X+p.W, p.Y+p.H, p.Y+p.H)
+	writeLineMark(&s.shapes, "axis", p.X, p.X+p.W, p.Y+p.H, p.Y+p.H)
 }
 
 // windowsTableHTML is every window of r as a table, in its scrolling
@@ -123,23 +148,29 @@ func windowsTableHTML(chartID string, r sim.Result) string {
 	tab, inSale := report.WindowTable(r)
 	var t markup
 	writeTableHead(&t, chartID+"-table", "windows", report.WindowsCaption, tab.Header)
-	for i, row := range tab.Rows {
-		if inSale[i] {
-			t.raw(`<tr class="in-sale">`)
-		} else {
-			t.raw(`<tr>`)
-		}
-		t.tag(`<th scope="row">%</th>`, row[0])
-		for _, cell := range row[1:] {
-			t.tag(`<td>%</td>`, cell)
-		}
-		t.raw(`</tr>`)
-	}
+	writeRows(&t, tab.Rows, inSale)
 	t.close("tbody")
 	t.close("table")
 	var m markup
 	writeTableWrap(&m, "The chart's windows", t.String())
 	return m.String()
+}
+
+// writeRows writes rows of a table, the first cell of each its header:
+// those of the sale (inSale[i]) of class "in-sale".
+func writeRows(m *markup, rows [][]string, inSale []bool) {
+	for i, row := range rows {
+		if inSale[i] {
+			m.raw(`<tr class="in-sale">`)
+		} else {
+			m.raw(`<tr>`)
+		}
+		m.tag(`<th scope="row">%</th>`, row[0])
+		for _, cell := range row[1:] {
+			m.tag(`<td>%</td>`, cell)
+		}
+		m.raw(`</tr>`)
+	}
 }
 
 // writeLine writes a labelled line under the chart.

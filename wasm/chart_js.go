@@ -25,12 +25,7 @@ func renderChart(chartID string, ch report.Chart, caption string) (figure, table
 // as the chart.
 func renderChartTable(d *drawing, box el, chartID string, r sim.Result) {
 	tab, inSale := report.WindowTable(r)
-	d.longTable(box, chartID+"-table", "windows", report.WindowsCaption, "The chart's windows", tab, func(i int) string {
-		if inSale[i] {
-			return "in-sale"
-		}
-		return ""
-	})
+	d.longTable(box, chartID+"-table", "windows", report.WindowsCaption, "The chart's windows", tab, inSale)
 }
 
 // fromMarkup parses m, which holds one element (and what is inside it),

@@ -66,7 +66,7 @@ type labWidget struct {
 func mountLab(host el, prefix string, page bool, attrs map[string]string) *labWidget {
 	w := &labWidget{widget: widget{host: host, prefix: prefix}, page: page, dims: labDims(), radios: map[string][]el{}, lastIndex: -1}
 	given := w.open(page, attrs)
-	w.drawing = newDrawing(&w.widget, nil)
+	w.drawing = (&drawing{}).start(&w.widget)
 	form := h("form", "class", "lab-controls", "id", w.id("lab-form"), "novalidate", "")
 	var bad []string
 	for _, d := range w.dims {
@@ -237,6 +237,7 @@ func (w *labWidget) render(l LabRun) {
 	fill(w.chart, figure)
 	w.drawing.reset()
 	renderChartTable(w.drawing, box, w.id("lab-chart"), r)
+	w.drawing.add() // its rows, a step at a time
 
 	word, kind := "Got back", "normal"
 	switch {

@@ -62,10 +62,13 @@ func prerenderedBlock() (string, error) {
 	var m markup
 	m.raw(`<div class="sim-layout">`)
 	writePageForm(&m, ConfigStrings(c), &v, true)
-	m.raw(`<section class="results" id="results" aria-labelledby="results-title"><h2 id="results-title" tabindex="-1">Results</h2><p class="summary" id="summary">`)
+	m.raw(`<section class="results" id="results" aria-labelledby="results-title"><h2 id="results-title" tabindex="-1">Results</h2>` +
+		`<div class="pinned" id="pinned"><p class="summary" id="summary">`)
 	m.text(report.Headline(v.Chosen))
+	m.raw(`</p><div class="glance" id="glance" aria-hidden="true">`)
+	writeChartSVG(&m, "glance-chart", v.Chart)
 	// The loader shows its progress here while the engine downloads.
-	m.raw(`</p><p class="engine-loading" id="engine-loading" role="status" hidden=""></p>` +
+	m.raw(`</div></div><p class="engine-loading" id="engine-loading" role="status" hidden=""></p>` +
 		`<p class="visually-hidden" id="announce" role="status" aria-live="polite"></p>` +
 		`<p class="stale-note" id="stale-note" hidden="">These results are for the last valid input.</p>` +
 		`<p class="empty-note" id="empty-note" hidden="">No results yet: fix the marked fields.</p>` +

@@ -46,6 +46,8 @@ func TestPrerenderedBlock(t *testing.T) {
 		{`<li class="policy-bar chosen" data-policy="fifo">`, "the default policy's bar is the reader's"},
 		{`<tr data-policy="fifo" class="chosen" aria-current="true">`, "and so is its row of the table"},
 		{`<svg id="chart" class="timeline"`, "the chart over time is drawn"},
+		{`<div class="pinned" id="pinned"><p class="summary" id="summary">`, "the headline is pinned (style.css)"},
+		{`</p><div class="glance" id="glance" aria-hidden="true"><svg id="glance-chart" class="timeline"`, "with the chart again, the glance"},
 		{`<table id="chart-table" class="windows">`, "with its table"},
 		{`<option value="fifo" selected="">`, "the form shows the default policy"},
 		{`<input id="in-workers" name="workers" type="text" inputmode="numeric" autocomplete="off" spellcheck="false" class="num" value="8">`, "and its numbers"},
@@ -55,7 +57,7 @@ func TestPrerenderedBlock(t *testing.T) {
 	} {
 		assert.Contains(t, block, tc.want, tc.reason)
 	}
-	assert.Equal(t, len(r.Windows), strings.Count(block, `<g class="bar">`), "a bar a window on the chart")
+	assert.Equal(t, 2*len(r.Windows), strings.Count(block, `<g class="bar">`), "a bar a window on the chart, and on the glance")
 }
 
 func escaped(s string) string {

@@ -2,7 +2,11 @@
 
 package main
 
-import "github.com/shedsim/shedsim/sim/report"
+import (
+	"syscall/js"
+
+	"github.com/shedsim/shedsim/sim/report"
+)
 
 // This file draws the chosen policy's run a step at a time, so that no
 // task on the page's main thread is long (issue 10): an hour's run is a
@@ -19,17 +23,15 @@ const rowsPerStep = 60
 
 // drawing is a queue of steps, each run as a task of its own after the
 // browser has painted (task.afterPaint), in order; a recompute starts a
-// new queue (reset). done runs once the queue is empty. longestMS and
-// totalMS are the steps' since the reset, timed with now().
+// new queue (reset). done runs once the queue is empty.
 type drawing struct {
-	t                  *task
-	steps              []func()
-	done               func()
-	longestMS, totalMS float64
+	t     *task
+	steps []func()
+	done  func()
 }
 
-func newDrawing(w *widget, done func()) *drawing {
-	d := &drawing{done: done}
+// start makes d's task, in w.
+func (d *drawing) start(w *widget) *drawing {
 	d.t = w.task(d.step)
 	return d
 }
@@ -38,7 +40,6 @@ func newDrawing(w *widget, done func()) *drawing {
 func (d *drawing) reset() {
 	d.t.stop()
 	d.steps = nil
-	d.longestMS, d.totalMS = 0, 0
 }
 
 // add queues steps after those queued, and starts the queue.
@@ -54,10 +55,7 @@ func (d *drawing) step() {
 	}
 	s := d.steps[0]
 	d.steps = d.steps[1:]
-	start := now()
 	s()
-	ms := now() - start
-	d.longestMS, d.totalMS = max(d.longestMS, ms), d.totalMS+ms
 	if len(d.steps) > 0 {
 		d.t.afterPaint()
 	} else if d.done != nil {
@@ -65,60 +63,78 @@ func (d *drawing) step() {
 	}
 }
 
-// longTable writes tab into box as a table: its header and first
-// rowsPerStep rows at once, the rest in steps queued on d, rowsPerStep a
-// step, after the steps queued already. The first cell of each row is
-// its header, and rowClass(i) (nil: none) is row i's class. The table is
-// aria-busy until its last row is written.
-func (d *drawing) longTable(box el, id, class, caption, label string, tab report.Table, rowClass func(i int) string) {
-	rows := func(m *markup, from, to int) {
-		for i, row := range tab.Rows[from:to] {
-			if rowClass != nil && rowClass(from+i) != "" {
-				m.open("tr", "class", rowClass(from+i))
-			} else {
-				m.open("tr")
-			}
-			m.elem("th", "scope", "row", row[0])
-			for _, cell := range row[1:] {
-				m.elem("td", cell)
-			}
-			m.close("tr")
-		}
-	}
-	first := min(rowsPerStep, len(tab.Rows))
+// longTable writes tab into box as a table: its header at once, its rows
+// in steps queued on d, rowsPerStep a step, after the steps queued
+// already (the three tables of the mechanism, written in one step, would
+// otherwise be 180 rows in it). Row i is the sale's where
+// inSale[i] (writeRows). The table is aria-busy until its last row is
+// written.
+func (d *drawing) longTable(box el, id, class, caption, label string, tab report.Table, inSale []bool) {
 	var m markup
-	if first < len(tab.Rows) {
-		m.open("table", "id", id, "class", class, "aria-busy", "true")
-	} else {
-		m.open("table", "id", id, "class", class)
+	writeTableHead(&m, id, class, caption, tab.Header)
+	m.raw("</tbody></table>")
+	r := &tableRows{table: fromMarkup(&m), rows: tab.Rows, inSale: inSale}
+	fill(box, tableWrap(label, r.table))
+	r.body = r.table.Underlying().Call("querySelector", "tbody") // not dom/v2's QuerySelector, whose wrapping of every element type is 700 KB
+	if len(tab.Rows) > 0 {
+		r.table.SetAttribute("aria-busy", "true")
 	}
-	m.elem("caption", caption)
-	m.open("thead")
-	m.open("tr")
-	for _, col := range tab.Header {
-		m.elem("th", "scope", "col", col)
-	}
-	m.close("tr")
-	m.close("thead")
-	m.open("tbody")
-	rows(&m, 0, first)
-	m.close("tbody")
-	m.close("table")
-	table := fromMarkup(&m)
-	fill(box, tableWrap(label, table))
-	body := table.Underlying().Call("querySelector", "tbody") // not dom/v2's QuerySelector, whose wrapping of every element type is 700 KB
-	for from := first; from < len(tab.Rows); from += rowsPerStep {
-		to := min(from+rowsPerStep, len(tab.Rows))
-		d.steps = append(d.steps, func() {
-			var r markup
-			rows(&r, from, to)
-			body.Call("insertAdjacentHTML", "beforeend", r.String())
-			if to == len(tab.Rows) {
-				table.RemoveAttribute("aria-busy")
-			}
-		})
-	}
-	if len(d.steps) > 0 && d.t.timeout.IsUndefined() {
-		d.t.afterPaint()
+	for i := 0; i < len(tab.Rows); i += rowsPerStep {
+		d.steps = append(d.steps, r.step)
 	}
 }
+
+// tableRows are a long table's rows, written rowsPerStep a step.
+type tableRows struct {
+	table  el
+	body   js.Value // the table's <tbody>
+	rows   [][]string
+	inSale []bool
+	next   int // the first row not written
+}
+
+// step writes the next rowsPerStep rows.
+func (r *tableRows) step() {
+	to := min(r.next+rowsPerStep, len(r.rows))
+	var m markup
+	writeRows(&m, r.rows[r.next:to], r.inSale[r.next:to])
+	r.body.Call("insertAdjacentHTML", "beforeend", m.String())
+	if r.next = to; to == len(r.rows) {
+		r.table.RemoveAttribute("aria-busy")
+	}
+}
+
+// drawChart is a step of w.drawing: the chosen policy's chart, a step
+// after its headline and lines.
+func (w *simWidget) drawChart() {
+	if w.later.chosenShown {
+		w.timeline.renderChart(*w.view)
+	}
+}
+
+// drawChartTable is a step of w.drawing: the chosen policy's chart as a
+// table, a step after the chart itself, its rows in later steps.
+func (w *simWidget) drawChartTable() {
+	if w.later.chosenShown {
+		w.timeline.renderTable(w.drawing, *w.view)
+	}
+}
+
+// drawMechanism is a step of w.drawing: the chosen policy's mechanism,
+// from its series (the page only), a step after the chart's table.
+func (w *simWidget) drawMechanism() {
+	if w.later.chosenShown && w.later.series != nil {
+		w.timeline.renderMechanism(w.later.series)
+	}
+}
+
+// drawMechanismTables is a step of w.drawing: the mechanism's tables,
+// their rows in later steps.
+func (w *simWidget) drawMechanismTables() {
+	if w.later.chosenShown && w.later.series != nil {
+		w.timeline.renderMechanismTables(w.drawing)
+	}
+}
+
+// drawnWhole is w.drawing's done: the chosen policy is drawn whole.
+func (w *simWidget) drawnWhole() { w.results.RemoveAttribute("aria-busy") }

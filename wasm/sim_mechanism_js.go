@@ -52,34 +52,35 @@ func (p *mechanismPart) draw(m *report.Mechanism) {
 func (p *mechanismPart) drawTables(d *drawing) {
 	for i, ch := range p.charts {
 		id := p.prefix + "-" + []string{"queue", "work", "attempts"}[i]
-		d.longTable(p.tables[i], id+"-table", "windows", ch.Title, ch.Title+", as a table", ch.Table, nil)
+		d.longTable(p.tables[i], id+"-table", "windows", ch.Title, ch.Title+", as a table", ch.Table, make([]bool, len(ch.Table.Rows)))
 	}
 }
 
-// seriesSVG writes ch as SVG markup: the sale shaded, the y axis's grid,
-// the marks (timeout, bound, capacity) dashed, the curves, the time axis.
+// seriesSVG writes ch as SVG markup (stretchSVG): the sale shaded, the y
+// axis's grid, the marks (timeout, bound, capacity) dashed, the curves,
+// the time axis.
 func seriesSVG(id string, ch report.SeriesChart) el {
-	var m markup
-	m.open("svg", "id", id, "class", "timeline series", "viewBox", "0 0 "+svgNum(ch.Width)+" "+svgNum(ch.Height),
-		"role", "img", "aria-label", ch.Sentence, "preserveAspectRatio", "xMidYMid meet")
+	s := stretchSVG{w: ch.Width, h: ch.Height}
+	m := &s.shapes
 	p := ch.Plot
-	writeRect(&m, "plot-bg", p.X, p.Y, p.W, p.H)
+	writeRect(m, "plot-bg", p.X, p.Y, p.W, p.H)
 	if b := ch.Band; b.W > 0 {
-		writeRect(&m, "sale", b.X, 0, b.W, b.Y+b.H)
+		writeRect(m, "sale", b.X, 0, b.W, b.Y+b.H)
 	}
-	yGrid(&m, p, ch.YTicks)
+	s.yGrid(p, ch.YTicks)
 	for _, k := range ch.Marks {
-		writeLineMark(&m, "mark "+k.Kind, p.X, p.X+p.W, k.Y, k.Y)
+		writeLineMark(m, "mark "+k.Kind, p.X, p.X+p.W, k.Y, k.Y)
 	}
 	for _, c := range ch.Curves {
 		m.elem("path", "class", "curve "+c.Kind, "d", c.Path)
 	}
-	xAxis(&m, p, ch.XTicks)
+	s.xAxis(p, ch.XTicks)
 	if b := ch.Band; b.W > 0 {
-		writeRect(&m, "sale-mark", b.X, p.Y+p.H+3, b.W, 4)
+		writeRect(m, "sale-mark", b.X, p.Y+p.H+3, b.W, 4)
 	}
-	m.close("svg")
-	return fromMarkup(&m)
+	var out markup
+	s.write(&out, "id", id, "class", "timeline series", "role", "img", "aria-label", ch.Sentence)
+	return fromMarkup(&out)
 }
 
 // seriesLegend names ch's curves and marks by their line's class.

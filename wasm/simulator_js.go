@@ -113,7 +113,7 @@ func mountSimulator(host el, prefix string, page bool, kind string, attrs map[st
 	w := &simWidget{widget: widget{host: host, prefix: prefix}, page: page, kind: kind}
 	w.debounce = w.task(func() { w.update(false) })
 	w.dim = w.task(w.dimBusy)
-	w.drawing = newDrawing(&w.widget, w.drawnWhole)
+	w.drawing = (&drawing{done: w.drawnWhole}).start(&w.widget)
 	w.base = attrs["base"]
 	given := w.open(page, attrs)
 
@@ -555,46 +555,6 @@ func (w *simWidget) advance() {
 	w.timings.clients = now() - l.startMS
 	w.timings.draw += now() - t
 	w.dispatch("shedsim:clients", `{"view":`+mustJSON(cv)+`,"clients_ms":`+fnum(w.timings.clients)+`}`)
-}
-
-// drawChart is a step of w.drawing: the chosen policy's chart, a step
-// after its headline and lines.
-func (w *simWidget) drawChart() {
-	if w.later.chosenShown {
-		w.timeline.renderChart(*w.view)
-	}
-}
-
-// drawChartTable is a step of w.drawing: the chosen policy's chart as a
-// table, a step after the chart itself, its rows in later steps.
-func (w *simWidget) drawChartTable() {
-	if w.later.chosenShown {
-		w.timeline.renderTable(w.drawing, *w.view)
-	}
-}
-
-// drawMechanism is a step of w.drawing: the chosen policy's mechanism,
-// from its series (the page only), a step after the chart's table.
-func (w *simWidget) drawMechanism() {
-	if w.later.chosenShown && w.later.series != nil {
-		w.timeline.renderMechanism(w.later.series)
-	}
-}
-
-// drawMechanismTables is a step of w.drawing: the mechanism's tables,
-// their rows in later steps.
-func (w *simWidget) drawMechanismTables() {
-	if w.later.chosenShown && w.later.series != nil {
-		w.timeline.renderMechanismTables(w.drawing)
-	}
-}
-
-// drawnWhole is w.drawing's done: the chosen policy is drawn whole.
-func (w *simWidget) drawnWhole() {
-	w.results.RemoveAttribute("aria-busy")
-	w.timings.draw += w.drawing.totalMS
-	w.timings.step = max(w.timings.step, w.drawing.longestMS)
-	w.showTimings()
 }
 
 // render shows a view's chosen policy: the headline, what the form says

@@ -94,12 +94,9 @@ const MaxBars = 120
 
 // BarSeconds is how many seconds of arrivals a bar of c's timeline
 // counts: 10, a window, up to MaxBars windows; a multiple of 10 beyond.
-func BarSeconds(c sim.Config) float64 { return float64(10 * barWindows(c)) }
-
-// barWindows is how many windows a bar of c's timeline takes together.
-func barWindows(c sim.Config) int {
+func BarSeconds(c sim.Config) float64 {
 	windows := int(math.Ceil(c.DurationS / 10))
-	return max(1, (windows+MaxBars-1)/MaxBars)
+	return float64(10 * max(1, (windows+MaxBars-1)/MaxBars))
 }
 
 // Timeline lays out r's windows as a chart.
@@ -136,8 +133,21 @@ func Timeline(r sim.Result) Chart {
 			add(c.SlowStartS, c.SlowEndS(), "slowdown")
 		}
 	}
-	for _, w := range barsOf(r) {
-		end := min(w.StartS+BarSeconds(c), c.DurationS)
+	barS := BarSeconds(c)
+	n := int(barS / 10) // windows a bar
+	for i := 0; i < len(r.Windows); i += n {
+		// The bar's windows taken together: their counts added, the
+		// answered share of their people settled.
+		w := r.Windows[i]
+		for _, o := range r.Windows[i+1 : min(i+n, len(r.Windows))] {
+			w.People, w.Answered, w.Refused = w.People+o.People, w.Answered+o.Answered, w.Refused+o.Refused
+			w.TimedOut, w.Unfinished = w.TimedOut+o.TimedOut, w.Unfinished+o.Unfinished
+			w.AnsweredShare = 1
+			if w.People > w.Unfinished {
+				w.AnsweredShare = float64(w.Answered) / float64(w.People-w.Unfinished)
+			}
+		}
+		end := min(w.StartS+barS, c.DurationS)
 		left, right := x(w.StartS), x(end)
 		gap := float64(float64(right-left)*barGap) / 2
 		b := Bar{StartS: w.StartS, People: w.People, Answered: w.AnsweredShare}
@@ -185,32 +195,6 @@ func Timeline(r sim.Result) Chart {
 	}
 	ch.Summary = timelineSummary(r)
 	return ch
-}
-
-// barsOf is r's windows, barWindows(c) of them taken together a bar: their
-// counts added, the answered share of their people settled.
-func barsOf(r sim.Result) []sim.Window {
-	n := barWindows(r.Config)
-	if n == 1 {
-		return r.Windows
-	}
-	var bars []sim.Window
-	for i := 0; i < len(r.Windows); i += n {
-		b := sim.Window{StartS: r.Windows[i].StartS}
-		for _, w := range r.Windows[i:min(i+n, len(r.Windows))] {
-			b.People += w.People
-			b.Answered += w.Answered
-			b.Refused += w.Refused
-			b.TimedOut += w.TimedOut
-			b.Unfinished += w.Unfinished
-		}
-		b.AnsweredShare = 1
-		if settled := b.People - b.Unfinished; settled > 0 {
-			b.AnsweredShare = float64(b.Answered) / float64(settled)
-		}
-		bars = append(bars, b)
-	}
-	return bars
 }
 
 func timelineSummary(r sim.Result) string {

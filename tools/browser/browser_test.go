@@ -451,6 +451,8 @@ func testLab(t *testing.T, s *session) {
 		assert.Equal(t, report.Outlook(r).String(), tb.text("#lab-outlook"), "#lab-outlook")
 		assert.Equal(t, report.ThisRun(r).String(), tb.text("#lab-this-run"), "#lab-this-run")
 		assert.Equal(t, len(report.Timeline(r).Bars), tb.count("svg#lab-chart g.bar"), "bars of #lab-chart")
+		poll[bool](tb, "the lab chart's table", `!!document.querySelector('#lab-chart-table:not([aria-busy]) tbody tr')`, ``)
+		assert.Equal(t, len(r.Windows), tb.count("#lab-chart-table tbody tr"), "rows of #lab-chart-table")
 		q, err := url.ParseQuery(strings.TrimPrefix(eval[string](tb, "location.search"), "?"))
 		require.NoError(t, err)
 		if p != sim.FIFO {
