@@ -609,10 +609,11 @@ func (e *engine) arrive(i id) {
 }
 
 // dispatch gives idle workers work: pending refusals first, then the queue
-// (rule 5). It is small enough to inline, so the common case of an arrival
-// that finds every worker busy costs a comparison, not a call.
+// (rule 5). It is small enough to inline, so the common cases of an
+// arrival that finds every worker busy and of a worker that finishes with
+// nothing waiting cost a few comparisons, not a call.
 func (e *engine) dispatch() {
-	if e.free > 0 {
+	if e.free > 0 && e.queue.previews.n|e.queue.orders.n|e.refusals.n != 0 {
 		e.startWork()
 	}
 }
