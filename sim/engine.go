@@ -636,10 +636,13 @@ func (e *engine) startWork() {
 			return
 		}
 		var i id
-		if e.cfg.Policy == LIFO && e.now-e.lastEmpty > e.codelInterval {
+		switch {
+		case e.cfg.Policy == LIFO && e.now-e.lastEmpty > e.codelInterval:
 			i = e.queue.popNewest(e.pool) // adaptive LIFO (rule 10)
-		} else {
-			i = e.queue.popOldest(e.pool)
+		case !e.queue.split:
+			i = e.queue.previews.popFront() // the oldest of one line
+		default:
+			i = e.queue.popOldestOfTwo(e.pool)
 		}
 		a := e.at(i)
 		e.noteQueueWait(a)

@@ -84,15 +84,9 @@ func (q *queue) previewsFirst(pool pool) bool {
 	return q.orders.n == 0 || (q.previews.n > 0 && seq(pool, q.previews.front()) < seq(pool, q.orders.front()))
 }
 
-// popOldest removes and returns the request that arrived first. With one
-// line, it is that line's front.
-func (q *queue) popOldest(pool pool) id {
-	if !q.split {
-		return q.previews.popFront()
-	}
-	return q.popOldestOfTwo(pool)
-}
-
+// popOldestOfTwo removes and returns the request that arrived first when
+// the queue has two lines; with one, that is the line's front, which
+// startWork pops itself.
 func (q *queue) popOldestOfTwo(pool pool) id {
 	if q.previewsFirst(pool) {
 		return q.previews.popFront()
