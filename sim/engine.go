@@ -126,10 +126,6 @@ type engine struct {
 	// ends); 0 for none, as when the rate is 0 or shaped
 	stretchGap float64
 	stretchEnd int64
-	// the window new people arrive in, and its end, ns: time only moves
-	// forward, so the window index comes without a division
-	newWindow    int16
-	newWindowEnd int64
 
 	// trace, when set (by tests), hears every event as it happens: its
 	// time, what it is, and the attempt it is about.
@@ -270,7 +266,6 @@ func newEngine(c Config, prev *engine) *engine {
 	}
 	e.peopleNS = uint64(max(0, e.peopleEnd-e.peopleStart))
 	e.endF = float64(e.end)
-	e.newWindowEnd = windowNS
 	e.windows = make([]Window, (e.end+windowNS-1)/windowNS)
 	for i := range e.windows {
 		e.windows[i].StartS = float64(int64(i)*windowNS) / 1e9
@@ -529,10 +524,7 @@ func (e *engine) newPerson() {
 	a.try = 1
 	a.refs = 1 // the sender; arrive passes it on to the system
 	a.order = e.orders.Float64() < e.cfg.OrderShare
-	for e.now >= e.newWindowEnd {
-		e.newWindow, e.newWindowEnd = e.newWindow+1, e.newWindowEnd+windowNS
-	}
-	a.window = e.newWindow
+	a.window = int16(e.now / windowNS)
 	e.windows[a.window].People++
 	a.sale = e.inSale(a)
 	if a.sale {
