@@ -57,3 +57,25 @@ func (p *advicePart) tried(ev js.Value) (report.Advice, bool) {
 	}
 	return p.shown[i], true
 }
+
+// adviseRound sends the advice's next round of runs (report.AdviceRuns,
+// given those back so far) to the workers, all at once so that they
+// spread over every worker; once the round is back it sends the next,
+// until none is listed and advance draws the advice.
+func (w *simWidget) adviseRound() {
+	l := &w.later
+	cs, err := report.AdviceRuns(l.config, l.compared, l.altRuns)
+	if err != nil {
+		panic(err) // the config was valid, and ran under every policy
+	}
+	l.altsLeft = len(cs)
+	for _, a := range cs {
+		w.runs.start(&w.widget, a, false, func(r sim.Result) {
+			l.altRuns = append(l.altRuns, r)
+			if l.altsLeft--; l.altsLeft == 0 {
+				w.adviseRound()
+				w.advance()
+			}
+		})
+	}
+}

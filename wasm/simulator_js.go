@@ -86,10 +86,9 @@ type laterWork struct {
 	// page asks for and takes off chosen, so that chosen is the run every
 	// other part of the page and the downloads know.
 	series *sim.Result
-	// alts are the advice's alternatives (report.AdviceRuns) and their
-	// runs as they come, altsLeft the runs still out; advised, that the
-	// advice is drawn.
-	alts     []sim.Config
+	// altRuns are the advice's runs back so far (report.AdviceRuns lists
+	// them, a round at a time: adviseRound), altsLeft those of the round
+	// still out; advised, that the advice is drawn.
 	altRuns  []sim.Result
 	altsLeft int
 	advised  bool
@@ -504,18 +503,7 @@ func (w *simWidget) advance() {
 		if l.chosenShown {
 			w.view.Rows = l.rows
 		}
-		alts, err := report.AdviceRuns(c, l.compared)
-		if err != nil {
-			panic(err) // the config was valid, and ran under every policy
-		}
-		l.alts, l.altRuns, l.altsLeft = alts, make([]sim.Result, len(alts)), len(alts)
-		for i, a := range alts {
-			w.runs.start(&w.widget, a, false, func(r sim.Result) {
-				l.altRuns[i] = r
-				l.altsLeft--
-				w.advance()
-			})
-		}
+		w.adviseRound()
 	}
 	if !l.chosenShown {
 		return

@@ -26,56 +26,79 @@ type Advice struct {
 var earlyNo = []sim.Policy{sim.Bounded, sim.CoDel, sim.LIFO, sim.Priority}
 
 // Advise says what to change about c, given compared, c run under every
-// policy (as Compare returns it). It runs the alternatives it quotes: more
-// workers, no retries, an automatic bound, free refusals; one that is not a
+// policy (as Compare returns it). It runs what it quotes: the fewest
+// workers that keep up and the most retries that still get back, each a
+// goal-seek over AdviceSeeds seeds within the advice's budget (see
+// AdviceMaxRuns), each setting's seeds over every core (sim.Runs); the
+// fixed alternatives (no retries, an automatic bound, free refusals, a
+// retry budget, spare workers) once each. An alternative that is not a
 // valid Config is left out. It returns at least one item.
 func Advise(c sim.Config, compared []sim.Result) ([]Advice, error) {
-	return advise(c, compared, sim.Run)
+	return advise(c, compared, sim.Runs)
 }
 
-// AdviceRuns lists the alternatives Advise(c, compared) runs, in order,
-// each a valid Config, so that a page can run them elsewhere (in its
-// workers) and give them to AdviseFrom. Which alternatives Advise tries
-// depends on c and compared alone, never on what an alternative measured.
-func AdviceRuns(c sim.Config, compared []sim.Result) ([]sim.Config, error) {
-	var alts []sim.Config
-	_, err := advise(c, compared, func(alt sim.Config) (sim.Result, error) {
-		if err := alt.Validate(); err != nil {
-			return sim.Result{}, err
+// AdviceRuns lists the runs Advise(c, compared) makes next, given those
+// made so far (done, the Results of earlier lists, in any order), each a
+// valid Config, so that a page can make them elsewhere (in its workers):
+// first the fixed alternatives and each goal-seek's first setting at
+// every seed, then, as long as a seek is searching, its next setting. It
+// lists none once done holds every run the advice needs: then AdviseFrom
+// says what Advise says. Which runs it lists depends on c, compared and
+// done alone.
+func AdviceRuns(c sim.Config, compared, done []sim.Result) ([]sim.Config, error) {
+	var next []sim.Config
+	_, err := advise(c, compared, func(cs []sim.Config) ([]sim.Result, error) {
+		rs, missing := madeFrom(done, cs)
+		if missing {
+			next = append(next, cs...)
+			return nil, errNotMade
 		}
-		alts = append(alts, alt)
-		return sim.Result{}, errors.New("report: only listing the alternatives")
+		return rs, nil
 	})
-	return alts, err
+	return next, err
 }
 
-// AdviseFrom is Advise with the alternatives already run: alts are the
-// Results of AdviceRuns(c, compared), in its order. It runs nothing.
-func AdviseFrom(c sim.Config, compared, alts []sim.Result) ([]Advice, error) {
-	next := 0
-	var mismatch error
-	out, err := advise(c, compared, func(alt sim.Config) (sim.Result, error) {
-		if err := alt.Validate(); err != nil {
-			return sim.Result{}, err // not listed by AdviceRuns either
+// AdviseFrom is Advise with its runs made: done holds every run of
+// AdviceRuns' lists, until it listed none. It runs nothing.
+func AdviseFrom(c sim.Config, compared, done []sim.Result) ([]Advice, error) {
+	var lacking bool
+	out, err := advise(c, compared, func(cs []sim.Config) ([]sim.Result, error) {
+		rs, missing := madeFrom(done, cs)
+		if missing {
+			lacking = true
+			return nil, errNotMade
 		}
-		if next >= len(alts) || alts[next].Config != alt {
-			mismatch = errors.New("report: AdviseFrom needs the runs of AdviceRuns, in its order")
-			return sim.Result{}, mismatch
-		}
-		next++
-		return alts[next-1], nil
+		return rs, nil
 	})
-	if err == nil && mismatch == nil && next != len(alts) {
-		mismatch = errors.New("report: AdviseFrom was given " + strconv.Itoa(len(alts)) + " runs for " + strconv.Itoa(next) + " alternatives")
+	if err == nil && lacking {
+		err = errors.New("report: AdviseFrom needs every run AdviceRuns lists")
 	}
-	if mismatch != nil {
-		return nil, mismatch
+	if err != nil {
+		return nil, err
 	}
-	return out, err
+	return out, nil
 }
 
-// advise is Advise with run running each alternative.
-func advise(c sim.Config, compared []sim.Result, run func(sim.Config) (sim.Result, error)) ([]Advice, error) {
+// errNotMade is a run AdviceRuns lists rather than makes.
+var errNotMade = errors.New("report: a run not made yet")
+
+// madeFrom finds each of cs among done, by its Config; missing is true if
+// any is not there.
+func madeFrom(done []sim.Result, cs []sim.Config) (rs []sim.Result, missing bool) {
+	for _, c := range cs {
+		for _, r := range done {
+			if r.Config == c {
+				rs = append(rs, r)
+				break
+			}
+		}
+	}
+	return rs, len(rs) < len(cs)
+}
+
+// advise is Advise with runs making each batch of runs it asks for (an
+// alternative, or a seek's setting at every seed), each a valid Config.
+func advise(c sim.Config, compared []sim.Result, runs func([]sim.Config) ([]sim.Result, error)) ([]Advice, error) {
 	if len(compared) != len(sim.Policies) {
 		return nil, errors.New("report: Advise needs one result per policy, got " + strconv.Itoa(len(compared)))
 	}
@@ -87,6 +110,7 @@ func advise(c sim.Config, compared []sim.Result, run func(sim.Config) (sim.Resul
 		}}, nil
 	}
 	var out []Advice
+	workers, retries := adviceSeeks(c, cur)
 	// try runs an alternative and adds what it measured. An alternative that
 	// is not a valid Config (more workers than allowed, a run over the
 	// budget) is not advised: there is no run to quote. Nor is one whose
@@ -94,10 +118,14 @@ func advise(c sim.Config, compared []sim.Result, run func(sim.Config) (sim.Resul
 	try := func(change func(*sim.Config), say func(r sim.Result) string) bool {
 		alt := c
 		change(&alt)
-		r, err := run(alt)
+		if alt.Validate() != nil {
+			return false
+		}
+		rs, err := runs([]sim.Config{alt})
 		if err != nil {
 			return false
 		}
+		r := rs[0]
 		if text := say(r); text != "" {
 			out = append(out, Advice{Text: text, Config: alt, Answered: r.Sale.AnsweredShare})
 		}
@@ -110,7 +138,11 @@ func advise(c sim.Config, compared []sim.Result, run func(sim.Config) (sim.Resul
 
 	// Capacity first, whenever it is short: no policy answers more people
 	// than the workers can serve (the post: "Capacity sets the ceiling").
-	if k := keepUp(c); c.Workers < k.workers {
+	if k := keepUp(c); workers.to > 0 {
+		if a, ok := seekAdvice(c, k, workers, runs); ok {
+			out = append(out, a)
+		}
+	} else if c.Workers < k.workers {
 		capacity, rate := apart(k.capacity, k.rate, 2)
 		ran := try(func(a *sim.Config) { a.Workers = k.workers }, func(r sim.Result) string {
 			return fill("Run %s workers, the fewest whose capacity%s (%s/s) is over %s: %s answered with this policy%s.",
@@ -161,7 +193,11 @@ func advise(c sim.Config, compared []sim.Result, run func(sim.Config) (sim.Resul
 				strconv.Itoa(c.LossWorkers), strconv.Itoa(c.Workers+c.LossWorkers), strconv.Itoa(c.Workers), Percent(r.Sale.AnsweredShare), andRecovered(", ", r))
 		})
 	}
-	if c.Retries > 0 {
+	if retries.to > 0 {
+		if a, ok := seekAdvice(c, need{}, retries, runs); ok {
+			out = append(out, a)
+		}
+	} else if c.Retries > 0 {
 		try(func(a *sim.Config) { a.Retries = 0 }, func(r sim.Result) string {
 			if same(r) {
 				return ""
@@ -178,7 +214,7 @@ func advise(c sim.Config, compared []sim.Result, run func(sim.Config) (sim.Resul
 			return text
 		})
 	}
-	if c.Retries > 0 && c.Client == sim.Fixed && cur.BackToNormalS == nil && cur.Recovery != sim.Unmeasured {
+	if c.Retries > 0 && c.Client == sim.Fixed && notBack(cur) {
 		try(func(a *sim.Config) { a.Client = sim.Budget }, func(r sim.Result) string {
 			if same(r) && Number(r.AttemptsPerPerson, 2) == Number(cur.AttemptsPerPerson, 2) {
 				return ""
@@ -218,10 +254,9 @@ func advise(c sim.Config, compared []sim.Result, run func(sim.Config) (sim.Resul
 			}
 		}
 		policy, share, who, isBack := PolicyNoun(c.Policy), Percent(cur.Sale.AnsweredShare), SalePeople(c), andRecovered(", and is ", cur)
-		notBack := cur.BackToNormalS == nil && cur.Recovery != sim.Unmeasured
 		var text string
 		switch {
-		case notBack || cur.Sale.AnsweredShare < 0.5:
+		case notBack(cur) || cur.Sale.AnsweredShare < 0.5:
 			// Never "nothing to change" for a run that is not back or that
 			// answers under half its people: nothing here helped, which is
 			// not the same.

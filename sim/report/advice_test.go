@@ -1,6 +1,7 @@
 package report_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 
 	"github.com/shedsim/shedsim/sim"
 	"github.com/shedsim/shedsim/sim/report"
+	"github.com/shedsim/shedsim/sim/sweep"
 )
 
 // advise is report.Advise on c, compared through the run cache.
@@ -65,8 +67,9 @@ func TestAdviseDefaultSaysWhatThePostSays(t *testing.T) {
 	require.Len(t, adv, 2, "the post: it suggests 13 workers, or the bounded queue")
 
 	w := adv[0]
-	assert.True(t, strings.HasPrefix(w.Text, "Run 13 workers, the fewest whose capacity (162.5/s) is over the sale's 150/s: "),
-		"first 13 workers, the fewest whose capacity is over 150 a second, since capacity sets the ceiling: %q", w.Text)
+	assert.True(t, strings.HasPrefix(w.Text, "Run 13 workers, the fewest that answer at least 99% of the sale's people with every seed back to normal, as many as the 13 whose capacity (162.5/s) is over the sale's 150/s, over seeds 1 to 10: 13 workers: back in 10 of 10 seeds, 100.0% answered"),
+		"first 13 workers, the fewest whose capacity is over 150 a second, since capacity sets the ceiling, and measured over seeds the fewest that keep up: %q", w.Text)
+	assert.Contains(t, w.Text, "; 12 workers: back in 10 of 10 seeds, 96.0% answered", "and what one fewer measured")
 	want := c
 	want.Workers = 13
 	assert.Equal(t, want, w.Config, "only the workers change")
@@ -79,55 +82,87 @@ func TestAdviseDefaultSaysWhatThePostSays(t *testing.T) {
 	assert.Equal(t, want, sw.Config, "only the policy changes")
 }
 
+// keepsUp measures n workers over the advice's seeds, apart from the
+// advice's own search (a one-step sweep), and reports whether they meet the
+// advice's goal: at least 99% of the sale answered, every seed back.
+func keepsUp(t *testing.T, c sim.Config, n int) bool {
+	t.Helper()
+	sw, err := sweep.Run(sweep.Spec{Base: c, Knob: "workers", From: float64(n), To: float64(n), Steps: 1, Seeds: report.AdviceSeeds, Policies: []sim.Policy{c.Policy}})
+	require.NoError(t, err)
+	o := sw.Curves[0].Steps[0]
+	return o.Answered.Mean >= 0.99 && o.Back() == o.Seeds
+}
+
 // TestAdviseCapacityFirst: when capacity is short at any time, under a
-// sale or all day, the first suggestion is the fewest workers that keep
-// up, with what they measured; and a run that is not back, or answers
-// under half its people, is never "nothing to change" (issue 14, item 3).
+// sale or all day, the first suggestion is about workers: the fewest that
+// keep up, sought over the advice's seeds (they meet the goal and one
+// fewer does not, measured again here), beside the fewest whose capacity
+// is over the arrivals; and a run that is not back, or answers under half
+// its people, is never "nothing to change" (issue 14, item 3).
 func TestAdviseCapacityFirst(t *testing.T) {
 	workers := func(n int) func(*sim.Config) { return func(c *sim.Config) { c.Workers = n } }
 	service := func(ms float64) func(*sim.Config) { return func(c *sim.Config) { c.ServiceMS = ms } }
 	sale := func(s float64) func(*sim.Config) { return func(c *sim.Config) { c.SaleS = s } }
 	timeout := func(ms float64) func(*sim.Config) { return func(c *sim.Config) { c.TimeoutMS = ms } }
+	const (
+		sought = "sought" // the fewest that keep up, found
+		short  = "short"  // even twice the capacity's workers do not
+		fixed  = "fixed"  // over the seeks' budget: one run of the capacity's workers
+		none   = "none"   // no run can have the workers
+	)
 	tests := []struct {
 		reason  string
 		config  sim.Config
-		workers int    // the first item's workers; 0 for a capacity no run can have
+		kind    string
+		workers int    // the first item's workers
 		want    string // the first item's prefix
 	}{
-		{"steady overload, twice capacity all day", shop(policy(sim.LIFO), normalRPS(200), saleRPS(200)), 17,
-			"Run 17 workers, the fewest whose capacity (212.5/s) is over the 200/s that arrive all day: "},
-		{"steady overload under the unbounded queue", shop(normalRPS(120), saleRPS(120)), 10,
-			"Run 10 workers, the fewest whose capacity (125/s) is over the 120/s that arrive all day: "},
-		{"a sale quieter than the day", shop(policy(sim.Bounded), normalRPS(150), saleRPS(120)), 13,
-			"Run 13 workers, the fewest whose capacity (162.5/s) is over the normal 150/s: "},
-		{"tiny capacity: one worker at a second", shop(workers(1), service(1000)), 151,
-			"Run 151 workers, the fewest whose capacity (151/s) is over the sale's 150/s: "},
-		{"tiny capacity under a policy that says no", shop(policy(sim.CoDel), workers(1), service(500)), 76,
-			"Run 76 workers, the fewest whose capacity (152/s) is over the sale's 150/s: "},
-		{"a huge short sale", shop(saleRPS(100_000), sale(5)), 8_001,
+		{"steady overload, twice capacity all day: 17 on paper, 21 measured", shop(policy(sim.LIFO), normalRPS(200), saleRPS(200)), sought, 21,
+			"Run 21 workers, the fewest that answer at least 99% of the people from 60 s to 120 s with every seed back to normal, more than the 17 whose capacity (212.5/s) is over the 200/s that arrive all day, over seeds 1 to 10: "},
+		{"steady overload under the unbounded queue: on paper and measured agree", shop(normalRPS(120), saleRPS(120)), sought, 10,
+			"Run 10 workers, the fewest that answer at least 99% of the people from 60 s to 120 s with every seed back to normal, as many as the 10 whose capacity (125/s) is over the 120/s that arrive all day, "},
+		{"a sale quieter than the day: a capacity of exactly 150/s gets back", shop(policy(sim.Bounded), normalRPS(150), saleRPS(120)), sought, 12,
+			"Run 12 workers, the fewest that answer at least 99% of the sale's people with every seed back to normal, fewer than the 13 whose capacity (162.5/s) is over the normal 150/s, over seeds 1 to 10: "},
+		{"tiny capacity: one worker at a second, which a 2 s timeout leaves little room for", shop(workers(1), service(1000)), short, 302,
+			"More workers alone do not keep up: even 302 workers, twice the 151 whose capacity (151/s) is over the sale's 150/s, do not answer at least 99% of the sale"},
+		{"tiny capacity under a policy that says no", shop(policy(sim.CoDel), workers(1), service(500)), short, 152,
+			"More workers alone do not keep up: even 152 workers, twice the 76 whose capacity (152/s) is over the sale's 150/s, do not answer"},
+		{"a huge short sale: seeking would be over the budget", shop(saleRPS(100_000), sale(5)), fixed, 8_001,
 			"Run 8,001 workers, the fewest whose capacity (100,012.5/s) is over the sale's 100,000/s: "},
-		{"a capacity loss under normal traffic", shop(saleRPS(70), func(c *sim.Config) { c.LossWorkers, c.LossStartS, c.LossS = 3, 60, 60 }), 9,
-			"Run 9 workers, the fewest whose capacity with 3 lost (75/s) is over the 70/s that arrive all day: "},
-		{"a loss during the sale", shop(policy(sim.Bounded), func(c *sim.Config) { c.LossWorkers, c.LossStartS, c.LossS = 2, 60, 60 }), 15,
-			"Run 15 workers, the fewest whose capacity with 2 lost (162.5/s) is over the sale's 150/s: "},
-		{"a slowdown", shop(policy(sim.Bounded), saleRPS(70), func(c *sim.Config) { c.SlowFactor, c.SlowStartS, c.SlowS = 2, 60, 60 }), 12,
-			"Run 12 workers, the fewest whose capacity during the slowdown (75/s) is over the 70/s that arrive all day: "},
-		{"capacity no run can have: an hour a request", shop(service(3_600_000)), 0,
+		{"a capacity loss under normal traffic", shop(saleRPS(70), func(c *sim.Config) { c.LossWorkers, c.LossStartS, c.LossS = 3, 60, 60 }), sought, 9,
+			"Run 9 workers, the fewest that answer at least 99% of the people who arrived during the loss of 3 workers with every seed back to normal, as many as the 9 whose capacity with 3 lost (75/s) is over the 70/s that arrive all day, "},
+		{"a loss during the sale", shop(policy(sim.Bounded), func(c *sim.Config) { c.LossWorkers, c.LossStartS, c.LossS = 2, 60, 60 }), sought, 15,
+			"Run 15 workers, the fewest that answer at least 99% of the sale's people with every seed back to normal, as many as the 15 whose capacity with 2 lost (162.5/s) is over the sale's 150/s, "},
+		{"a slowdown", shop(policy(sim.Bounded), saleRPS(70), func(c *sim.Config) { c.SlowFactor, c.SlowStartS, c.SlowS = 2, 60, 60 }), sought, 12,
+			"Run 12 workers, the fewest that answer at least 99% of the people who arrived during the slowdown with every seed back to normal, as many as the 12 whose capacity during the slowdown (75/s) is over the 70/s that arrive all day, "},
+		{"capacity no run can have: an hour a request", shop(service(3_600_000)), none, 0,
 			"Add capacity: 8 workers at 3,600 s serve 0.0022/s, under the sale's 150/s; keeping up would take 540,001 workers, more than this simulates (100,000)"},
 	}
 	for _, tt := range tests {
 		adv := advise(t, tt.config)
 		first := adv[0]
 		assert.True(t, strings.HasPrefix(first.Text, tt.want), "%s: %q should start with %q", tt.reason, first.Text, tt.want)
-		if tt.workers > 0 {
-			want := tt.config
-			want.Workers = tt.workers
+		want := tt.config
+		want.Workers = tt.workers
+		switch tt.kind {
+		case sought:
+			assert.Equal(t, want, first.Config, "%s: only the workers change", tt.reason)
+			assert.True(t, keepsUp(t, tt.config, tt.workers), "%s: %d workers meet the goal over the seeds", tt.reason, tt.workers)
+			assert.False(t, keepsUp(t, tt.config, tt.workers-1), "%s: %d do not", tt.reason, tt.workers-1)
+			assert.Contains(t, first.Text, "; "+report.Count(tt.workers-1)+" workers: ", "%s: quotes one fewer", tt.reason)
+		case short:
+			assert.Equal(t, want, first.Config, "%s: the top of the range searched", tt.reason)
+			assert.False(t, keepsUp(t, tt.config, tt.workers), "%s: even %d workers miss the goal", tt.reason, tt.workers)
+		case fixed:
 			assert.Equal(t, want, first.Config, "%s: only the workers change", tt.reason)
 			r := run(t, first.Config)
 			assert.Contains(t, first.Text, report.Percent(r.Sale.AnsweredShare)+" answered with this policy, "+report.Recovered(r), "%s: the measured result", tt.reason)
-			left, ms := float64(tt.workers-tt.config.LossWorkers), tt.config.ServiceMS*max(1, tt.config.SlowFactor)
-			assert.Greater(t, left*1000/ms, max(tt.config.SaleRPS, tt.config.NormalRPS), "%s: they keep up", tt.reason)
-			assert.LessOrEqual(t, (left-1)*1000/ms, max(tt.config.SaleRPS, tt.config.NormalRPS), "%s: the fewest", tt.reason)
+		}
+		if tt.kind == sought || tt.kind == fixed {
+			k := tt.config
+			ms := k.ServiceMS * max(1, k.SlowFactor)
+			onPaper := float64(int(max(k.SaleRPS, k.NormalRPS)*ms/1000)+1) + float64(k.LossWorkers)
+			assert.Regexp(t, report.Count(int(onPaper))+" (workers, the fewest )?whose capacity", first.Text, "%s: names the %v workers whose capacity is over the arrivals", tt.reason, onPaper)
 		}
 		for _, a := range adv {
 			assert.False(t, strings.HasPrefix(a.Text, "Nothing to change"), "%s: %q", tt.reason, a.Text)
@@ -164,6 +199,18 @@ func TestAdviceQuotesWhatItRan(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for i, a := range advise(t, tt.config) {
+			if strings.Contains(a.Text, "over seeds 1 to 10") {
+				// Sought over the advice's seeds: Answered is the mean
+				// over them, and the text quotes it.
+				sw, err := sweep.Run(sweep.Spec{Base: a.Config, Knob: "workers", From: float64(a.Config.Workers), To: float64(a.Config.Workers), Steps: 1,
+					Seeds: report.AdviceSeeds, Policies: []sim.Policy{a.Config.Policy}})
+				require.NoError(t, err)
+				mean := sw.Curves[0].Steps[0].Answered.Mean
+				assert.Equal(t, mean, a.Answered, "%s, item %d: Answered is its Config's mean over the seeds (%s)", tt.name, i, tt.reason)
+				assert.Contains(t, a.Text, report.Percent(mean)+" answered", "%s, item %d: the text quotes it (%s)", tt.name, i, tt.reason)
+				assert.NoError(t, a.Config.Validate(), "%s, item %d: a Config the page can try", tt.name, i)
+				continue
+			}
 			r := run(t, a.Config)
 			assert.Equal(t, r.Sale.AnsweredShare, a.Answered, "%s, item %d: Answered is what its Config yields (%s)", tt.name, i, tt.reason)
 			assert.Contains(t, a.Text, report.Percent(r.Sale.AnsweredShare), "%s, item %d: the text quotes its Config's answered share (%s)", tt.name, i, tt.reason)
@@ -178,34 +225,62 @@ func TestAdviceQuotesWhatItRan(t *testing.T) {
 	}
 }
 
+// backInEvery measures c over the advice's seeds, apart from the advice's
+// own search, and reports whether every seed got back to normal.
+func backInEvery(t *testing.T, c sim.Config) bool {
+	t.Helper()
+	sw, err := sweep.Run(sweep.Spec{Base: c, Knob: "retries", From: float64(c.Retries), To: float64(c.Retries), Steps: 1, Seeds: report.AdviceSeeds, Policies: []sim.Policy{c.Policy}})
+	require.NoError(t, err)
+	o := sw.Curves[0].Steps[0]
+	return o.Back() == o.Seeds
+}
+
+// TestAdviseRetries: a run that does not get back with retries is told the
+// most retries that still get every seed back, sought over the advice's
+// seeds (that many do, one more does not, measured again here); a run that
+// is back is told what no retries would answer, one run; a fixed client
+// that is not back is offered a retry budget.
 func TestAdviseRetries(t *testing.T) {
+	shortSale := func(c *sim.Config) { c.SaleS = 20 }
 	tests := []struct {
 		name   string
 		config sim.Config
+		sought bool
+		most   int // the most retries that get back, when sought
+		want   string
 		budget bool
 		reason string
 	}{
-		{"fifo, 3 retries", shop(retries(3)), true, "stuck with the fixed client: retry less, and a budget"},
-		{"fifo, 1 retry", shop(retries(1)), true, "stuck with one retry"},
-		{"bounded, 3 retries", shop(policy(sim.Bounded), retries(3)), false, "back at once: a budget is not needed"},
-		{"bounded, 3 retries, ratio", shop(policy(sim.Bounded), retries(3), client(sim.Ratio)), false, "the clients keep a retry ratio"},
+		{"fifo, 3 retries", shop(retries(3)), true, 0, "Retry less: the most retries with every seed back to normal after the sale is 0, over seeds 1 to 10: 0 retries: back in 10 of 10 seeds", true,
+			"stuck with the fixed client: no retries at all, and a budget"},
+		{"fifo, 1 retry", shop(retries(1)), true, 0, "Retry less: the most retries with every seed back to normal after the sale is 0, over seeds 1 to 10: 0 retries: ", true,
+			"stuck with one retry: even one is enough"},
+		{"fifo, 3 retries, a 20 s sale and 30/s normally", shop(retries(3), shortSale, normalRPS(30)), true, 1, "Retry less: the most retries with every seed back to normal after the sale is 1, over seeds 1 to 10: 1 retry: ", true,
+			"after a short sale 30/s x 2 tries drain, 30/s x 3 do not once everyone times out"},
+		{"bounded, 3 retries", shop(policy(sim.Bounded), retries(3)), false, 0, "Retry less: with no retries this policy answers ", false, "back at once: a budget is not needed"},
+		{"bounded, 3 retries, ratio", shop(policy(sim.Bounded), retries(3), client(sim.Ratio)), false, 0, "Retry less: with no retries this policy answers ", false, "the clients keep a retry ratio"},
 	}
 	for _, tt := range tests {
 		adv := advise(t, tt.config)
 		cur := run(t, tt.config)
-		less := find(t, adv, "Retry less: with no retries this policy answers ")
-		assert.Equal(t, 0, less.Config.Retries, "%s: retry less runs no retries", tt.name)
-		assert.Contains(t, less.Text, report.Percent(cur.Sale.AnsweredShare), "%s: quotes the current answered share", tt.name)
-		assert.Contains(t, less.Text, report.Recovered(cur), "%s: quotes how the current run ended", tt.name)
+		less := find(t, adv, tt.want)
+		if tt.sought {
+			assert.Equal(t, tt.most, less.Config.Retries, "%s: the most retries that get back (%s)", tt.name, tt.reason)
+			assert.True(t, backInEvery(t, less.Config), "%s: %d retries get every seed back", tt.name, tt.most)
+			more := less.Config
+			more.Retries++
+			assert.False(t, backInEvery(t, more), "%s: %d do not", tt.name, more.Retries)
+			assert.Contains(t, less.Text, "; "+strconv.Itoa(more.Retries)+" "+map[bool]string{true: "retry", false: "retries"}[more.Retries == 1]+": back in ", "%s: quotes one more", tt.name)
+		} else {
+			assert.Equal(t, 0, less.Config.Retries, "%s: retry less runs no retries", tt.name)
+			assert.Contains(t, less.Text, report.Percent(cur.Sale.AnsweredShare), "%s: quotes the current answered share", tt.name)
+			assert.Contains(t, less.Text, report.Recovered(cur), "%s: quotes how the current run ended", tt.name)
+			assert.Contains(t, less.Text, "With 3 retries it answers", "%s: plural", tt.name)
+		}
 		if tt.config.Client == sim.Fixed {
 			assert.Contains(t, less.Text, "A retry budget stops retries when they stop helping.", tt.name)
 		} else {
 			assert.NotContains(t, less.Text, "retry budget", "%s: the clients keep a budget already", tt.name)
-		}
-		if tt.config.Retries == 1 {
-			assert.Contains(t, less.Text, "With 1 retry it answers", "%s: singular", tt.name)
-		} else {
-			assert.Contains(t, less.Text, "With 3 retries it answers", "%s: plural", tt.name)
 		}
 
 		budget := lookup(adv, "Give the clients a retry budget")
@@ -342,18 +417,21 @@ func TestAdviseWrongLength(t *testing.T) {
 	assert.NoError(t, err, "one result per policy")
 }
 
-// TestAdviseFromTheListedRuns: a page that runs AdviceRuns' alternatives
-// elsewhere and hands them to AdviseFrom says what Advise says.
+// TestAdviseFromTheListedRuns: a page that makes AdviceRuns' runs
+// elsewhere, one at a time, round after round, and hands them all to
+// AdviseFrom says what Advise says; AdviseFrom refuses to advise with a
+// run missing rather than leave its advice out.
 func TestAdviseFromTheListedRuns(t *testing.T) {
 	cases := []struct {
 		reason string
 		config sim.Config
+		rounds int // at least
 	}{
-		{"the shop's sale: switch, and more workers", shop()},
-		{"retries: retry less, and a budget", shop(retries(3))},
-		{"a bound in requests over the timeout: bound it as a time", shop(policy(sim.Bounded), queue(1024))},
-		{"a refusal cost: make saying no cheap", shop(policy(sim.Bounded), refusalCost(20))},
-		{"nobody in the sale: nothing to run", shop(normalRPS(0), saleRPS(0))},
+		{"the shop's sale: the fewest workers, sought, and switch", shop(), 3},
+		{"retries: the fewest workers and the most retries, sought, and a budget", shop(retries(3)), 3},
+		{"a bound in requests over the timeout: bound it as a time", shop(policy(sim.Bounded), queue(1024)), 1},
+		{"a refusal cost: make saying no cheap", shop(policy(sim.Bounded), refusalCost(20)), 1},
+		{"nobody in the sale: nothing to run", shop(normalRPS(0), saleRPS(0)), 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.reason, func(t *testing.T) {
@@ -361,20 +439,32 @@ func TestAdviseFromTheListedRuns(t *testing.T) {
 			require.NoError(t, err)
 			want, err := report.Advise(tc.config, compared)
 			require.NoError(t, err)
-			cfgs, err := report.AdviceRuns(tc.config, compared)
-			require.NoError(t, err)
-			alts := make([]sim.Result, len(cfgs))
-			for i, a := range cfgs {
-				alts[i], err = sim.Run(a)
+			var done []sim.Result
+			rounds := 0
+			for {
+				cs, err := report.AdviceRuns(tc.config, compared, done)
 				require.NoError(t, err)
+				if len(cs) == 0 {
+					break
+				}
+				for _, c := range cs {
+					require.NoError(t, c.Validate(), "a run the page can make")
+					r, err := sim.Run(c)
+					require.NoError(t, err)
+					done = append(done, r)
+				}
+				rounds++
+				require.LessOrEqual(t, len(done), report.AdviceMaxRuns+5, "within the seeks' budget and the five fixed alternatives")
 			}
-			got, err := report.AdviseFrom(tc.config, compared, alts)
+			assert.GreaterOrEqual(t, rounds, tc.rounds, "the seeks take rounds of their own")
+			got, err := report.AdviseFrom(tc.config, compared, done)
 			require.NoError(t, err)
 			assert.Equal(t, want, got)
-			if len(alts) > 0 {
-				_, err = report.AdviseFrom(tc.config, compared, alts[1:])
-				assert.Error(t, err, "one run short is a caller's mistake, not advice left out")
+			if len(done) > 0 {
+				_, err = report.AdviseFrom(tc.config, compared, done[1:])
+				assert.Error(t, err, "a run short is a caller's mistake, not advice left out")
 			}
+			t.Logf("%d rounds, %d runs", rounds, len(done))
 		})
 	}
 }
