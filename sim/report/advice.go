@@ -51,7 +51,7 @@ func AdviceRuns(c sim.Config, compared, done []sim.Result) ([]sim.Config, error)
 		rs, missing := madeFrom(done, cs)
 		if missing {
 			next = append(next, cs...)
-			return nil, errNotMade
+			return nil, errNotMade{}
 		}
 		return rs, nil
 	})
@@ -66,7 +66,7 @@ func AdviseFrom(c sim.Config, compared, done []sim.Result) ([]Advice, error) {
 		rs, missing := madeFrom(done, cs)
 		if missing {
 			lacking = true
-			return nil, errNotMade
+			return nil, errNotMade{}
 		}
 		return rs, nil
 	})
@@ -80,7 +80,9 @@ func AdviseFrom(c sim.Config, compared, done []sim.Result) ([]Advice, error) {
 }
 
 // errNotMade is a run AdviceRuns lists rather than makes.
-var errNotMade = errors.New("report: a run not made yet")
+type errNotMade struct{}
+
+func (errNotMade) Error() string { return "report: a run not made yet" }
 
 // madeFrom finds each of cs among done, by its Config; missing is true if
 // any is not there.

@@ -59,6 +59,7 @@ func (s adviceSeek) setting(n int) sim.Config {
 type probe struct {
 	answered Spread
 	back     int
+	_        [0]func() // not comparable: no equality to link
 }
 
 // misses is what p misses of the seek's goal, "" for nothing: every seed
@@ -130,27 +131,40 @@ func (s adviceSeek) run(runs func([]sim.Config) ([]sim.Result, error)) (value in
 // run does not (a zero adviceSeek where it runs none). Which it runs
 // depends on c and cur alone.
 func adviceSeeks(c sim.Config, cur sim.Result) (workers, retries adviceSeek) {
-	runs, attempts := AdviceMaxRuns, float64(AdviceMaxAttempts)
 	if cur.Sale.People == 0 || c.Seed > sim.MaxSeed-AdviceSeeds {
-		runs = 0
-	}
-	fits := func(s adviceSeek) adviceSeek {
-		lo, hi := s.setting(s.from), s.setting(s.to)
-		n := bisect.MostProbes(s.to-s.from+1) * AdviceSeeds
-		cost := float64(n) * max(lo.ExpectedAttempts(), hi.ExpectedAttempts()) // monotone in one field
-		if n > runs || cost > attempts || lo.Validate() != nil || hi.Validate() != nil {
-			return adviceSeek{} // over what is left, or not a search that can run
-		}
-		runs, attempts = runs-n, attempts-cost
-		return s
+		return
 	}
 	if k := keepUp(c); c.Workers < k.workers && k.workers <= sim.MaxWorkers {
-		workers = fits(adviceSeek{c, false, c.Workers, min(2*k.workers, sim.MaxWorkers)})
+		workers = adviceSeek{c, false, c.Workers, min(2*k.workers, sim.MaxWorkers)}
 	}
 	if c.Retries > 0 && notBack(cur) {
-		retries = fits(adviceSeek{c, true, 0, c.Retries})
+		retries = adviceSeek{c, true, 0, c.Retries}
+	}
+	wr, wa := workers.cost()
+	rr, ra := retries.cost()
+	if wr > AdviceMaxRuns || wa > AdviceMaxAttempts {
+		workers, wr, wa = adviceSeek{}, 0, 0
+	}
+	if wr+rr > AdviceMaxRuns || wa+ra > AdviceMaxAttempts {
+		retries = adviceSeek{}
 	}
 	return workers, retries
+}
+
+// cost is the most runs the seek can make, and the most attempts they can
+// be expected to send, each at the costlier of the range's ends
+// (ExpectedAttempts is monotone in any one field); over any budget for a
+// search that cannot run, none for a zero seek.
+func (s adviceSeek) cost() (runs int, attempts float64) {
+	if s.to == 0 {
+		return 0, 0
+	}
+	lo, hi := s.setting(s.from), s.setting(s.to)
+	if lo.Validate() != nil || hi.Validate() != nil {
+		return AdviceMaxRuns + 1, 0
+	}
+	runs = bisect.MostProbes(s.to-s.from+1) * AdviceSeeds
+	return runs, float64(runs) * max(lo.ExpectedAttempts(), hi.ExpectedAttempts())
 }
 
 // notBack reports whether r did not get back to normal after the sale,
