@@ -113,30 +113,14 @@ func advise(c sim.Config, compared []sim.Result, runs func([]sim.Config) ([]sim.
 	}
 	var out []Advice
 	workers, retries := adviceSeeks(c, cur)
-	// try runs an alternative and adds what it measured. An alternative that
-	// is not a valid Config (more workers than allowed, a run over the
-	// budget) is not advised: there is no run to quote. Nor is one whose
-	// say returns "": it measured no difference worth the change.
-	try := func(change func(*sim.Config), say func(r sim.Result) string) bool {
-		alt := c
-		change(&alt)
-		if alt.Validate() != nil {
-			return false
-		}
-		rs, err := runs([]sim.Config{alt})
-		if err != nil {
-			return false
-		}
-		r := rs[0]
-		if text := say(r); text != "" {
-			out = append(out, Advice{Text: text, Config: alt, Answered: r.Sale.AnsweredShare})
-		}
-		return true
-	}
-	// same says that r measured what cur did, as the advice prints it.
-	same := func(r sim.Result) bool {
-		return Percent(r.Sale.AnsweredShare) == Percent(cur.Sale.AnsweredShare) && Recovered(r) == Recovered(cur)
-	}
+	// Each fixed alternative is run once (runOne): one that is not a valid
+	// Config (more workers than allowed, a run over the budget) is not
+	// advised, as there is no run to quote; nor is one that measured no
+	// difference worth the change. (Straight code rather than a closure an
+	// alternative: fewer bytes of the page's module.)
+	var alt sim.Config
+	var r sim.Result
+	var ok bool
 
 	// Capacity first, whenever it is short: no policy answers more people
 	// than the workers can serve (the post: "Capacity sets the ceiling").
@@ -146,11 +130,12 @@ func advise(c sim.Config, compared []sim.Result, runs func([]sim.Config) ([]sim.
 		}
 	} else if c.Workers < k.workers {
 		capacity, rate := apart(k.capacity, k.rate, 2)
-		ran := try(func(a *sim.Config) { a.Workers = k.workers }, func(r sim.Result) string {
-			return fill("Run %s workers, the fewest whose capacity%s (%s/s) is over %s: %s answered with this policy%s.",
-				Count(k.workers), k.during, capacity, fill(k.words, rate), Percent(r.Sale.AnsweredShare), andRecovered(", ", r))
-		})
-		if !ran {
+		alt = c
+		alt.Workers = k.workers
+		if r, ok = runOne(runs, alt); ok {
+			out = append(out, Advice{Text: fill("Run %s workers, the fewest whose capacity%s (%s/s) is over %s: %s answered with this policy%s.",
+				Count(k.workers), k.during, capacity, fill(k.words, rate), Percent(r.Sale.AnsweredShare), andRecovered(", ", r)), Config: alt, Answered: r.Sale.AnsweredShare})
+		} else {
 			// Too many workers to simulate (or a run over the budget): say
 			// so, with the numbers, rather than nothing.
 			now, rate := apart(c.CapacityRPS(), k.rate, 2)
@@ -187,63 +172,56 @@ func advise(c sim.Config, compared []sim.Result, runs func([]sim.Config) ([]sim.
 
 	if c.LossWorkers > 0 && c.LossWorkers < c.Workers {
 		// Spare workers, so that the loss leaves as many as there were.
-		try(func(a *sim.Config) { a.Workers = c.Workers + c.LossWorkers }, func(r sim.Result) string {
-			if same(r) {
-				return ""
-			}
-			return fill("Or keep %s spare: with %s workers the loss leaves the %s there were, and this policy answers %s%s.",
-				strconv.Itoa(c.LossWorkers), strconv.Itoa(c.Workers+c.LossWorkers), strconv.Itoa(c.Workers), Percent(r.Sale.AnsweredShare), andRecovered(", ", r))
-		})
+		alt = c
+		alt.Workers = c.Workers + c.LossWorkers
+		if r, ok = runOne(runs, alt); ok && !same(r, cur) {
+			out = append(out, Advice{Text: fill("Or keep %s spare: with %s workers the loss leaves the %s there were, and this policy answers %s%s.",
+				strconv.Itoa(c.LossWorkers), strconv.Itoa(c.Workers+c.LossWorkers), strconv.Itoa(c.Workers), Percent(r.Sale.AnsweredShare), andRecovered(", ", r)), Config: alt, Answered: r.Sale.AnsweredShare})
+		}
 	}
 	if retries.to > 0 {
 		if a, ok := seekAdvice(c, need{}, retries, runs); ok {
 			out = append(out, a)
 		}
 	} else if c.Retries > 0 {
-		try(func(a *sim.Config) { a.Retries = 0 }, func(r sim.Result) string {
-			if same(r) {
-				return ""
-			}
-			tries := "retries"
-			if c.Retries == 1 {
-				tries = "retry"
-			}
-			text := fill("Retry less: with no retries this policy answers %s%s. With %s %s it answers %s%s.",
-				Percent(r.Sale.AnsweredShare), andRecovered(" and is ", r), strconv.Itoa(c.Retries), tries, Percent(cur.Sale.AnsweredShare), andRecovered(" and is ", cur))
+		alt = c
+		alt.Retries = 0
+		if r, ok = runOne(runs, alt); ok && !same(r, cur) {
+			text := fill("Retry less: with no retries this policy answers %s%s. With %s it answers %s%s.",
+				Percent(r.Sale.AnsweredShare), andRecovered(" and is ", r), Retries(c.Retries), Percent(cur.Sale.AnsweredShare), andRecovered(" and is ", cur))
 			if c.Client == sim.Fixed || c.Client == sim.Backoff {
 				text += " A retry budget stops retries when they stop helping."
 			}
-			return text
-		})
+			out = append(out, Advice{Text: text, Config: alt, Answered: r.Sale.AnsweredShare})
+		}
 	}
 	if c.Retries > 0 && c.Client == sim.Fixed && notBack(cur) {
-		try(func(a *sim.Config) { a.Client = sim.Budget }, func(r sim.Result) string {
-			if same(r) && Number(r.AttemptsPerPerson, 2) == Number(cur.AttemptsPerPerson, 2) {
-				return ""
-			}
-			return fill("Give the clients a retry budget (a token bucket of %s, as the AWS SDKs keep): %s answered%s, %s instead of %s.",
-				strconv.Itoa(c.BudgetTokens), Percent(r.Sale.AnsweredShare), andRecovered(" and ", r), AttemptsPerPerson(r.AttemptsPerPerson), Number(cur.AttemptsPerPerson, 2))
-		})
+		alt = c
+		alt.Client = sim.Budget
+		if r, ok = runOne(runs, alt); ok && !(same(r, cur) && Number(r.AttemptsPerPerson, 2) == Number(cur.AttemptsPerPerson, 2)) {
+			out = append(out, Advice{Text: fill("Give the clients a retry budget (a token bucket of %s, as the AWS SDKs keep): %s answered%s, %s instead of %s.",
+				strconv.Itoa(c.BudgetTokens), Percent(r.Sale.AnsweredShare), andRecovered(" and ", r), AttemptsPerPerson(r.AttemptsPerPerson), Number(cur.AttemptsPerPerson, 2)), Config: alt, Answered: r.Sale.AnsweredShare})
+		}
 	}
 	if (c.Policy == sim.Bounded || c.Policy == sim.Priority) && c.HoldsTimeout() && c.Queue != 0 && cur.Sale.TimedOut > 0 {
-		try(func(a *sim.Config) { a.Queue = 0 }, func(r sim.Result) string {
-			if r.Sale.AnsweredShare <= cur.Sale.AnsweredShare || Percent(r.Sale.AnsweredShare) == Percent(cur.Sale.AnsweredShare) {
-				return "" // the automatic bound would answer no more
-			}
-			return fill("Bound the queue as a time: %s waiting hold %s of work against a %s timeout, so %s of %s still time out. The automatic %s (%s of work) answers %s.",
+		alt = c
+		alt.Queue = 0
+		// (Not when the automatic bound would answer no more.)
+		if r, ok = runOne(runs, alt); ok && r.Sale.AnsweredShare > cur.Sale.AnsweredShare && Percent(r.Sale.AnsweredShare) != Percent(cur.Sale.AnsweredShare) {
+			out = append(out, Advice{Text: fill("Bound the queue as a time: %s waiting hold %s of work against a %s timeout, so %s of %s still time out. The automatic %s (%s of work) answers %s.",
 				Count(c.QueueBound()), Seconds(c.QueueSeconds()), Duration(c.TimeoutMS), Percent(cur.Sale.TimedOutShare), SalePeople(c),
-				Count(r.Config.QueueBound()), Seconds(r.Config.QueueSeconds()), Percent(r.Sale.AnsweredShare))
-		})
+				Count(r.Config.QueueBound()), Seconds(r.Config.QueueSeconds()), Percent(r.Sale.AnsweredShare)), Config: alt, Answered: r.Sale.AnsweredShare})
+		}
 	}
 	if c.RefusalCostMS > 0 && c.Policy != sim.FIFO && c.Policy != sim.Skip {
-		try(func(a *sim.Config) { a.RefusalCostMS = 0 }, func(r sim.Result) string {
-			if Percent(r.Sale.AnsweredShare) == Percent(cur.Sale.AnsweredShare) {
-				return "" // the text quotes the answered share alone
-			}
-			return fill("Make saying no cheap: each refusal takes a worker %s now, %s of their time %s. Shed before the expensive part, in the gateway or the handler's first lines, and %s are answered instead of %s.",
+		alt = c
+		alt.RefusalCostMS = 0
+		// (Not when it answers as many, as the text quotes the answered share alone.)
+		if r, ok = runOne(runs, alt); ok && Percent(r.Sale.AnsweredShare) != Percent(cur.Sale.AnsweredShare) {
+			out = append(out, Advice{Text: fill("Make saying no cheap: each refusal takes a worker %s now, %s of their time %s. Shed before the expensive part, in the gateway or the handler's first lines, and %s are answered instead of %s.",
 				Duration(c.RefusalCostMS), Percent(cur.Sale.RefusingShare), Arrived(c),
-				Percent(r.Sale.AnsweredShare), Percent(cur.Sale.AnsweredShare))
-		})
+				Percent(r.Sale.AnsweredShare), Percent(cur.Sale.AnsweredShare)), Config: alt, Answered: r.Sale.AnsweredShare})
+		}
 	}
 	if len(out) == 0 {
 		// No early-no policy answers a point more (or "Switch to" would
@@ -278,6 +256,24 @@ func advise(c sim.Config, compared []sim.Result, runs func([]sim.Config) ([]sim.
 		out = append(out, Advice{Text: text, Config: c, Answered: cur.Sale.AnsweredShare})
 	}
 	return out, nil
+}
+
+// runOne runs alt, a fixed alternative, through runs: false if it is not
+// a valid Config or not made yet.
+func runOne(runs func([]sim.Config) ([]sim.Result, error), alt sim.Config) (sim.Result, bool) {
+	if alt.Validate() != nil {
+		return sim.Result{}, false
+	}
+	rs, err := runs([]sim.Config{alt})
+	if err != nil {
+		return sim.Result{}, false
+	}
+	return rs[0], true
+}
+
+// same says that r measured what cur did, as the advice prints it.
+func same(r, cur sim.Result) bool {
+	return Percent(r.Sale.AnsweredShare) == Percent(cur.Sale.AnsweredShare) && Recovered(r) == Recovered(cur)
 }
 
 // need is the capacity a Config lacks: the fewest workers whose capacity
