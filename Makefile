@@ -35,8 +35,8 @@ STATICCHECK := $(STATICCHECK_BIN)/staticcheck
 # small function inlined at dozens of call sites is code the reader
 # downloads (about 27 KB gzipped). The engine (sim) and the
 # runtime keep theirs, so the simulation runs as fast as before.
-# encoding/json, which writes the answers, and the fmt it brings for its
-# errors are the same: 40 KB raw of a page at its 4.5 MB budget. strings,
+# encoding/json, which reads the input and writes the answers, and the
+# fmt it brings for its errors are the same (40 KB raw). strings,
 # which the engine uses only to read its settings' names: 10.6 KB raw,
 # 4.7 KB gzipped. (Without inlining, most other packages grow: a call in
 # WebAssembly costs more than the small body it replaces.)

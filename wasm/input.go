@@ -14,9 +14,11 @@ import (
 // jsValue, never through JSON.stringify, which turns NaN into null, throws
 // on a BigInt or a circular object, and calls toJSON). Every value is read
 // as a scalar, a number's text or a string, or marked bad with why; what
-// the keys mean is the adapter's business (configFrom, planFrom). Nothing
-// here copies or quotes more of the input than a short prefix, so a huge
-// input gets a short answer, quickly.
+// the keys mean is the adapter's business (configFrom, planFrom). A JSON
+// text over maxInputChars, or a JavaScript string value over
+// maxValueChars, is refused by its length before it is copied, and a
+// message quotes at most a short prefix, so a huge input gets a short
+// answer, quickly.
 
 const (
 	// maxInputChars is the longest JSON text the API reads, in UTF-16 code
