@@ -32,11 +32,12 @@ import (
 // It takes exactly the Configs arrivalOrderTakes accepts: the policies
 // fifo, skip, bounded and codel (every one that serves the oldest request
 // first), the post's fixed client (with or without jitter), and refusals
-// that cost nothing, at any value of the model's other fields that it knows (the
-// workers, service mean, rates, sale, duration, timeout, retries, their
-// delay and jitter, bound, order share, CoDel's M and N, seed, the time
-// series' step, and the other clients' knobs, which the fixed client never
-// reads); any field it does not know must be at its default. The series,
+// that cost nothing, at any value of the model's other fields that it
+// knows (the workers, the service's mean and shape, rates, sale, duration,
+// timeout, retries, their delay and jitter, bound, order share, CoDel's M
+// and N, seed, the time series' step, and the other clients' knobs, which
+// the fixed client never reads); any field it does not know must be at its
+// default. The series,
 // if asked for, is tallied as the attempts arrive (arrivalseries.go). For
 // every such Config it gives the Result the event loop gives, to the bit
 // (the differential tests and
@@ -65,6 +66,9 @@ func arrivalOrderTakes(c Config) bool {
 	c.NormalRPS, c.SaleRPS, c.SaleStartS, c.SaleS, c.DurationS = d.NormalRPS, d.SaleRPS, d.SaleStartS, d.SaleS, d.DurationS
 	c.TimeoutMS, c.Retries, c.RetryDelayMS, c.RetryJitterMS = d.TimeoutMS, d.Retries, d.RetryDelayMS, d.RetryJitterMS
 	c.SeriesStepS = d.SeriesStepS // the series, as arrivalseries.go records it
+	// The service's shape: its times are drawn in the order services
+	// start, whatever their distribution (rule 3a).
+	c.Service, c.ServiceP99MS = d.Service, d.ServiceP99MS
 	// The other clients' knobs, which the fixed client never reads.
 	if c.Client == Fixed {
 		c.BackoffBaseMS, c.BackoffCapMS = d.BackoffBaseMS, d.BackoffCapMS
@@ -275,11 +279,17 @@ func (e *engine) arrivalOrder() bool {
 		if sale {
 			e.noteServed(p - at)
 		}
-		u, j, ok := e.service.expLayer()
-		if !ok {
-			u = e.service.expBeyond(j)
+		d := float64(0)
+		if e.draw.exponential { // serviceNS, unrolled
+			u, j, ok := e.service.expLayer()
+			if !ok {
+				u = e.service.expBeyond(j)
+			}
+			d = float64(e.draw.mean * u)
+		} else { // a service-time shape (rule 3a)
+			d = e.serviceNS()
 		}
-		d := float64(e.draw.mean*u) + 0.5 // the exponential's serviceNS, unrolled
+		d += 0.5
 		if d > float64(end) {
 			d = float64(end)
 		}

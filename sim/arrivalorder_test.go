@@ -99,6 +99,13 @@ func arrivalOrderConfig(r *rand.Rand, budget float64) Config {
 		c.RefusalCostMS = pick(0, 20) // unread: they never refuse
 	}
 	c.Seed = r.Uint64N(MaxSeed + 1)
+	// The service's shape, a lognormal one's tail anywhere it may be.
+	switch r.IntN(4) {
+	case 0:
+		c.Service, c.ServiceP99MS = LognormalService, c.ServiceMS*(1+(MaxLognormalTail-1)*r.Float64())
+	case 1:
+		c.Service = ConstantService
+	}
 	// A series at the page's step, or at any step down to the finest that
 	// keeps to MaxSeriesPoints, or none.
 	c.SeriesStepS = pick(0, SeriesStep(c.DurationS), spread(max(0.001, c.DurationS/MaxSeriesPoints), 2*c.DurationS))
@@ -183,8 +190,8 @@ func TestArrivalOrderTakes(t *testing.T) {
 		{"jitter: retries come due out of the order made, and the path orders them", func(c *Config) { c.Retries, c.RetryJitterMS = 3, 500 }, true},
 		{"the fixed client ignores the other clients' knobs", func(c *Config) { c.BudgetTokens, c.RatioMax, c.BackoffCapMS = 3, 0.5, 1 }, true},
 		{"retries, a zero delay, a tiny timeout", func(c *Config) { c.Retries, c.RetryDelayMS, c.TimeoutMS = 100, 0, 1e-6 }, true},
-		{"a log-normal service: declined, for the event loop", func(c *Config) { c.Service, c.ServiceP99MS = LognormalService, 600 }, false},
-		{"a constant service: declined, for the event loop", func(c *Config) { c.Service = ConstantService }, false},
+		{"a log-normal service: its times are drawn in the order services start", func(c *Config) { c.Service, c.ServiceP99MS = LognormalService, 600 }, true},
+		{"a constant service", func(c *Config) { c.Service = ConstantService }, true},
 		{"patience gives up out of arrival order: declined", func(c *Config) { c.Patience, c.PatienceMS = ExponentialPatience, 3000 }, false},
 		{"the whole model's numbers", func(c *Config) {
 			c.Workers, c.ServiceMS, c.NormalRPS, c.SaleRPS, c.SaleStartS, c.SaleS, c.DurationS = 3, 7, 1, 2, 0, 0, 10
@@ -215,7 +222,7 @@ var (
 		"Policy", "Workers", "ServiceMS", "NormalRPS", "SaleRPS", "SaleStartS", "SaleS", "DurationS",
 		"TimeoutMS", "Retries", "RetryDelayMS", "RetryJitterMS", "Queue", "RefusalCostMS", "OrderShare",
 		"CoDelTargetMS", "CoDelIntervalMS", "BackoffBaseMS", "BackoffCapMS", "BudgetTokens",
-		"BudgetRefusalCost", "BudgetTimeoutCost", "BudgetRefill", "RatioMax", "ThrottleK", "ClientWindowS", "Seed", "SeriesStepS",
+		"BudgetRefusalCost", "BudgetTimeoutCost", "BudgetRefill", "RatioMax", "ThrottleK", "ClientWindowS", "Seed", "SeriesStepS", "Service", "ServiceP99MS",
 	}
 	arrivalOrderDeclines = []string{"Client"}
 )
@@ -302,7 +309,7 @@ func FuzzArrivalOrder(f *testing.F) {
 		timeoutMS float64, retries int, retryDelayMS, jitterMS float64, queue int, refusalCostMS, orderShare,
 		codelTargetMS, codelIntervalMS float64, client int, seed uint64,
 		_ int, _, _, _, _, _ float64, // the incidents, which the arrival-order path declines
-		_ int, _ float64, _ int, _ float64, // the service's shape and patience: declined too
+		service int, serviceP99MS float64, _ int, _ float64, // the service's shape; patience, declined
 		_ float64, _ int, _ float64, _ int, // the sale's shape and the heap: declined too
 		seriesStepS float64) {
 		c := DefaultConfig()
@@ -315,6 +322,7 @@ func FuzzArrivalOrder(f *testing.F) {
 			c.RefusalCostMS = refusalCostMS
 		}
 		c.Seed, c.SeriesStepS = seed, seriesStepS
+		c.Service, c.ServiceP99MS = ServiceShape(uint(service)%3), serviceP99MS
 		if c.Validate() != nil {
 			return
 		}
