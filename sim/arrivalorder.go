@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -547,14 +548,21 @@ func (t freeTree) start(workers int) freeTree {
 func (t freeTree) replace(worker int, at int64) (root uint64) {
 	v := uint64(at+1)<<workerBits | uint64(worker)
 	mask := len(t) - 1 // a power of two less one: no bounds to check
-	i := len(t)/2 + worker
-	t[i&mask] = v
-	for i > 1 {
-		v = min(v, t[(i^1)&mask])
-		i >>= 1
+	for i := len(t)/2 + worker; ; i >>= 1 {
 		t[i&mask] = v
+		if i == 1 {
+			return v
+		}
+		v = earlier(v, t[(i^1)&mask])
 	}
-	return v
+}
+
+// earlier is the smaller of a and b, computed rather than branched to:
+// which of two workers is free first is a coin toss the processor cannot
+// predict, and the compiler makes min a branch in a loop.
+func earlier(a, b uint64) uint64 {
+	_, borrow := bits.Sub64(a, b, 0) // 1 if a < b
+	return b ^ (a^b)&-borrow
 }
 
 // b2i is 1 for true and 0 for false; the compiler makes it a flag, not a
