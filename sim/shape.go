@@ -94,6 +94,11 @@ func (c Config) validateShape(errs *[]error, real func(string, float64, float64,
 		ok = false
 	case c.SaleWaves <= 1 && c.SaleEveryS != 0:
 		bad("sale_every_s", limits.Num(c.SaleEveryS)+" s, but there is one sale: set {sale_waves} to 2 or more, or make this 0")
+	case c.SaleWaves > 1 && lenOK && c.SaleS == 0:
+		// Waves of no length are no sale at all, yet they would span
+		// the sale's measured windows (MeasuredAt) with nobody in it.
+		bad("sale_waves", limits.Count(int64(c.SaleWaves))+" waves of a sale that lasts 0 s: give {sale_s} a length, or leave out {sale_waves}")
+		ok = false
 	}
 	if c.Shaped() && c.SaleRPS == c.NormalRPS {
 		field := "sale_ramp_s"
@@ -169,6 +174,11 @@ func (e *engine) piece(t int64) (from, to int64, lo, hi float64) {
 	start := e.saleStart + i*e.waveEvery
 	end := start + e.waveLen
 	switch {
+	case t >= end && e.waveEvery == 0:
+		// One sale, whose end rounded to the nanosecond from sale_start_s
+		// + sale_s can fall a nanosecond after start + its length: the
+		// normal rate up to saleEnd, never a piece that ends before t.
+		return end, e.saleEnd, normal, normal
 	case t >= end: // between waves
 		return end, start + e.waveEvery, normal, normal
 	case t < start+e.ramp:

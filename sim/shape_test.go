@@ -97,6 +97,7 @@ func TestValidateShape(t *testing.T) {
 		{"a ramp with no sale", func(c *Config) { c.SaleRPS, c.SaleRampS = 70, 10 }, []string{"sale_ramp_s"}},
 		{"waves with no sale", func(c *Config) { c.SaleRPS, c.SaleWaves, c.SaleEveryS = 70, 2, 90 }, []string{"sale_waves"}},
 		{"a spacing that is not a number", func(c *Config) { c.SaleWaves, c.SaleEveryS = 2, math.NaN() }, []string{"sale_every_s"}},
+		{"waves of a sale that lasts 0 s", func(c *Config) { c.SaleS, c.SaleWaves, c.SaleEveryS = 0, 5, 20 }, []string{"sale_waves"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.reason, func(t *testing.T) {
@@ -109,6 +110,24 @@ func TestValidateShape(t *testing.T) {
 			}
 			assert.Equal(t, tt.fields, got, tt.reason)
 		})
+	}
+}
+
+// TestRampedSaleEndsOnItsNanosecond: a ramped sale whose end, rounded to
+// the nanosecond from sale_start_s + sale_s, falls a nanosecond after its
+// start plus its length (found by FuzzRun) ran its arrivals back to the
+// sale's start and panicked ("time went backwards"); it runs, and its
+// sale holds the people of its windows.
+func TestRampedSaleEndsOnItsNanosecond(t *testing.T) {
+	c := DefaultConfig()
+	c.SaleStartS, c.SaleS, c.SaleRampS, c.DurationS = 205.71428571428572, 8.571428571428571, 1, 400
+	start, length := int64(math.Round(c.SaleStartS*1e9)), int64(math.Round(c.SaleS*1e9))
+	require.Equal(t, start+length+1, int64(math.Round(c.SaleEndS()*1e9)), "the case: the end rounds a nanosecond later")
+	for seed := uint64(1); seed <= 5; seed++ {
+		c.Seed = seed
+		r, err := Run(c)
+		require.NoError(t, err)
+		checkInvariants(t, c, r)
 	}
 }
 
