@@ -41,16 +41,25 @@ func (m MapSpec) Plan() (Plan, error) {
 // Measure runs c at seeds c.Seed to c.Seed+n-1 and folds them, in seed
 // order, into the Outcome that Run reports for that setting: the same
 // bits, whoever calls it and on whatever platform. It checks c and the
-// seeds, but not a request's budget, which Plan has checked.
+// seeds, but not a request's budget, which Plan has checked. It runs one
+// seed after another with sim.Run (a caller spreads settings over its
+// cores), so that a program that measures only this way, as the page's
+// workers do, links no batch of runs.
 func Measure(c sim.Config, n int) (Outcome, error) {
 	if err := errors.Join(c.Validate(), seedsFrom(c, n)); err != nil {
 		return Outcome{}, err
 	}
-	outs, err := measure([]sim.Config{c}, c.Seed, n, nil, nil)
-	if err != nil {
-		return Outcome{}, err
+	var t tally
+	first := c.Seed
+	for i := range n {
+		c.Seed = first + uint64(i)
+		r, err := sim.Run(c)
+		if err != nil {
+			return Outcome{}, err
+		}
+		t.add(r)
 	}
-	return outs[0], nil
+	return t.outcome(), nil
 }
 
 // Assemble is the Sweep of s from its Outcomes, one per setting of its
