@@ -10,23 +10,28 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 )
 
-// The page's size targets (issue 10, up from issue 3's 4 MB and 1 MB so that
-// encoding/json and net/url can replace hand-written codecs): sim.wasm at
-// most 1.5 MB gzipped, what a reader downloads and the design's budget,
-// and 4.9 MB raw, what the browser compiles. Issue 10 set 4.5 MB raw; the
-// engine's workers took the page past it, and the standard library in
-// place of the hand-written codecs is 262 KB raw (60 KB gzipped) more:
-// json.Unmarshal, which reads the input and the workers' answers, 141 KB,
-// and net/url, which escapes and reads the address's query, 121 KB, most of
-// it net/netip's package variables, which link in unique and weak
-// pointers (README, "Speed and size").
+// The page's size budget: sim.wasm at most 1.5 MB gzipped, what a reader
+// downloads and the design's budget (issue 10, up from issue 3's 1 MB so
+// that encoding/json and net/url can replace hand-written codecs).
+// Raw size, what the browser compiles, is a cost that is measured rather
+// than a budget (BenchmarkBrowserWasmCompile times what it costs a reader);
+// maxWasmBytes is a cap with modest headroom over today's module so that
+// growth is noticed and reported. Issue 10 set 4.5 MB raw; the engine's
+// workers took the page past it, the standard library in place of the
+// hand-written codecs is 262 KB raw (60 KB gzipped) more (json.Unmarshal
+// 141 KB; net/url 121 KB, most of it net/netip's package variables), and
+// issue 13's sweep and map widgets (site/tips.html) 389 KB raw (97 KB
+// gzipped), which took it to 5.25 MB; the cap is 5.4 MB (README, "Speed
+// and size").
 // Sizes are not timings: the same build gives the same bytes on any
 // machine, so TestWasmSize holds the page to them and the benchmark
 // reports the figures.
 const (
-	maxWasmBytes     = 4_900_000
+	maxWasmBytes     = 5_400_000
 	maxWasmGzipBytes = 1_500_000
 )
 
@@ -231,4 +236,56 @@ func benchSubmit(b *testing.B, query string, windows int) {
 	b.ReportMetric(build/float64(n), "ms-build")
 	b.ReportMetric(draw/float64(n), "ms-draw")
 	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkBrowserWasmCompile reports what site/sim.wasm's size costs a
+// reader once its bytes have arrived: WebAssembly.compile of the module's
+// bytes and WebAssembly.instantiate of the compiled module with
+// wasm_exec.js's imports (the Go runtime is not started), in milliseconds,
+// timed in the page with performance.now(). Each iteration is a new tab
+// on the site served over http, so nothing is cached between them.
+func BenchmarkBrowserWasmCompile(b *testing.B) {
+	s := startBrowser(b)
+	srv := s.serve(b)
+	var compile, instantiate float64
+	n := 0
+	for b.Loop() {
+		tb := s.newTab(b)
+		tb.do("opening wasm_exec.js", chromedp.Navigate(srv.URL+"/wasm_exec.js"))
+		eval[bool](tb, `(() => {
+			const s = document.createElement('script');
+			s.src = '/wasm_exec.js';
+			s.onload = async () => {
+				try {
+					const bytes = await (await fetch('/sim.wasm')).arrayBuffer();
+					const t0 = performance.now();
+					const mod = await WebAssembly.compile(bytes);
+					const t1 = performance.now();
+					await WebAssembly.instantiate(mod, new Go().importObject);
+					const t2 = performance.now();
+					window.__compile = {compile: t1 - t0, instantiate: t2 - t1, bytes: bytes.byteLength};
+				} catch (e) {
+					window.__compile = {error: String(e)};
+				}
+			};
+			document.head.appendChild(s);
+			return true;
+		})()`)
+		got := poll[struct {
+			Compile     float64 `json:"compile"`
+			Instantiate float64 `json:"instantiate"`
+			Bytes       int     `json:"bytes"`
+			Error       string  `json:"error"`
+		}](tb, "the module compiled and instantiated", `window.__compile`, ``)
+		if got.Error != "" {
+			b.Fatalf("compiling site/sim.wasm: %s", got.Error)
+		}
+		compile += got.Compile
+		instantiate += got.Instantiate
+		tb.close()
+		n++
+	}
+	b.ReportMetric(compile/float64(n), "ms-compile")
+	b.ReportMetric(instantiate/float64(n), "ms-instantiate")
+	b.ReportMetric((compile+instantiate)/float64(n), "ms-compile+instantiate")
 }
