@@ -46,13 +46,14 @@
   var baseOrigin = base && /^https?:$/.test(protocol) ? new URL(base).origin : '';
 
   // Config keys (the element's attributes), plus sample, kind, controls
-  // and theme.
+  // and theme, the planner's and a sweep's or a map's own.
   var KEYS = ['policy', 'workers', 'service_ms', 'service', 'service_p99_ms', 'normal_rps', 'sale_rps', 'sale_start_s', 'sale_s',
     'duration_s', 'timeout_ms', 'patience', 'patience_ms', 'retries', 'retry_delay_ms', 'retry_jitter_ms', 'queue', 'refusal_cost_ms',
     'order_share', 'codel_target_ms', 'codel_interval_ms', 'client', 'backoff_base_ms', 'backoff_cap_ms',
     'budget_tokens', 'budget_refusal_cost', 'budget_timeout_cost', 'budget_refill', 'ratio_max',
     'throttle_k', 'client_window_s', 'sale_ramp_s', 'sale_waves', 'sale_every_s', 'loss_workers', 'loss_start_s', 'loss_s', 'slow_factor', 'slow_start_s',
     'slow_s', 'heap_requests', 'series_step_s', 'seed', 'sample', 'kind', 'controls', 'theme',
+    'knob', 'from', 'to', 'steps', 'seeds', 'below', 'x', 'x_from', 'x_to', 'x_steps', 'y', 'y_from', 'y_to', 'y_steps',
     'rate_rps', 'target', 'limit_ms', 'abandon_target'];
   // Attributes every element may carry, which are not settings; theme is
   // the loader's own.
@@ -646,7 +647,7 @@
     new ResizeObserver(function () { post(false); }).observe(document.documentElement);
     // drawn says the widget shows its results (every policy's, for the
     // comparison), which may not change the height.
-    ['shedsim:result', 'shedsim:lab', 'shedsim:plan'].forEach(function (type) {
+    ['shedsim:result', 'shedsim:lab', 'shedsim:plan', 'shedsim:sweep', 'shedsim:map'].forEach(function (type) {
       document.addEventListener(type, function () {
         if (!drawn) {
           drawn = true;
@@ -850,7 +851,7 @@
     }).observe(box, { childList: true });
   }
 
-  // Pages: <div data-shedsim-page="simulator|lab|planner">.
+  // Pages: <div data-shedsim-page="simulator|lab|planner|tips">.
   function mountPages() {
     var pages = document.querySelectorAll('[data-shedsim-page]');
     if (!pages.length) {

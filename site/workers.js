@@ -20,6 +20,12 @@
  *                                        whole, the windows as float64s
  *                                        (shedsim.runParts), else null.
  *                                        Returns an id.
+ *   shedsimWorkers.measure(config, seeds, done)  measures one setting of
+ *                                        a sweep or a map: config (JSON) at
+ *                                        seeds seeds from its own, on the
+ *                                        next free worker; done(outcome)
+ *                                        gets shedsim.runOutcome's JSON.
+ *                                        Returns an id, as run does.
  *   shedsimWorkers.cancel(id)           forgets a run: a queued one is
  *                                        dropped, a running one's worker is
  *                                        stopped and replaced
@@ -54,7 +60,9 @@
     function answer(job) {
       var out, windows = null;
       try {
-        if (job.whole) {
+        if (job.seeds) {
+          out = api.runOutcome(job.config, job.seeds);
+        } else if (job.whole) {
           var parts = api.runParts(job.config);
           out = parts.totals;
           windows = parts.windows || null;
@@ -138,7 +146,9 @@
           feed.pending = 0;
           var job = queue.shift();
           if (job) {
-            if (job.whole) {
+            if (job.seeds) {
+              job.done(window.shedsim.runOutcome(job.config, job.seeds), null);
+            } else if (job.whole) {
               var parts = window.shedsim.runParts(job.config);
               job.done(parts.totals, parts.windows || null);
             } else {
@@ -154,7 +164,7 @@
       var w = workers[i];
       if (w.ready && !w.job) {
         w.job = queue.shift();
-        w.postMessage({ id: w.job.id, config: w.job.config, whole: w.job.whole });
+        w.postMessage({ id: w.job.id, config: w.job.config, whole: w.job.whole, seeds: w.job.seeds });
       }
     }
   }
@@ -224,6 +234,13 @@
     return id;
   }
 
+  function measure(config, seeds, done) {
+    var id = nextID++;
+    queue.push({ id: id, config: config, seeds: seeds, done: done });
+    feed();
+    return id;
+  }
+
   function cancel(id) {
     for (var i = 0; i < queue.length; i++) {
       if (queue[i].id === id) {
@@ -244,6 +261,6 @@
     }
   }
 
-  var api = { start: start, run: run, cancel: cancel, size: size };
+  var api = { start: start, run: run, measure: measure, cancel: cancel, size: size };
   window.shedsimWorkers = api;
 })();

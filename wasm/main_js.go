@@ -19,15 +19,16 @@
 //	shedsim.run(config)              sim.Result, byte for byte json.Marshal's | {"errors"} | {"error"}
 //	shedsim.runTotals(config)        for the page's workers (site/workers.js): a whole sim.Config's run, without its windows
 //	shedsim.runParts(config)         the same, {"totals": runTotals', "windows": a Uint8Array of float64s (results.go)}
+//	shedsim.runOutcome(config, seeds)  for the workers: one setting of a sweep or a map, sweep.Outcome (tips.go)
 //	shedsim.labList()                {"dimensions", "lab": [{"index", "config"}]}
 //	shedsim.lab(index)               {"index", "config", "result", "chart", "recovered", "outlook", "this_run"} | {"errors"}
 //	shedsim.labIndex(policy, retries, sale_rps, timeout_ms)  a number, -1 if not in the lab
 //	shedsim.plan(input)              {"plan": plan.Plan, "chart"} | {"errors"} | {"error"}
 //	shedsim.mount(element, kind, attrs)  a widget id (number > 0), or 0 on failure (shown in element)
 //	shedsim.unmount(id)              removes a widget's listeners and empties its element
-//	shedsim.page(element, kind)      a page ("simulator", "lab", "planner"): ids without prefix, URL state
+//	shedsim.page(element, kind)      a page ("simulator", "lab", "planner", "tips"): ids without prefix, URL state
 //
-// Widgets (kind "simulator", "full", "compare", "chart", "lab", "planner") dispatch bubbling
+// Widgets (kind "simulator", "full", "compare", "chart", "lab", "planner", "sweep", "map") dispatch bubbling
 // CustomEvents on their element: shedsim:result (detail {"view",
 // "first_ms", "build_ms", "advice_ms"}, once every policy and the advice
 // are measured; an input that is not valid while they are leaves them to
@@ -36,6 +37,8 @@
 // shedsim:clients (the simulator page only: detail {"view":
 // report.ClientView, "clients_ms"}, after shedsim:result), shedsim:lab
 // (detail a lab run), shedsim:plan (detail {"plan", "chart"}),
+// shedsim:sweep and shedsim:map (detail {"sweep": sweep.Sweep} or {"map":
+// sweep.Map, "ms"}, once every step is measured),
 // shedsim:invalid (detail {"errors"}) and shedsim:error (detail
 // {"error"}), for a bug.
 package main
@@ -213,8 +216,10 @@ func mount(element js.Value, kind string, attrs map[string]string, page bool) (i
 		w = mountLab(host, prefix, page, attrs)
 	case "planner":
 		w = mountPlanner(host, prefix, page, attrs)
+	case "tips", tipsSweep, tipsMap:
+		w = mountTips(host, prefix, page, kind, attrs)
 	default:
-		fill(host, h("p", "class", "shedsim-error", "role", "alert", "Unknown kind "+strconv.Quote(kind)+": use simulator, full, compare, chart, lab or planner."))
+		fill(host, h("p", "class", "shedsim-error", "role", "alert", "Unknown kind "+strconv.Quote(kind)+": use simulator, full, compare, chart, lab, planner, sweep or map."))
 		return 0
 	}
 	id = nextID
@@ -253,6 +258,14 @@ func main() {
 			u8 := js.Global().Get("Uint8Array").New(len(windows))
 			js.CopyBytesToJS(u8, windows)
 			return map[string]any{"totals": totals, "windows": u8}
+		}),
+		"runOutcome": js.FuncOf(func(_ js.Value, args []js.Value) (out any) {
+			defer func() {
+				if r := recover(); r != nil {
+					out = fail("internal error (a bug, please report it): " + panicText(r))
+				}
+			}()
+			return runOutcome(args[0].String(), args[1].Int())
 		}),
 		"labList": fn0(labListJSON),
 		"lab": js.FuncOf(func(_ js.Value, args []js.Value) any {

@@ -10,20 +10,29 @@ import (
 	"github.com/shedsim/shedsim/sim"
 )
 
-// runConfig runs the Config in configJSON, every key of a Config as
+// workerConfigOf reads the Config in configJSON, every key of a Config as
 // ConfigStrings writes it (workerConfig): what the page sends its workers,
 // having validated it for the form already. It is read as the form reads
 // its fields, not as the API reads a caller's settings, which refuses one
 // that counts for nothing (the client comparison's backoff with no
 // retries is a run the page makes).
-func runConfig(configJSON string) (sim.Result, error) {
+func workerConfigOf(configJSON string) (sim.Config, error) {
 	in := readObject(configJSON)
 	if in.err != nil {
-		return sim.Result{}, errors.New("the page sent a worker a Config that does not decode: " + in.err.Error())
+		return sim.Config{}, errors.New("the page sent a worker a Config that does not decode: " + in.err.Error())
 	}
 	c, errs := configFrom(sim.DefaultConfig(), in.vals, 1, nil)
 	if len(errs) > 0 {
-		return sim.Result{}, errors.New("the page sent a worker a Config it refuses: " + errs[0].Field + ": " + errs[0].Msg)
+		return sim.Config{}, errors.New("the page sent a worker a Config it refuses: " + errs[0].Field + ": " + errs[0].Msg)
+	}
+	return c, nil
+}
+
+// runConfig runs the Config in configJSON (workerConfigOf).
+func runConfig(configJSON string) (sim.Result, error) {
+	c, err := workerConfigOf(configJSON)
+	if err != nil {
+		return sim.Result{}, err
 	}
 	return sim.Run(c)
 }

@@ -26,13 +26,7 @@ type runs struct {
 // comparison's run is then a few hundred bytes of JSON to decode here;
 // whole, the Windows come as float64s beside it (runParts).
 func (rs *runs) start(w *widget, c sim.Config, whole bool, done func(sim.Result)) {
-	if rs.pending == nil {
-		rs.pending = map[int]js.Func{}
-		rs.pool = js.Global().Get("shedsimWorkers")
-		if rs.pool.IsUndefined() {
-			panic("the loader did not start the engine's workers (site/workers.js)")
-		}
-	}
+	rs.ensure()
 	id := 0
 	var answer js.Func
 	answer = js.FuncOf(func(_ js.Value, args []js.Value) any {
@@ -56,6 +50,17 @@ func (rs *runs) start(w *widget, c sim.Config, whole bool, done func(sim.Result)
 	})
 	id = rs.pool.Call("run", workerConfig(c), whole, answer).Int()
 	rs.pending[id] = answer
+}
+
+// ensure finds the loader's pool of workers, the first time.
+func (rs *runs) ensure() {
+	if rs.pending == nil {
+		rs.pending = map[int]js.Func{}
+		rs.pool = js.Global().Get("shedsimWorkers")
+		if rs.pool.IsUndefined() {
+			panic("the loader did not start the engine's workers (site/workers.js)")
+		}
+	}
 }
 
 // cancel forgets every run not answered yet: the pool drops those queued

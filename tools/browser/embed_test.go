@@ -33,6 +33,7 @@ const readmeOrigin = "https://example.org"
 // in place of https://example.org/shedsim/.
 type snippets struct {
 	Widget string // <script src=".../loader.js" async> and a <shed-sim>
+	Sweep  string // a <shed-sim kind="sweep">, on a page that has the loader
 	CSP    string // the Content-Security-Policy header's value
 	Iframe string // the <iframe> of frame.html
 	Resize string // the <script> that resizes the iframe
@@ -60,6 +61,9 @@ func readmeSnippets(t *testing.T) snippets {
 		case strings.HasPrefix(block, "Content-Security-Policy:"):
 			s.CSP = strings.TrimSpace(strings.TrimPrefix(block, "Content-Security-Policy:"))
 			found["csp"]++
+		case strings.Contains(block, `<shed-sim kind="sweep"`) && !strings.Contains(block, "loader.js"):
+			s.Sweep = block
+			found["sweep"]++
 		case strings.Contains(block, "<shed-sim"):
 			s.Widget = block
 			found["widget"]++
@@ -73,7 +77,7 @@ func readmeSnippets(t *testing.T) snippets {
 			t.Fatalf("README's embedding section has a code block the tests do not know:\n%s", block)
 		}
 	}
-	assert.Equal(t, map[string]int{"csp": 1, "widget": 1, "iframe": 1, "resize": 1}, found, "the README's embedding snippets")
+	assert.Equal(t, map[string]int{"csp": 1, "widget": 1, "sweep": 1, "iframe": 1, "resize": 1}, found, "the README's embedding snippets")
 	require.Contains(t, s.Widget, readmeOrigin+"/shedsim/loader.js", "the widget snippet loads the loader from the README's address")
 	m := regexp.MustCompile(`height="(\d+)"`).FindStringSubmatch(s.Iframe)
 	require.NotNil(t, m, "the iframe snippet gives a starting height")
@@ -88,7 +92,7 @@ var iframeStart string
 // snippet says https://example.org, and its folder for /shedsim/.
 func (s snippets) at(siteURL string) snippets {
 	r := strings.NewReplacer(readmeOrigin+"/shedsim/", siteURL+"/", readmeOrigin, siteURL)
-	return snippets{r.Replace(s.Widget), r.Replace(s.CSP), r.Replace(s.Iframe), r.Replace(s.Resize)}
+	return snippets{r.Replace(s.Widget), s.Sweep, r.Replace(s.CSP), r.Replace(s.Iframe), r.Replace(s.Resize)}
 }
 
 // TestEmbedPageShowsTheREADMEsSnippets holds embed.html's snippets, which
@@ -98,7 +102,7 @@ func TestEmbedPageShowsTheREADMEsSnippets(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join("..", "..", "site", "embed.html"))
 	require.NoError(t, err)
 	page := string(b)
-	for _, c := range []struct{ id, want string }{{"snippet", want.Widget}, {"iframe-snippet", want.Iframe}, {"resize-snippet", want.Resize}} {
+	for _, c := range []struct{ id, want string }{{"snippet", want.Widget}, {"sweep-snippet", want.Sweep}, {"iframe-snippet", want.Iframe}, {"resize-snippet", want.Resize}} {
 		m := regexp.MustCompile(`(?s)<pre id="` + c.id + `"><code>(.*?)</code></pre>`).FindStringSubmatch(page)
 		if assert.NotNil(t, m, "embed.html has #%s", c.id) {
 			assert.Equal(t, c.want, html.UnescapeString(m[1]), "embed.html's #%s is the README's", c.id)
@@ -119,8 +123,10 @@ type blog struct {
 	without []string
 	theme   string // the widgets' theme under theme="auto"
 	// widgets are the attributes of each <shed-sim> of a page that tries
-	// kinds and attributes (no README snippets but the loader's).
+	// kinds and attributes (no README snippets but the loader's, and the
+	// sweep's if sweep).
 	widgets []string
+	sweep   bool
 }
 
 // blogCSS is every test blog's stylesheet before its own rules.
@@ -163,15 +169,16 @@ a { color: #8ab4f8; }
 // kindPages show every kind of widget in a column: a post's 720 px, a
 // sidebar's 280 px, and the whole width of the page.
 var kindPages = []blog{
-	{name: "kinds-720", column: "720px", theme: "light", widgets: allKinds},
-	{name: "kinds-280", column: "280px", theme: "light", widgets: allKinds},
-	{name: "kinds-full", column: "none", theme: "light", widgets: allKinds},
+	{name: "kinds-720", column: "720px", theme: "light", widgets: allKinds, sweep: true},
+	{name: "kinds-280", column: "280px", theme: "light", widgets: allKinds, sweep: true},
+	{name: "kinds-full", column: "none", theme: "light", widgets: allKinds, sweep: true},
 }
 
 // allKinds is a widget of every kind; the comparison with every control,
 // the widest form.
 var allKinds = []string{`kind="simulator" id="kind-simulator"`, `kind="full" id="kind-full"`, `kind="compare" controls="all" id="kind-compare"`,
-	`kind="chart" id="kind-chart"`, `kind="lab" id="kind-lab"`, `kind="planner" id="kind-planner"`}
+	`kind="chart" id="kind-chart"`, `kind="lab" id="kind-lab"`, `kind="planner" id="kind-planner"`,
+	`kind="map" id="kind-map" x_steps="3" y_steps="2" seeds="2"`}
 
 // attributesPage tries the attributes an author sets: theme, the custom
 // properties, controls, and ones that are wrong.
@@ -204,6 +211,9 @@ func (b blog) page(sn snippets, widgets bool) string {
 			post.WriteString(loader + "\n")
 			for _, attrs := range b.widgets {
 				fmt.Fprintf(&post, "<h2>%s</h2>\n<shed-sim %s></shed-sim>\n", html.EscapeString(attrs), attrs)
+			}
+			if b.sweep {
+				post.WriteString("<h2>Where it flips</h2>\n" + sn.Sweep + "\n")
 			}
 		}
 	} else {
@@ -323,6 +333,7 @@ const widgetState = `((el) => {
 	switch (el.getAttribute('kind') || 'simulator') {
 	case 'lab': return root.querySelector('[id$="lab-recovered"][data-recovery]') ? 'done' : '';
 	case 'planner': { const a = root.querySelector('[id$="plan-answer"]'); return a && a.textContent.trim() ? 'done' : ''; }
+	case 'sweep': case 'map': return root.querySelector('[id$="tips-table"]') ? 'done' : '';
 	default: {
 		const s = root.querySelector('.summary');
 		const t = s ? s.textContent.trim() : '';
@@ -591,7 +602,7 @@ func TestEmbedOnAForeignBlog(t *testing.T) {
 				tb := s.newTab(t, recorder, hostRecorder)
 				tb.do(fmt.Sprintf("a %d px viewport", width), chromedp.EmulateViewport(width, 900))
 				tb.open(host.URL + "/" + b.name + ".html")
-				allWidgetsDone(tb, len(b.widgets))
+				allWidgetsDone(tb, len(b.widgets)+1) // and the README's sweep
 				for _, f := range eval[[]fit](tb, fits) {
 					t.Logf("%s at %d px: %s is %.0f px wide", b.name, width, f.ID, f.Width)
 					assert.Zero(t, f.Out, "%s sticks out of its column by %v px", f.ID, f.Out)

@@ -1,0 +1,360 @@
+package main
+
+import (
+	"github.com/shedsim/shedsim/sim/report"
+	"github.com/shedsim/shedsim/sim/sweep"
+)
+
+// tipsOwnSpecs are the fields of a kind's own settings, in the form's
+// order.
+func tipsOwnSpecs(kind string) []fieldSpec {
+	if kind == tipsMap {
+		return []fieldSpec{{"policy", "Policy", "", ""},
+			{"x", "Across", "", ""}, {"x_from", "From", "", "decimal"}, {"x_to", "To", "", "decimal"}, {"x_steps", "Steps", "", "numeric"},
+			{"y", "Up", "", ""}, {"y_from", "From", "", "decimal"}, {"y_to", "To", "", "decimal"}, {"y_steps", "Steps", "", "numeric"},
+			{"seeds", "Seeds", "in each cell", "numeric"}}
+	}
+	return []fieldSpec{{"knob", "Knob", "", ""}, {"from", "From", "", "decimal"}, {"to", "To", "", "decimal"}, {"steps", "Steps", "", "numeric"},
+		{"seeds", "Seeds", "at every step", "numeric"}, {"policy", "Policies", "", ""},
+		{"below", "Mark answered under", "a share: 0.5 or 50%", "decimal"}}
+}
+
+// tipsBaseSpecs are the base Config's fields on the tips page: the
+// simulator's, but the policy, which is the sweep's or the map's own.
+func tipsBaseSpecs() []fieldSpec {
+	var out []fieldSpec
+	for _, g := range pageGroups() {
+		for _, s := range g.fields {
+			if s.Key != "policy" {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// tipsChoices are the options of a tips field's menu, nil for a field
+// typed in: the knobs, by the form's label and key, and the policies
+// (for a sweep, every policy first).
+func tipsChoices(kind, key string) [][2]string {
+	switch key {
+	case "kind":
+		return [][2]string{{tipsSweep, "A sweep of one knob"}, {tipsMap, "A map of two knobs"}}
+	case "knob", "x", "y":
+		var out [][2]string
+		base := tipsBaseSpecs()
+		for _, k := range sweep.KnobKeys() {
+			label := k
+			for _, s := range base {
+				if s.Key == k {
+					label = s.Label + " (" + k + ")"
+				}
+			}
+			out = append(out, [2]string{k, label})
+		}
+		return out
+	case "policy":
+		if kind == tipsSweep {
+			return append([][2]string{{allPolicies, "Every policy"}}, policyOptions()...)
+		}
+	}
+	return choicesOf(key)
+}
+
+// writeTipsForm writes the tips form: on the page, the kind and, in a
+// <details>, the base Config's fields; always, the kind's own fields. Its
+// fields are in the order of specs.
+func writeTipsForm(m *markup, prefix, kind string, vals map[string]string, page bool) (specs []fieldSpec) {
+	m.raw(`<form class="controls tips-controls" novalidate="" aria-label="What to vary" id="`)
+	m.text(prefix + "tips-form")
+	m.raw(`"><fieldset class="group"><legend>What to vary</legend>`)
+	own := tipsOwnSpecs(kind)
+	if page {
+		own = append([]fieldSpec{{"kind", "Show", "", ""}}, own...)
+		vals["kind"] = kind
+	}
+	for _, s := range own {
+		writeTipsField(m, prefix, kind, s, vals[s.Key])
+	}
+	m.raw(`</fieldset>`)
+	if page {
+		m.raw(`<details class="advanced"><summary>The rest of the configuration, the same at every step</summary><fieldset class="group"><legend class="visually-hidden">The rest of the configuration</legend>`)
+		for _, s := range tipsBaseSpecs() {
+			writeField(m, prefix, s, vals[s.Key], false, "")
+		}
+		m.raw(`</fieldset></details><div class="form-actions"><button type="submit">Run</button></div>`)
+		own = append(own, tipsBaseSpecs()...)
+	}
+	m.raw(`</form>`)
+	return own
+}
+
+// writeTipsField writes one of the kind's own fields: a menu of
+// tipsChoices, or writeField's text input.
+func writeTipsField(m *markup, prefix, kind string, s fieldSpec, val string) {
+	choices := tipsChoices(kind, s.Key)
+	if choices == nil {
+		writeField(m, prefix, s, val, false, "")
+		return
+	}
+	id := prefix + "in-" + s.Key
+	m.raw(`<div class="field" data-key="`)
+	m.text(s.Key)
+	m.raw(`"><label for="`)
+	m.text(id)
+	m.raw(`">`)
+	m.text(s.Label)
+	m.raw(`</label><select id="`)
+	m.text(id)
+	m.raw(`" name="`)
+	m.text(s.Key)
+	m.raw(`">`)
+	writeOptions(m, choices, canonicalChoice(s.Key, val))
+	m.raw(`</select><p class="field-msg" hidden="" id="`)
+	m.text(prefix + "err-" + s.Key)
+	m.raw(`"></p></div>`)
+}
+
+// writeTipsResults writes the results' empty frame, which tips_js.go
+// fills: the status, the sentence, the chart, the link to the simulator
+// and the table.
+func writeTipsResults(m *markup, prefix, kind string) {
+	title := "Where it tips: one knob, every policy"
+	if kind == tipsMap {
+		title = "Where it tips: two knobs, one policy"
+	}
+	m.raw(`<section class="results tips" id="`)
+	m.text(prefix + "tips-results")
+	m.raw(`"><h2>`)
+	m.text(title)
+	m.raw(`</h2><p class="summary" role="status" aria-live="polite" id="`)
+	m.text(prefix + "tips-status")
+	m.raw(`"></p><p class="stale-note" hidden="">These results are for the last valid input.</p><div class="results-body"><p class="tips-sentence" id="`)
+	m.text(prefix + "tips-sentence")
+	m.raw(`"></p><div class="chart-box"></div><p class="tips-now"><a href="index.html" id="`)
+	m.text(prefix + "tips-open-sim")
+	m.raw(`"></a></p><div class="tips-table-box"></div></div></section>`)
+}
+
+// This file writes "Where it tips" as markup: the sweep's chart and table
+// and the map's, from sim/report's geometry and words. Every point, cell
+// and table button that sets a value carries it as data-set (a sweep's
+// knob) or data-set-x and data-set-y (a map's two), which tips_js.go reads
+// on a click or a key.
+
+// sweepMarkup writes a sweep's chart as a figure: a curve per policy with
+// its band, the flips and the crossings of the threshold marked, the
+// current value, and a legend.
+func sweepMarkup(id string, ch report.SweepChart) *markup {
+	var m markup
+	m.open("figure", "class", "chart tips-chart")
+	m.open("svg", "id", id, "class", "tips-sweep", "viewBox", "0 0 "+svgNum(ch.Width)+" "+svgNum(ch.Height),
+		"role", "img", "aria-label", ch.Summary, "preserveAspectRatio", "xMidYMid meet")
+	p := ch.Plot
+	m.elem("rect", "class", "plot-bg", "x", svgNum(p.X), "y", svgNum(p.Y), "width", svgNum(p.W), "height", svgNum(p.H))
+	for _, t := range ch.YTicks {
+		writeLineMark(&m, "grid", p.X, p.X+p.W, t.At, t.At)
+		m.tag(`<text class="tick y" x="%" y="%" text-anchor="end">%</text>`, svgNum(p.X-6), svgNum(t.At+4), t.Label)
+	}
+	for _, cv := range ch.Curves {
+		for _, run := range cv.Runs {
+			var band, line string
+			for _, pt := range run {
+				band += svgNum(pt.X) + "," + svgNum(pt.High) + " "
+				line += svgNum(pt.X) + "," + svgNum(pt.Y) + " "
+			}
+			for i := len(run) - 1; i >= 0; i-- {
+				band += svgNum(run[i].X) + "," + svgNum(run[i].Low) + " "
+			}
+			m.elem("polygon", "class", "band pol-"+cv.Policy, "points", band)
+			m.elem("polyline", "class", "curve pol-"+cv.Policy, "points", line)
+		}
+	}
+	if ch.BelowLabel != "" {
+		m.elem("line", "class", "below-line", "x1", svgNum(p.X), "x2", svgNum(p.X+p.W), "y1", svgNum(ch.Below), "y2", svgNum(ch.Below))
+		m.elem("text", "class", "mark-label", "x", svgNum(p.X+4), "y", svgNum(ch.Below-5), ch.BelowLabel)
+	}
+	if ch.NowLabel != "" {
+		m.elem("line", "class", "now-line", "x1", svgNum(ch.Now), "x2", svgNum(ch.Now), "y1", svgNum(p.Y), "y2", svgNum(p.Y+p.H))
+		x, anchor := ch.Now+4, "start"
+		if ch.Now > p.X+p.W/2 {
+			x, anchor = ch.Now-4, "end"
+		}
+		m.elem("text", "class", "mark-label now-label", "x", svgNum(x), "y", svgNum(p.Y+12), "text-anchor", anchor, ch.NowLabel)
+	}
+	for _, cv := range ch.Curves {
+		for _, run := range cv.Runs {
+			for _, pt := range run {
+				m.open("circle", "class", "pt pol-"+cv.Policy, "cx", svgNum(pt.X), "cy", svgNum(pt.Y), "r", "4", "data-set", pt.Set)
+				m.elem("title", pt.Label)
+				m.close("circle")
+			}
+		}
+		for _, f := range cv.Flips {
+			d := "M" + svgNum(f.X) + " " + svgNum(f.Y-7) + "l7 7l-7 7l-7 -7z"
+			m.open("path", "class", "flip pol-"+cv.Policy, "d", d)
+			m.elem("title", f.Label)
+			m.close("path")
+		}
+		for _, b := range cv.Below {
+			m.open("circle", "class", "cross pol-"+cv.Policy, "cx", svgNum(b.X), "cy", svgNum(b.Y), "r", "6")
+			m.elem("title", b.Label)
+			m.close("circle")
+		}
+	}
+	for _, t := range ch.XTicks {
+		m.tag(`<text class="tick x" x="%" y="%" text-anchor="middle">%</text>`, svgNum(t.At), svgNum(p.Y+p.H+18), t.Label)
+	}
+	writeLineMark(&m, "axis", p.X, p.X+p.W, p.Y+p.H, p.Y+p.H)
+	m.elem("text", "class", "axis-label", "x", svgNum(p.X+p.W/2), "y", svgNum(p.Y+p.H+34), "text-anchor", "middle", ch.XLabel)
+	m.close("svg")
+	m.elem("figcaption", "The answered share of the sale at each step, a curve per policy, shaded a standard deviation either side between seeds. "+
+		"A diamond marks where most seeds stop (or start) getting back to normal, a ring where the answered share crosses the threshold, "+
+		"the upright line the value now. Choose a point, or a value in the table, to set it.")
+	m.open("ul", "class", "legend", "aria-hidden", "true")
+	for _, cv := range ch.Curves {
+		m.open("li")
+		m.elem("span", "class", "swatch pol pol-"+cv.Policy, "")
+		m.b.WriteString(cv.Title)
+		m.close("li")
+	}
+	m.close("ul")
+	m.close("figure")
+	return &m
+}
+
+// sweepTableMarkup writes a sweep's numbers as a table, a row per policy
+// and value, with a button on each value that sets it, and the curves'
+// marks under it.
+func sweepTableMarkup(id string, sw sweep.Sweep) *markup {
+	s := sw.Spec
+	k, err := sweep.ParseKnob(s.Knob)
+	if err != nil {
+		return &markup{}
+	}
+	now := k.Get(s.Base)
+	var m markup
+	m.open("div", "class", "tips-table")
+	m.open("div", "class", "table-wrap", "role", "region", "aria-label", "The sweep's steps", "tabindex", "0")
+	m.open("table", "id", id, "class", "tips-steps")
+	m.elem("caption", report.SweepCaption(sw, s.Knob))
+	m.open("thead")
+	m.open("tr")
+	for _, c := range []string{"Policy", s.Knob, "Answered", "Refused", "Timed out", "p99 wait", "Recovery"} {
+		m.elem("th", "scope", "col", c)
+	}
+	m.close("tr")
+	m.close("thead")
+	m.open("tbody")
+	for _, cv := range sw.Curves {
+		for i, o := range cv.Steps {
+			v := sw.Values[i]
+			if v == now {
+				m.open("tr", "data-policy", cv.Policy.String(), "class", "now", "aria-current", "true")
+			} else {
+				m.open("tr", "data-policy", cv.Policy.String())
+			}
+			m.elem("th", "scope", "row", cv.Policy.Title())
+			m.open("td")
+			m.elem("button", "type", "button", "class", "set", "data-set", report.KnobValue(v), "aria-label", "Set "+s.Knob+" to "+report.KnobValue(v), report.KnobValue(v))
+			m.close("td")
+			for _, c := range []string{report.ShareSpread(o.Answered), report.ShareSpread(o.Refused), report.ShareSpread(o.TimedOut),
+				report.WaitSpread(o.P99WaitMS), report.Recoveries(o)} {
+				m.elem("td", c)
+			}
+			m.close("tr")
+		}
+	}
+	m.close("tbody")
+	m.close("table")
+	m.close("div")
+	m.open("ul", "class", "tips-marks")
+	for _, cv := range sw.Curves {
+		for _, line := range report.SweepMarks(cv, s.Below) {
+			m.elem("li", cv.Policy.Title()+": "+line)
+		}
+	}
+	m.close("ul")
+	m.close("div")
+	return &m
+}
+
+// backLevels are the map's colours, from none of the seeds back to all.
+var backLevels = [][2]string{{"back-0", "no seed back"}, {"back-1", "under a third"}, {"back-2", "a third to two thirds"}, {"back-3", "over two thirds"}, {"back-4", "every seed back"}}
+
+// mapMarkup writes a map's chart as a figure: a cell per pair of values,
+// coloured by the seeds back to normal, its words in its title.
+func mapMarkup(id string, ch report.MapChart) *markup {
+	var m markup
+	m.open("figure", "class", "chart tips-chart")
+	m.open("svg", "id", id, "class", "tips-map", "viewBox", "0 0 "+svgNum(ch.Width)+" "+svgNum(ch.Height),
+		"role", "img", "aria-label", ch.Summary, "preserveAspectRatio", "xMidYMid meet")
+	p := ch.Plot
+	for _, c := range ch.Cells {
+		m.open("rect", "class", "cell "+c.Class, "x", svgNum(c.X), "y", svgNum(c.Y), "width", svgNum(c.W), "height", svgNum(c.H),
+			"data-set-x", c.SetX, "data-set-y", c.SetY)
+		m.elem("title", c.Label)
+		m.close("rect")
+	}
+	if ch.NowLabel != "" {
+		n := ch.Now
+		m.open("rect", "class", "now-cell", "x", svgNum(n.X+1.5), "y", svgNum(n.Y+1.5), "width", svgNum(n.W-3), "height", svgNum(n.H-3))
+		m.elem("title", ch.NowLabel)
+		m.close("rect")
+	}
+	for _, t := range ch.XTicks {
+		m.elem("text", "class", "tick x", "x", svgNum(t.At), "y", svgNum(p.Y+p.H+16), "text-anchor", "middle", t.Label)
+	}
+	for _, t := range ch.YTicks {
+		m.elem("text", "class", "tick y", "x", svgNum(p.X-6), "y", svgNum(t.At+4), "text-anchor", "end", t.Label)
+	}
+	m.elem("text", "class", "axis-label", "x", svgNum(p.X+p.W/2), "y", svgNum(p.Y+p.H+36), "text-anchor", "middle", ch.XLabel)
+	m.elem("text", "class", "axis-label", "x", "12", "y", svgNum(p.Y+p.H/2), "text-anchor", "middle",
+		"transform", "rotate(-90 12 "+svgNum(p.Y+p.H/2)+")", ch.YLabel)
+	m.close("svg")
+	m.elem("figcaption", "Each cell is one pair of values, coloured by the share of seeds that got back to normal; its answered share shows on hover and in the table. Choose a cell to set both values.")
+	m.open("ul", "class", "legend", "aria-hidden", "true")
+	for _, l := range backLevels {
+		m.open("li")
+		m.elem("span", "class", "swatch "+l[0], "")
+		m.b.WriteString(l[1])
+		m.close("li")
+	}
+	m.close("ul")
+	m.close("figure")
+	return &m
+}
+
+// mapTableMarkup writes a map's cells as a table, Y down and X across,
+// each cell a button that sets both values.
+func mapTableMarkup(id string, mp sweep.Map) *markup {
+	s := mp.Spec
+	var m markup
+	m.open("div", "class", "table-wrap tips-table", "role", "region", "aria-label", "The map's cells", "tabindex", "0")
+	m.open("table", "id", id, "class", "tips-cells")
+	m.elem("caption", report.MapCaption(mp, s.X.Knob, s.Y.Knob, "down"))
+	m.open("thead")
+	m.open("tr")
+	m.elem("th", "scope", "col", s.Y.Knob+" \\ "+s.X.Knob)
+	for _, x := range mp.Xs {
+		m.elem("th", "scope", "col", report.KnobValue(x))
+	}
+	m.close("tr")
+	m.close("thead")
+	m.open("tbody")
+	for j, row := range mp.Cells {
+		m.open("tr")
+		m.elem("th", "scope", "row", report.KnobValue(mp.Ys[j]))
+		for i, o := range row {
+			m.open("td")
+			m.elem("button", "type", "button", "class", "set "+report.BackClass(o), "data-set-x", report.KnobValue(mp.Xs[i]), "data-set-y", report.KnobValue(mp.Ys[j]),
+				"title", report.MapLabel(s, mp.Xs[i], mp.Ys[j], o), report.MapCell(o))
+			m.close("td")
+		}
+		m.close("tr")
+	}
+	m.close("tbody")
+	m.close("table")
+	m.close("div")
+	return &m
+}
