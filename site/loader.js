@@ -45,8 +45,8 @@
   var protocol = base ? base.slice(0, base.indexOf(':') + 1) : location.protocol;
   var baseOrigin = base && /^https?:$/.test(protocol) ? new URL(base).origin : '';
 
-  // Config keys (the element's attributes), plus sample, kind, controls
-  // and theme, the planner's and a sweep's or a map's own.
+  // Config keys (the element's attributes), plus seeds, sample, kind,
+  // controls and theme, the planner's and a sweep's or a map's own.
   var KEYS = ['policy', 'workers', 'service_ms', 'service', 'service_p99_ms', 'normal_rps', 'sale_rps', 'sale_start_s', 'sale_s',
     'duration_s', 'timeout_ms', 'patience', 'patience_ms', 'retries', 'retry_delay_ms', 'retry_jitter_ms', 'queue', 'refusal_cost_ms',
     'order_share', 'codel_target_ms', 'codel_interval_ms', 'client', 'backoff_base_ms', 'backoff_cap_ms',

@@ -43,7 +43,7 @@ var simGroups = []simGroup{
 		{"loss_s", "Lost for", "s, 0 = to the end", "decimal"}, {"slow_factor", "Service slower by", "times, 0 = none", "decimal"},
 		{"slow_start_s", "Slower from", "s", "decimal"}, {"slow_s", "Slower for", "s, 0 = to the end", "decimal"},
 		{"heap_requests", "Memory holds", "waiting requests, 0 = latency does not grow", "numeric"}}},
-	{"Run", false, []fieldSpec{{"seed", "Seed", "", "numeric"}}},
+	{"Run", false, []fieldSpec{{"seed", "Seed", "", "numeric"}, {seedsKey, "Seeds", "", ""}}},
 	{"Advanced", true, []fieldSpec{{"codel_target_ms", "Queue timeout target (M)", "ms", "decimal"}, {"codel_interval_ms", "Queue timeout interval (N)", "ms", "decimal"},
 		{"retry_jitter_ms", "Retry jitter", "ms", "decimal"}}},
 }
@@ -135,7 +135,7 @@ func pageGroups() []simGroup {
 		}
 		var kept []fieldSpec
 		for _, s := range specs {
-			if _, ok := fieldByKey(s.Key); ok {
+			if _, ok := fieldByKey(s.Key); ok || s.Key == seedsKey {
 				kept = append(kept, s)
 			}
 		}
@@ -155,6 +155,8 @@ func choicesOf(key string) [][2]string {
 		return serviceOptions()
 	case "patience":
 		return patienceOptions()
+	case seedsKey:
+		return seedsOptions()
 	}
 	return nil
 }

@@ -92,7 +92,7 @@ func writeComparison(m *markup, c sim.Config, rows []report.Row) {
 	m.text(report.ComparisonTitle(c))
 	m.raw(`</h3>`)
 	writeLegend(m, "answered", "refused", "timed_out")
-	m.raw(`<div id="bars" class="bars">`)
+	m.raw(`<p class="seeds-note" id="seeds-note" hidden=""></p><div id="bars" class="bars">`)
 	writeBars(m, rows, c.Policy, false)
 	m.raw(`</div><div id="table-box">`)
 	writePolicyTable(m, "compare", rows, c, false)

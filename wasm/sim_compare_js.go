@@ -13,13 +13,15 @@ type comparePart struct {
 	title       el // the page only
 	bars, table el // table: the page only
 	about       el // the page only
+	seedsNote   el // over seeds, how far they have got, then how to read the bars (sim_seeds_js.go)
 	tableID     string
 	// drawBars is false for the chart widget, which shows no bars.
 	drawBars bool
 }
 
 func newComparePart(w *widget, page, drawBars bool) *comparePart {
-	p := &comparePart{bars: h("div", "id", w.id("bars"), "class", "bars"), drawBars: drawBars || page}
+	p := &comparePart{bars: h("div", "id", w.id("bars"), "class", "bars"), drawBars: drawBars || page,
+		seedsNote: h("p", "class", "seeds-note", "id", w.id("seeds-note"), "hidden", "")}
 	if page {
 		p.title = h("h3", "id", w.id("bars-title"), "Every policy, for the people who arrived during the sale")
 		p.table = h("div", "id", w.id("table-box"))
@@ -32,7 +34,7 @@ func newComparePart(w *widget, page, drawBars bool) *comparePart {
 // section is the page's block of the comparison.
 func (p *comparePart) section(w *widget) el {
 	return build(h("section", "class", "block", "aria-labelledby", w.id("bars-title")),
-		p.title, legend("answered", "refused", "timed_out"), p.bars, p.table, p.about)
+		p.title, legend("answered", "refused", "timed_out"), p.seedsNote, p.bars, p.table, p.about)
 }
 
 // draw shows the comparison of every policy under c; placeholder rows show

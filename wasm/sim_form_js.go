@@ -87,6 +87,9 @@ func (f *simForm) values() map[string]string {
 func (f *simForm) setValues(vals map[string]string) {
 	for _, fd := range f.fields {
 		v, ok := vals[fd.spec.Key]
+		if !ok && fd.spec.Key == seedsKey {
+			continue // a sample or an advice leaves the seeds as they are
+		}
 		if !ok {
 			v = f.startVals[fd.spec.Key]
 		}

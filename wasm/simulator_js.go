@@ -104,6 +104,8 @@ type laterWork struct {
 	// announce: the input was committed, and its headline is to be
 	// announced when drawn.
 	announce bool
+	// seeds are the runs over more seeds than one (sim_seeds_js.go).
+	seeds seedsWork
 }
 
 // mountSimulator builds the simulator into host. For the page, the values
@@ -120,7 +122,7 @@ func mountSimulator(host el, prefix string, page bool, kind string, attrs map[st
 	var vals map[string]string
 	var startErrs []FieldMsg
 	if page {
-		vals = queryValues(given)
+		vals = withSeeds(queryValues(given), given)
 		// A setting the link gives that counts for nothing is named; the
 		// form, which shows every setting, keeps it.
 		base := sim.DefaultConfig()
@@ -139,13 +141,17 @@ func mountSimulator(host el, prefix string, page bool, kind string, attrs map[st
 		given := maps.Clone(given)
 		// An attribute that counts for nothing is one of those.
 		scope := sim.Scope{EveryPolicy: true}
-		c, errs := ConfigFromGiven(w.start, given, 1, scope, loaderAttrs...)
+		notSettings := append(loaderAttrs[:len(loaderAttrs):len(loaderAttrs)], seedsKey)
+		if kind == "chart" { // which draws one run
+			notSettings = loaderAttrs
+		}
+		c, errs := ConfigFromGiven(w.start, given, 1, scope, notSettings...)
 		if len(errs) > 0 {
 			startErrs = append(startErrs, errs...)
 			for _, e := range errs {
 				delete(given, e.Field)
 			}
-			c, errs = ConfigFromGiven(w.start, given, 1, scope, loaderAttrs...)
+			c, errs = ConfigFromGiven(w.start, given, 1, scope, notSettings...)
 		}
 		if len(errs) == 0 {
 			w.start = c
@@ -158,9 +164,11 @@ func mountSimulator(host el, prefix string, page bool, kind string, attrs map[st
 				vals[k] = v
 			}
 		}
+		vals = withSeeds(vals, given)
 	}
 
 	w.form = newSimForm(&w.widget, w.start)
+	w.form.startVals[seedsKey] = vals[seedsKey]
 	if page {
 		w.form.buildPage(vals)
 		w.onEl(w.form.reset, "click", func(js.Value) { w.applySample("sale", true) })
@@ -288,10 +296,10 @@ func (w *simWidget) buildResults() {
 		build(w.body, w.timeline.chart, w.timeline.lines)
 	case w.kind == "compare":
 		w.compare.table, w.compare.tableID = h("div", "id", w.id("table-box")), w.id("compare")
-		build(w.body, legend("answered", "refused", "timed_out"), w.compare.bars,
+		build(w.body, legend("answered", "refused", "timed_out"), w.compare.seedsNote, w.compare.bars,
 			build(h("details", "class", "compare-details"), h("summary", "Every number, as a table"), w.compare.table))
 	default:
-		build(w.body, legend("answered", "refused", "timed_out"), w.compare.bars, w.timeline.title, w.timeline.chart, w.timeline.lines)
+		build(w.body, legend("answered", "refused", "timed_out"), w.compare.seedsNote, w.compare.bars, w.timeline.title, w.timeline.chart, w.timeline.lines)
 	}
 	if !w.page {
 		w.openFull = newOpenLink(&w.widget, w.base, "index.html", "Open in the full simulator")
@@ -316,7 +324,7 @@ func (w *simWidget) update(commit bool) {
 		w.later.announce = true
 		w.announceResult()
 	}
-	q := encodeQuery(configKeys, vals, defaults)
+	q := encodeQuery(pageKeys, vals, pageDefaults)
 	if w.page {
 		w.syncURL(q, commit)
 	} else {
@@ -326,7 +334,8 @@ func (w *simWidget) update(commit bool) {
 
 // restore reads the URL after Back or Forward.
 func (w *simWidget) restore() {
-	w.form.setValues(queryValues(currentQuery()))
+	q := currentQuery()
+	w.form.setValues(withSeeds(queryValues(q), q))
 	w.committed = locationSearch()
 	w.computeIfChanged() // not, say, Back from a #fragment
 }
@@ -335,7 +344,7 @@ func (w *simWidget) restore() {
 // the values it read.
 func (w *simWidget) computeIfChanged() map[string]string {
 	vals := w.form.values()
-	if k := valuesKey(configKeys, vals); k != w.lastKey {
+	if k := valuesKey(pageKeys, vals); k != w.lastKey {
 		w.lastKey = k
 		w.compute(vals)
 	}
@@ -363,6 +372,10 @@ func (w *simWidget) announceResult() {
 	case w.isStale:
 		w.later.announce = false
 		w.announce.SetTextContent(w.summary.TextContent())
+	case w.later.seeds.more() && !w.later.seeds.drawn: // announced once the seeds are in
+	case w.later.seeds.more():
+		w.later.announce = false
+		w.announce.SetTextContent(w.later.seeds.headline)
 	case w.later.chosenShown && w.view != nil:
 		w.later.announce = false
 		w.announce.SetTextContent(report.Headline(w.view.Chosen))
@@ -379,11 +392,15 @@ func isSelect(v js.Value) bool {
 // drawn as it comes (advance), so what the reader changed shows as soon
 // as its own run is back. A new valid input cancels the runs of the last.
 func (w *simWidget) compute(vals map[string]string) {
-	c, errs := ConfigFromStrings(w.start, vals, viewRuns)
+	c, errs := ConfigFromStrings(w.start, vals, viewRuns, seedsKey)
 	if len(errs) == 0 {
 		if err := c.Validate(); err != nil {
 			errs = simErrors(err, nil)
 		}
+	}
+	n, e := SeedsFor(c, vals[seedsKey], len(errs) == 0)
+	if e != nil {
+		errs = append(errs, *e)
 	}
 	fields := w.form.fields
 	rest := markAll(fields, errs)
@@ -404,7 +421,8 @@ func (w *simWidget) compute(vals map[string]string) {
 	w.runs.cancel()
 	w.drawing.reset()
 	first := w.view == nil
-	w.later = laterWork{config: c, startMS: now(), compared: samePolicies(w.later, c)}
+	w.later = laterWork{config: c, startMS: now(), compared: samePolicies(w.later, c), seeds: sameSeeds(w.later, c, n)}
+	w.seedsBegin()
 	w.timings = timings{}
 	l := &w.later
 	w.results.SetAttribute("data-rows", "pending")
@@ -492,18 +510,21 @@ func (w *simWidget) advance() {
 		}
 		t := now()
 		l.rows = report.Rows(l.compared)
-		w.compare.draw(c, l.rows, false)
+		if !l.seeds.more() { // else the seeds draw them (startSeeds)
+			w.compare.draw(c, l.rows, false)
+			for _, e := range w.compare.measuredLater() {
+				measured(e)
+			}
+		}
 		l.drawn = true
 		w.results.RemoveAttribute("data-rows")
-		for _, e := range w.compare.measuredLater() {
-			measured(e)
-		}
 		w.timings.draw += now() - t
 		w.timings.build = now() - l.startMS
 		if l.chosenShown {
 			w.view.Rows = l.rows
 		}
 		w.adviseRound()
+		w.startSeeds()
 	}
 	if !l.chosenShown {
 		return

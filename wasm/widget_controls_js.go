@@ -25,13 +25,17 @@ func widgetControls(kind, attr string) (specs []fieldSpec, problem string) {
 		return nil, ""
 	case len(names) == 1 && names[0] == "all":
 		for _, g := range simGroups {
-			specs = append(specs, g.fields...)
+			for _, s := range g.fields {
+				if s.Key != seedsKey || kind != "chart" { // a chart draws one run
+					specs = append(specs, s)
+				}
+			}
 		}
 		return append(specs, unlistedFields()...), ""
 	}
 	var bad []string
 	for _, n := range names {
-		if _, ok := fieldByKey(n); !ok {
+		if _, ok := fieldByKey(n); !ok && (n != seedsKey || kind == "chart") { // a chart draws one run
 			bad = append(bad, strconv.Quote(n))
 			continue
 		}

@@ -86,7 +86,12 @@ func (s SeedSummary) notBackKinds() []sim.Recovery {
 // c.Seed.
 func SeedsTitle(c sim.Config, n int) string {
 	describe := strings.TrimSuffix(Describe(c), ", seed "+strconv.FormatUint(c.Seed, 10))
-	return describe + ", " + seedRange(c, n) + ": mean ± standard deviation between seeds."
+	return describe + ", " + seedsMeaning(c, n)
+}
+
+// seedsMeaning is "seeds 1 to 10: mean ± standard deviation between seeds.".
+func seedsMeaning(c sim.Config, n int) string {
+	return seedRange(c, n) + ": mean ± standard deviation between seeds."
 }
 
 // seedRange is "seeds 1 to 10", n seeds from c.Seed.

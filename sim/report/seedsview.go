@@ -13,9 +13,10 @@ import (
 type SeedsView struct {
 	// Seeds is how many seeds ran, from the Config's seed.
 	Seeds int
-	// Title heads the bars; Caption is the table's, the line
-	// `shedsim --seeds` prints above it; About is the note under it.
-	Title   string
+	// Key says how to read the bars; Caption is the table's (the end of
+	// the line `shedsim --seeds` prints above it, whose start the form
+	// shows); About is the note under it.
+	Key     string
 	Caption string
 	About   string
 	// Bars are the policies', in the order of the summaries.
@@ -29,7 +30,6 @@ type SeedsView struct {
 // share, and, where the inputs are the post's, the post's own figure.
 type SeedBar struct {
 	Policy sim.Policy
-	Title  string
 	// People is false when nobody arrived during the sale in any seed:
 	// then there are no shares, and the bar is empty.
 	People bool
@@ -44,23 +44,20 @@ type SeedBar struct {
 	// Post is the post's own answered share (PostAnswered), where HasPost.
 	Post    float64
 	HasPost bool
-	// Text is the bar's words (SeedsBarText), PostText where the post's
-	// figure lies against the spread (PostBesideSpread), "" without one.
-	Text     string
-	PostText string
+	// Text is the bar's words (SeedsBarText) and, where the inputs are
+	// the post's, where its figure lies against the spread
+	// (PostBesideSpread).
+	Text string
 }
 
 // SeedsViewOf is the view of summaries, one a policy in the order of
 // policies, each over n seeds of c from c.Seed under that policy.
 func SeedsViewOf(c sim.Config, n int, policies []sim.Policy, summaries []SeedSummary) SeedsView {
 	v := SeedsView{Seeds: n,
-		Title:   "Every policy over " + Count(n) + " seeds, for the people who arrived " + SaleArrivals(c),
-		Caption: SeedsTitle(c, n),
+		Caption: "Every policy over " + seedsMeaning(c, n),
 		Table:   SeedsTable(policies, summaries),
 	}
-	v.About = "Each bar is the mean over " + seedRange(c, n) + ", and the line across it runs from the lowest to the highest seed's answered share; " +
-		"the table gives each measure's mean ± its standard deviation between seeds, as shedsim --seeds " + strconv.Itoa(n) + " prints it. " +
-		"Back to normal is over the seeds that got back; Not back counts the others. "
+	v.About = "The table is what shedsim --seeds " + strconv.Itoa(n) + " prints for these numbers. Back to normal is over the seeds that got back; Not back counts the others. "
 	if len(summaries) > 0 {
 		if note := SeedsNote(c, summaries[0]); note != "" { // who arrived is the same under every policy
 			v.About += note + " "
@@ -71,17 +68,28 @@ func SeedsViewOf(c sim.Config, n int, policies []sim.Policy, summaries []SeedSum
 		s := summaries[i]
 		cp := c
 		cp.Policy = p
-		b := SeedBar{Policy: p, Title: p.Title(), People: s.Answered.N > 0,
+		b := SeedBar{Policy: p, People: s.Answered.N > 0,
 			Answered: s.Answered.Mean(), Refused: s.Refused.Mean(), TimedOut: s.TimedOut.Mean(),
 			Low: s.Answered.Min(), High: s.Answered.Max(),
-			Text: SeedsBarText(s), PostText: PostBesideSpread(cp, s.Answered)}
+			Text: SeedsBarText(s)}
 		if !b.People {
 			b.Answered, b.Refused, b.TimedOut = 0, 0, 0
 		}
 		b.Post, b.HasPost = PostAnswered(cp)
 		b.HasPost = b.HasPost && b.People
+		if b.HasPost {
+			b.Text += ". " + PostBesideSpread(cp, s.Answered)
+		}
 		v.Bars = append(v.Bars, b)
 	}
+	v.Key = "Means over " + seedRange(c, n) + ": the line across each bar runs from the lowest to the highest seed's answered share"
+	for _, b := range v.Bars {
+		if b.HasPost {
+			v.Key += "; the tall tick is the post's own figure"
+			break
+		}
+	}
+	v.Key += "."
 	return v
 }
 
@@ -91,16 +99,16 @@ func SeedsViewOf(c sim.Config, n int, policies []sim.Policy, summaries []SeedSum
 func spreadMean(x float64) string { return strconv.FormatFloat(x*100, 'f', 1, 64) + "%" }
 
 // SeedsBarText is a policy's bar over seeds in words: "6.1% answered on
-// average (4.9 to 7.4% between seeds), 0.0% refused, 93.9% timed out;
-// back in 37 of 40 seeds, stuck in 3", or, when nobody arrived during the
-// sale in any seed, "nobody arrived; back in 0 of 2 seeds, unmeasured in 2".
+// average, 4.9 to 7.4% between seeds; back in 37 of 40 seeds, stuck in 3",
+// or, when nobody arrived during the sale in any seed, "nobody arrived;
+// back in 0 of 2 seeds, unmeasured in 2". The refused and timed out shares
+// are in the table beside.
 func SeedsBarText(s SeedSummary) string {
 	if s.Answered.N == 0 {
 		return "nobody arrived; " + SeedsRecovery(s)
 	}
-	return spreadMean(s.Answered.Mean()) + " answered on average (" + strconv.FormatFloat(s.Answered.Min()*100, 'f', 1, 64) + " to " +
-		spreadMean(s.Answered.Max()) + " between seeds), " + spreadMean(s.Refused.Mean()) + " refused, " +
-		spreadMean(s.TimedOut.Mean()) + " timed out; " + SeedsRecovery(s)
+	return spreadMean(s.Answered.Mean()) + " answered on average, " + strconv.FormatFloat(s.Answered.Min()*100, 'f', 1, 64) + " to " +
+		spreadMean(s.Answered.Max()) + " between seeds; " + SeedsRecovery(s)
 }
 
 // SeedsHeadline is the chosen policy's result over seeds in one

@@ -58,10 +58,10 @@ func TestSeedsViewOfThePostsSale(t *testing.T) {
 	sums := seedsOf(t, c, 10)
 	v := report.SeedsViewOf(c, 10, sim.Policies, sums)
 	assert.Equal(t, report.SeedsTable(sim.Policies, sums), v.Table, "the page's table is shedsim --seeds' table")
-	assert.Equal(t, report.SeedsTitle(c, 10), v.Caption)
-	assert.Contains(t, v.Caption, "seeds 1 to 10: mean ± standard deviation between seeds.")
-	assert.Contains(t, v.Title, "over 10 seeds")
-	assert.Contains(t, v.About, "seeds 1 to 10")
+	assert.Equal(t, "Every policy over seeds 1 to 10: mean ± standard deviation between seeds.", v.Caption)
+	assert.Contains(t, report.SeedsTitle(c, 10), "no retries, seeds 1 to 10: mean ± standard deviation between seeds.", "the command line's line says what ran")
+	assert.Contains(t, v.About, "shedsim --seeds 10")
+	assert.Equal(t, "Means over seeds 1 to 10: the line across each bar runs from the lowest to the highest seed's answered share; the tall tick is the post's own figure.", v.Key)
 	require.Len(t, v.Bars, len(sim.Policies))
 	posts := map[sim.Policy]float64{sim.FIFO: 0.084, sim.Skip: 0.195, sim.Bounded: 0.671}
 	for i, b := range v.Bars {
@@ -76,12 +76,12 @@ func TestSeedsViewOfThePostsSale(t *testing.T) {
 		assert.InDelta(t, 1, b.Answered+b.Refused+b.TimedOut, 1e-9, "the stacked means fill the bar: every sale person ends one of three ways")
 		assert.Contains(t, b.Text, "back in 10 of 10 seeds", "every policy is back after the post's sale")
 		post, ok := posts[b.Policy]
-		assert.Equal(t, ok, b.HasPost, "%s: the post's figure is marked where the post gives one", b.Title)
+		assert.Equal(t, ok, b.HasPost, "%v: the post's figure is marked where the post gives one", b.Policy)
 		assert.Equal(t, post, b.Post)
 		if ok {
-			assert.Contains(t, b.PostText, "The post's "+report.Percent(post))
+			assert.Contains(t, b.Text, ". The post's "+report.Percent(post)+" is ", "the bar says where the post's figure lies")
 		} else {
-			assert.Empty(t, b.PostText)
+			assert.NotContains(t, b.Text, "post")
 		}
 	}
 	// The post's bounded 67.1% lies inside the ten seeds' range, as its
@@ -100,12 +100,13 @@ func TestSeedsViewElsewhere(t *testing.T) {
 	sums := seedsOf(t, c, 3)
 	v := report.SeedsViewOf(c, 3, sim.Policies, sums)
 	for _, b := range v.Bars {
-		assert.False(t, b.HasPost, "%s: three retries are not the post's inputs", b.Title)
-		assert.Empty(t, b.PostText)
+		assert.False(t, b.HasPost, "%v: three retries are not the post's inputs", b.Policy)
+		assert.NotContains(t, b.Text, "post")
 	}
 	assert.Contains(t, v.Bars[sim.FIFO].Text, "back in 0 of 3 seeds, stuck in 3", "the post: with retries the unbounded queue stays stuck")
-	assert.Contains(t, v.Caption, "3 retries")
+	assert.Contains(t, report.SeedsTitle(c, 3), "3 retries")
 	assert.Contains(t, v.Caption, "seeds 1 to 3:")
+	assert.NotContains(t, v.Key, "post", "no post's figure, no word of it")
 }
 
 // TestSeedsBarText words a bar from hand-made Results.
@@ -120,7 +121,7 @@ func TestSeedsBarText(t *testing.T) {
 				seedResult(100, 0.1, 0.9, 0, 0, ptr(4), sim.Normal),
 				seedResult(100, 0.2, 0.8, 0, 0, ptr(6), sim.Normal),
 				seedResult(100, 0.3, 0.5, 0.2, 0, nil, sim.Stuck),
-			}, "20.0% answered on average (10.0 to 30.0% between seeds), 73.3% refused, 6.7% timed out; back in 2 of 3 seeds, stuck in 1"},
+			}, "20.0% answered on average, 10.0 to 30.0% between seeds; back in 2 of 3 seeds, stuck in 1"},
 		{"nobody", "no share of nobody, only the recovery",
 			[]sim.Result{seedResult(0, 0, 0, 0, 0, nil, sim.Unmeasured), seedResult(0, 0, 0, 0, 0, nil, sim.Unmeasured)},
 			"nobody arrived; back in 0 of 2 seeds, unmeasured in 2"},

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/shedsim/shedsim/sim"
+	"github.com/shedsim/shedsim/sim/report"
+)
+
+// TestSeedsFor: the seeds control takes 1, 10 or 40, and refuses anything
+// else, and seeds past the largest or over the budget, naming the field
+// and what to choose instead.
+func TestSeedsFor(t *testing.T) {
+	post := sim.DefaultConfig()
+	stuck := post
+	stuck.Retries = 3
+	big := post
+	big.SaleRPS, big.Retries = 250, 3
+	huge := post
+	huge.NormalRPS, huge.SaleRPS, huge.Retries = 1000, 1000, 3
+	late := post
+	late.Seed = sim.MaxSeed - 5
+	cases := []struct {
+		name, reason string
+		c            sim.Config
+		v            string
+		want         int
+		msg          []string // what the refusal says, in part
+	}{
+		{"one", "the default: one run, as the page has always shown", post, "1", 1, nil},
+		{"ten", "the mean and spread over seeds 1 to 10", post, "10", 10, nil},
+		{"forty", "the most the page runs", post, "40", 40, nil},
+		{"spaces", "a link's value with spaces around it", post, " 10 ", 10, nil},
+		{"stuck at forty", "the post's stuck case (3 retries) fits at 40 seeds", stuck, "40", 40, nil},
+		{"seven", "only the control's choices", post, "7", 0, []string{`"7" is not a number of seeds the page runs`, "choose 1, 10 or 40", "shedsim --seeds"}},
+		{"zero", "no seeds is no run", post, "0", 0, []string{`"0"`, "choose 1, 10 or 40"}},
+		{"empty", "an empty value is refused, not read as the default", post, "", 0, []string{`""`, "choose 1, 10 or 40"}},
+		{"words", "not a number", post, "ten", 0, []string{`"ten"`}},
+		{"long", "a long value is quoted short", post, strings.Repeat("9", 500), 0, []string{"…"}},
+		{"past the largest seed", "seeds from near the largest run past it", late, "10", 0, []string{"10 seeds from seed", "pass the largest seed", "choose fewer seeds, or a smaller seed"}},
+		{"one seed near the largest", "a single run needs no more seeds", late, "1", 1, nil},
+		{"over the budget", "a sale of 250/s with 3 retries fits at 10 seeds, not 40", big, "40", 0, []string{"40 seeds of every policy would simulate about", "choose fewer seeds", "shedsim --seeds 40"}},
+		{"far over the budget", "a run over the page's own budget does not fit even 10 seeds", huge, "10", 0, []string{"10 seeds of every policy", "choose fewer seeds"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			require.NoError(t, tc.c.Validate())
+			n, e := SeedsFor(tc.c, tc.v, true)
+			assert.Equal(t, tc.want, n, tc.reason)
+			if tc.msg == nil {
+				assert.Nil(t, e, tc.reason)
+				return
+			}
+			require.NotNil(t, e, tc.reason)
+			assert.Equal(t, seedsKey, e.Field, "the refusal names the field")
+			for _, m := range tc.msg {
+				assert.Contains(t, e.Msg, m, tc.reason)
+			}
+			assert.Less(t, len(e.Msg), 400, "a refusal stays a sentence")
+		})
+	}
+}
+
+// TestSeedsForTheValueAlone: with the form's other fields wrong, only the
+// value is checked, against nothing c's runs would need.
+func TestSeedsForTheValueAlone(t *testing.T) {
+	c := sim.DefaultConfig()
+	c.Seed = sim.MaxSeed
+	n, e := SeedsFor(c, "40", false)
+	assert.Nil(t, e)
+	assert.Equal(t, 40, n)
+	_, e = SeedsFor(c, "4", false)
+	require.NotNil(t, e, "a value that is no choice is refused all the same")
+}
+
+// TestTenSeedsFitWhatThePageRuns: anything the page's budget admits for
+// one seed of every policy fits 10 seeds, so the refusal of 40 can always
+// offer 10.
+func TestTenSeedsFitWhatThePageRuns(t *testing.T) {
+	c := sim.DefaultConfig()
+	c.Retries = 3
+	c.SaleRPS = 100 // then raised until the page's budget is all but spent
+	for budget(c, viewRuns) == nil {
+		c.SaleRPS += 10
+	}
+	c.SaleRPS -= 10
+	require.Nil(t, budget(c, viewRuns))
+	n, e := SeedsFor(c, "10", true)
+	assert.Nil(t, e, "%v/s with 3 retries, %v attempts a run", c.SaleRPS, c.ExpectedAttempts())
+	assert.Equal(t, 10, n)
+}
+
+// TestWithSeeds: a link's or an attribute's seeds are kept as given (the
+// form shows them, and SeedsFor refuses a bad one), and without any the
+// control is at its default, which the URL leaves out.
+func TestWithSeeds(t *testing.T) {
+	assert.Equal(t, "10", withSeeds(map[string]string{}, map[string]string{"seeds": "10"})[seedsKey])
+	assert.Equal(t, "7", withSeeds(map[string]string{}, map[string]string{"seeds": "7"})[seedsKey], "a bad value is kept, to be shown beside its error")
+	assert.Equal(t, "1", withSeeds(map[string]string{}, map[string]string{})[seedsKey])
+	assert.Equal(t, "?retries=1&seeds=10", encodeQuery(pageKeys, map[string]string{"retries": "1", "seeds": "10"}, pageDefaults))
+	assert.Equal(t, "", encodeQuery(pageKeys, map[string]string{"seeds": "1"}, pageDefaults), "one seed is the default, left out")
+}
+
+// TestWriteSeedBars: over seeds of the post's inputs every bar carries
+// the seeds' range, and the three policies the post gives a figure for a
+// tick at it; the table is shedsim --seeds' rows, the chosen one marked.
+func TestWriteSeedBars(t *testing.T) {
+	c := sim.DefaultConfig()
+	sums := make([]report.SeedSummary, len(sim.Policies))
+	for i, p := range sim.Policies {
+		for k := range 3 {
+			cp := c
+			cp.Policy, cp.Seed = p, c.Seed+uint64(k)
+			r, err := sim.Run(cp)
+			require.NoError(t, err)
+			sums[i].Add(r)
+		}
+	}
+	v := report.SeedsViewOf(c, 3, sim.Policies, sums)
+	var m markup
+	writeSeedBars(&m, v, sim.Bounded)
+	bars := m.String()
+	assert.Equal(t, len(sim.Policies), strings.Count(bars, `<line class="seed-range"`), "a range a policy")
+	assert.Equal(t, 3, strings.Count(bars, `<line class="post-mark"`), "the post's figure for fifo, skip and bounded")
+	assert.Equal(t, len(sim.Policies), strings.Count(bars, "</svg>"))
+	assert.Contains(t, bars, `class="policy-bar chosen" data-policy="bounded"`)
+	assert.Contains(t, bars, "back in 3 of 3 seeds")
+	m = markup{}
+	writeSeedsTable(&m, "compare", v, sim.Bounded)
+	table := m.String()
+	assert.Contains(t, table, `class="compare seeds"`)
+	assert.Contains(t, table, `data-policy="bounded" class="chosen"`)
+	for _, cell := range v.Table.Rows[sim.FIFO] {
+		assert.Contains(t, table, ">"+cell+"<", "every cell of the command line's table")
+	}
+}

@@ -1,0 +1,128 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"github.com/shedsim/shedsim/sim"
+	"github.com/shedsim/shedsim/sim/report"
+)
+
+// This file is the simulator's seeds control (issue 10, item 3): with
+// more than one seed, every policy's bars and table show the mean and the
+// spread over seeds from the form's seed, as `shedsim --seeds N` prints
+// them. The runs go to the page's workers after everything else a
+// recompute asks for, so the chosen policy's single run paints first;
+// sim/report (SeedsViewOf) computes and words what is drawn.
+
+// seedsWork is a recompute's runs over seeds.
+type seedsWork struct {
+	// n is how many seeds the control asks for; 1 is none of this.
+	n int
+	// runs[p][k] is policy p's run at seed config.Seed+1+k (the first seed
+	// is the comparison's own run); left is how many are still out.
+	runs    [][]sim.Result
+	left    int
+	started bool
+	// drawn, that the bars and the table show the seeds; headline is the
+	// chosen policy's over the seeds, to announce.
+	drawn    bool
+	headline string
+}
+
+// more reports whether the recompute runs more than one seed.
+func (s *seedsWork) more() bool { return s.n > 1 }
+
+// sameSeeds is a new recompute's seeds: the last one's runs where only
+// the policy changed and they were all back (the other seeds' runs are
+// then the same), none otherwise.
+func sameSeeds(last laterWork, c sim.Config, n int) seedsWork {
+	same := last.config
+	same.Policy = c.Policy
+	if same == c && last.seeds.n == n && last.seeds.started && last.seeds.left == 0 {
+		return seedsWork{n: n, runs: last.seeds.runs, started: true}
+	}
+	return seedsWork{n: n}
+}
+
+// seedsBegin marks a recompute's seeds as pending, and says so above the
+// bars; with one seed that line is hidden.
+func (w *simWidget) seedsBegin() {
+	setHidden(w.compare.seedsNote, !w.later.seeds.more())
+	if w.later.seeds.more() {
+		w.results.SetAttribute("data-seeds", "pending")
+		w.progressSeeds()
+	}
+}
+
+// startSeeds sends the seeds' runs to the workers, once every policy's
+// first run is back (their advice's runs go first).
+func (w *simWidget) startSeeds() {
+	l := &w.later
+	s := &l.seeds
+	if !s.more() {
+		return
+	}
+	if !s.started {
+		s.started = true
+		c := l.config
+		s.runs = make([][]sim.Result, len(sim.Policies))
+		for _, p := range sim.Policies {
+			s.runs[p] = make([]sim.Result, s.n-1)
+			for k := range s.n - 1 {
+				alt := c
+				alt.Policy, alt.Seed = p, c.Seed+uint64(k+1)
+				s.left++
+				w.runs.start(&w.widget, alt, false, func(r sim.Result) {
+					s.runs[p][k] = r
+					s.left--
+					w.progressSeeds()
+				})
+			}
+		}
+	}
+	w.progressSeeds()
+}
+
+// progressSeeds says how far the seeds have got, and draws them once all
+// are back: each policy's runs folded in seed order, as the command line
+// folds them.
+func (w *simWidget) progressSeeds() {
+	l := &w.later
+	s := &l.seeds
+	total := len(sim.Policies) * (s.n - 1)
+	if !s.started || s.left > 0 {
+		w.compare.seedsNote.SetTextContent(report.SeedsProgress(s.n, total-s.left, total))
+		return
+	}
+	sums := make([]report.SeedSummary, len(sim.Policies))
+	for _, p := range sim.Policies {
+		sums[p].Add(l.compared[p])
+		for _, r := range s.runs[p] {
+			sums[p].Add(r)
+		}
+	}
+	c := l.config
+	v := report.SeedsViewOf(c, s.n, sim.Policies, sums)
+	p := w.compare
+	p.seedsNote.SetTextContent(v.Key)
+	if p.drawBars {
+		var m markup
+		writeSeedBars(&m, v, c.Policy)
+		fill(p.bars, fromMarkup(&m))
+	}
+	if p.table != nil {
+		var m markup
+		writeSeedsTable(&m, p.tableID, v, c.Policy)
+		fill(p.table, fromMarkup(&m))
+	}
+	if p.about != nil {
+		p.about.SetTextContent(v.About)
+	}
+	for _, e := range p.measuredLater() {
+		measured(e)
+	}
+	s.drawn = true
+	s.headline = report.SeedsHeadline(c.Policy, sums[c.Policy])
+	w.results.RemoveAttribute("data-seeds")
+	w.announceResult()
+}
