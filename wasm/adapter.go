@@ -1107,8 +1107,6 @@ func canonicalChoice(key, v string) string {
 		if p, err := sim.ParsePatienceShape(v); err == nil {
 			return p.String()
 		}
-	case seedsKey:
-		return strings.TrimSpace(v) // SeedsFor reads " 10 " as 10
 	}
 	return v
 }

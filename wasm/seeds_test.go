@@ -34,7 +34,7 @@ func TestSeedsFor(t *testing.T) {
 		{"one", "the default: one run, as the page has always shown", post, "1", 1, nil},
 		{"ten", "the mean and spread over seeds 1 to 10", post, "10", 10, nil},
 		{"forty", "the most the page runs", post, "40", 40, nil},
-		{"spaces", "a link's value with spaces around it", post, " 10 ", 10, nil},
+		{"spaces", "the menu's values have no spaces, and a link's is shown as it is", post, " 10 ", 0, []string{`" 10 "`}},
 		{"stuck at forty", "the post's stuck case (3 retries) fits at 40 seeds", stuck, "40", 40, nil},
 		{"seven", "only the control's choices", post, "7", 0, []string{`"7" is not a number of seeds the page runs`, "choose 1, 10 or 40", "shedsim --seeds"}},
 		{"zero", "no seeds is no run", post, "0", 0, []string{`"0"`, "choose 1, 10 or 40"}},
@@ -130,7 +130,7 @@ func TestWriteSeedBars(t *testing.T) {
 	assert.Contains(t, bars, `class="policy-bar chosen" data-policy="bounded"`)
 	assert.Contains(t, bars, "back in 3 of 3 seeds")
 	m = markup{}
-	writeSeedsTable(&m, "compare", v, sim.Bounded)
+	writeTable(&m, "compare", "compare seeds", v.Caption, "Every policy over seeds", "policy", v.Table, policyKeys, sim.Bounded.String(), false)
 	table := m.String()
 	assert.Contains(t, table, `class="compare seeds"`)
 	assert.Contains(t, table, `data-policy="bounded" class="chosen"`)

@@ -32,25 +32,13 @@ type seedsWork struct {
 // more reports whether the recompute runs more than one seed.
 func (s *seedsWork) more() bool { return s.n > 1 }
 
-// sameSeeds is a new recompute's seeds: the last one's runs where only
-// the policy changed and they were all back (the other seeds' runs are
-// then the same), none otherwise.
-func sameSeeds(last laterWork, c sim.Config, n int) seedsWork {
-	same := last.config
-	same.Policy = c.Policy
-	if same == c && last.seeds.n == n && last.seeds.started && last.seeds.left == 0 {
-		return seedsWork{n: n, runs: last.seeds.runs, started: true}
-	}
-	return seedsWork{n: n}
-}
-
 // seedsBegin marks a recompute's seeds as pending, and says so above the
 // bars; with one seed that line is hidden.
 func (w *simWidget) seedsBegin() {
 	setHidden(w.compare.seedsNote, !w.later.seeds.more())
 	if w.later.seeds.more() {
 		w.results.SetAttribute("data-seeds", "pending")
-		w.progressSeeds()
+		w.compare.seedsNote.SetTextContent(report.SeedsRunning)
 	}
 }
 
@@ -89,9 +77,7 @@ func (w *simWidget) startSeeds() {
 func (w *simWidget) progressSeeds() {
 	l := &w.later
 	s := &l.seeds
-	total := len(sim.Policies) * (s.n - 1)
-	if !s.started || s.left > 0 {
-		w.compare.seedsNote.SetTextContent(report.SeedsProgress(s.n, total-s.left, total))
+	if s.left > 0 {
 		return
 	}
 	sums := make([]report.SeedSummary, len(sim.Policies))
@@ -112,17 +98,17 @@ func (w *simWidget) progressSeeds() {
 	}
 	if p.table != nil {
 		var m markup
-		writeSeedsTable(&m, p.tableID, v, c.Policy)
+		writeTable(&m, p.tableID, "compare seeds", v.Caption, "Every policy over seeds", "policy", v.Table, policyKeys, c.Policy.String(), false)
 		fill(p.table, fromMarkup(&m))
 	}
 	if p.about != nil {
-		p.about.SetTextContent(v.About)
+		p.about.SetTextContent("")
 	}
 	for _, e := range p.measuredLater() {
 		measured(e)
 	}
 	s.drawn = true
-	s.headline = report.SeedsHeadline(c.Policy, sums[c.Policy])
+	s.headline = c.Policy.Title() + ": " + v.Bars[c.Policy].Text
 	w.results.RemoveAttribute("data-seeds")
 	w.announceResult()
 }

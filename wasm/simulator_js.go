@@ -421,7 +421,7 @@ func (w *simWidget) compute(vals map[string]string) {
 	w.runs.cancel()
 	w.drawing.reset()
 	first := w.view == nil
-	w.later = laterWork{config: c, startMS: now(), compared: samePolicies(w.later, c), seeds: sameSeeds(w.later, c, n)}
+	w.later = laterWork{config: c, startMS: now(), compared: samePolicies(w.later, c), seeds: seedsWork{n: n}}
 	w.seedsBegin()
 	w.timings = timings{}
 	l := &w.later

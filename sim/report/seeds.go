@@ -86,12 +86,7 @@ func (s SeedSummary) notBackKinds() []sim.Recovery {
 // c.Seed.
 func SeedsTitle(c sim.Config, n int) string {
 	describe := strings.TrimSuffix(Describe(c), ", seed "+strconv.FormatUint(c.Seed, 10))
-	return describe + ", " + seedsMeaning(c, n)
-}
-
-// seedsMeaning is "seeds 1 to 10: mean ± standard deviation between seeds.".
-func seedsMeaning(c sim.Config, n int) string {
-	return seedRange(c, n) + ": mean ± standard deviation between seeds."
+	return describe + ", " + seedRange(c, n) + ": mean ± standard deviation between seeds."
 }
 
 // seedRange is "seeds 1 to 10", n seeds from c.Seed.
@@ -115,13 +110,13 @@ func SpreadPercent(s Spread) string {
 func SeedRow(p sim.Policy, s SeedSummary) []string {
 	medCell, backCell := "-", "-"
 	if s.MedianWaitMS.N > 0 {
-		medCell = Number(s.MedianWaitMS.Mean(), 0) + " ± " + Number(s.MedianWaitMS.SD(), 0) + " ms"
+		medCell = plusMinus(s.MedianWaitMS, 0) + " ms"
 	}
 	switch {
 	case s.BackS.N > 0 && s.BackS.Max() == 0: // back in every such seed's first window (none is negative), as the other tables say it
 		backCell = "at once"
 	case s.BackS.N > 0:
-		backCell = Number(s.BackS.Mean(), 1) + " ± " + Number(s.BackS.SD(), 1) + " s"
+		backCell = plusMinus(s.BackS, 1) + " s"
 	}
 	var nb []string
 	for _, k := range s.notBackKinds() {
@@ -132,7 +127,13 @@ func SeedRow(p sim.Policy, s SeedSummary) []string {
 		nbCell = strings.Join(nb, ", ")
 	}
 	return []string{p.Title(), SpreadPercent(s.Answered), SpreadPercent(s.Refused), SpreadPercent(s.TimedOut), medCell,
-		Number(s.Wasted.Mean(), 0) + " ± " + Number(s.Wasted.SD(), 0), backCell, nbCell}
+		plusMinus(s.Wasted, 0), backCell, nbCell}
+}
+
+// plusMinus is a measure's mean ± standard deviation with at most
+// decimals decimals: "1,081 ± 143".
+func plusMinus(s Spread, decimals int) string {
+	return Number(s.Mean(), decimals) + " ± " + Number(s.SD(), decimals)
 }
 
 // SeedsRecovery is the seeds' recovery as counts: "back in 37 of 40 seeds,

@@ -13,12 +13,11 @@ import (
 type SeedsView struct {
 	// Seeds is how many seeds ran, from the Config's seed.
 	Seeds int
-	// Key says how to read the bars; Caption is the table's (the end of
-	// the line `shedsim --seeds` prints above it, whose start the form
-	// shows); About is the note under it.
+	// Key says how to read the bars and the table; Caption is the table's
+	// (the end of the line `shedsim --seeds` prints above it, whose start
+	// the form shows).
 	Key     string
 	Caption string
-	About   string
 	// Bars are the policies', in the order of the summaries.
 	Bars []SeedBar
 	// Table is SeedsTable: the same cells `shedsim --seeds` prints.
@@ -45,8 +44,7 @@ type SeedBar struct {
 	Post    float64
 	HasPost bool
 	// Text is the bar's words (SeedsBarText) and, where the inputs are
-	// the post's, where its figure lies against the spread
-	// (PostBesideSpread).
+	// the post's, its figure.
 	Text string
 }
 
@@ -54,16 +52,9 @@ type SeedBar struct {
 // policies, each over n seeds of c from c.Seed under that policy.
 func SeedsViewOf(c sim.Config, n int, policies []sim.Policy, summaries []SeedSummary) SeedsView {
 	v := SeedsView{Seeds: n,
-		Caption: "Every policy over " + seedsMeaning(c, n),
+		Caption: SeedsCaption,
 		Table:   SeedsTable(policies, summaries),
 	}
-	v.About = "The table is what shedsim --seeds " + strconv.Itoa(n) + " prints for these numbers. Back to normal is over the seeds that got back; Not back counts the others. "
-	if len(summaries) > 0 {
-		if note := SeedsNote(c, summaries[0]); note != "" { // who arrived is the same under every policy
-			v.About += note + " "
-		}
-	}
-	v.About += backToNormalNoteFor(c)
 	for i, p := range policies {
 		s := summaries[i]
 		cp := c
@@ -78,18 +69,13 @@ func SeedsViewOf(c sim.Config, n int, policies []sim.Policy, summaries []SeedSum
 		b.Post, b.HasPost = PostAnswered(cp)
 		b.HasPost = b.HasPost && b.People
 		if b.HasPost {
-			b.Text += ". " + PostBesideSpread(cp, s.Answered)
+			b.Text += "; the post's figure: " + Percent(b.Post)
 		}
 		v.Bars = append(v.Bars, b)
 	}
-	v.Key = "Means over " + seedRange(c, n) + ": the line across each bar runs from the lowest to the highest seed's answered share"
-	for _, b := range v.Bars {
-		if b.HasPost {
-			v.Key += "; the tall tick is the post's own figure"
-			break
-		}
-	}
-	v.Key += "."
+	v.Key = "Means over " + seedRange(c, n) + ": the line across each bar runs from the lowest to the highest seed's answered share, " +
+		"and a tall tick marks the post's own figure where it gives one. The table is what shedsim --seeds " + strconv.Itoa(n) + " prints: " +
+		"mean ± standard deviation between seeds; Back to normal is over the seeds that got back, Not back counts the others."
 	return v
 }
 
@@ -111,16 +97,9 @@ func SeedsBarText(s SeedSummary) string {
 		spreadMean(s.Answered.Max()) + " between seeds; " + SeedsRecovery(s)
 }
 
-// SeedsHeadline is the chosen policy's result over seeds in one
-// sentence, what the page announces once the seeds are in: "Unbounded
-// queue over 10 seeds: 6.1% answered on average (...); back in 10 of 10
-// seeds."
-func SeedsHeadline(p sim.Policy, s SeedSummary) string {
-	return p.Title() + " over " + Count(s.Seeds) + " seeds: " + SeedsBarText(s) + "."
-}
+// SeedsCaption is the caption of the page's table over seeds, which the
+// line above the bars (Key) says are which.
+const SeedsCaption = "Every policy over the seeds: mean ± standard deviation between seeds."
 
-// SeedsProgress says how far the seeds' runs have got: "Running 10 seeds
-// of every policy: 23 of 54 runs back."
-func SeedsProgress(n, done, total int) string {
-	return "Running " + Count(n) + " seeds of every policy: " + Count(done) + " of " + Count(total) + " runs back."
-}
+// SeedsRunning is what the page says while the seeds' runs are out.
+const SeedsRunning = "Running the other seeds: the bars and the table show them once every run is back."

@@ -85,10 +85,10 @@ func assertTableIsTheCommandLine(t *testing.T, tb *tab, args ...string) table {
 	title, body, ok := strings.Cut(cli, "\n\n")
 	require.True(t, ok, "shedsim prints a line, then its table:\n%s", cli)
 	assert.Equal(t, strings.TrimSpace(body), strings.TrimSpace(b.String()), "the page's table against shedsim %v", args)
-	caption := tb.text("#compare caption")
-	_, meaning, ok := strings.Cut(caption, "over ")
-	require.True(t, ok, "the caption %q says which seeds", caption)
-	assert.True(t, strings.HasSuffix(title, meaning), "the command line's line %q ends as the caption %q", title, caption)
+	note := tb.text("#seeds-note")
+	seeds, _, ok := strings.Cut(strings.TrimPrefix(note, "Means over "), ":")
+	require.True(t, ok, "the line above the bars %q says which seeds", note)
+	assert.True(t, strings.HasSuffix(title, seeds+": mean ± standard deviation between seeds."), "the command line's line %q is over the seeds the page names, %q", title, seeds)
 	return page
 }
 
@@ -135,14 +135,15 @@ func testSeedsKeyboard(t *testing.T, s *session) {
 	fifo := tb.text(`#bars [data-policy="fifo"] .bar-text`)
 	assert.Contains(t, fifo, "% between seeds; ", "the mean with the seeds' range")
 	assert.Contains(t, fifo, "back in 10 of 10 seeds", "recovery as counts")
-	assert.Contains(t, fifo, "The post's 8.4% is", "the post's figure, at the post's inputs")
+	assert.Contains(t, fifo, "the post's figure: 8.4%", "the post's figure, at the post's inputs")
 	assert.Equal(t, len(page.Rows), tb.count("#bars line.seed-range"), "every bar has its seeds' range")
 	assert.Equal(t, 3, tb.count("#bars line.post-mark"), "the post's figure, for the three policies it gives one for")
 	assert.Contains(t, tb.text("#seeds-note"), "Means over seeds 1 to 10")
 
 	got := eval[[]string](tb, fmt.Sprintf(`window.__announced.slice(%d)`, mark))
 	require.Len(t, got, 1, "the committed choice is announced once: %q", got)
-	assert.True(t, strings.HasPrefix(got[0], "Unbounded queue over 10 seeds: "), "it announces the seeds' result: %q", got[0])
+	assert.True(t, strings.HasPrefix(got[0], "Unbounded queue: ") && strings.HasSuffix(got[0], "back in 10 of 10 seeds; the post's figure: 8.4%"),
+		"it announces the seeds' result: %q", got[0])
 
 	// Back: one seed again, as the history entry before had it.
 	tb.do("going back", chromedp.Evaluate[chromedp.Void](`history.back()`))
