@@ -26,7 +26,7 @@ import (
 // 141 KB; net/url 121 KB, most of it net/netip's package variables),
 // issue 13's sweep and map widgets (site/tips.html) 389 KB raw (97 KB
 // gzipped), which took it to 5.25 MB, and the seeds control (issue 10,
-// item 3) 51 KB raw (13 KB gzipped); the cap is 5.4 MB (README, "Speed
+// item 3) 41 KB raw (6 KB gzipped); the cap is 5.4 MB (README, "Speed
 // and size").
 // Sizes are not timings: the same build gives the same bytes on any
 // machine, so TestWasmSize holds the page to them and the benchmark
