@@ -180,7 +180,10 @@ func writeField(m *markup, prefix string, s fieldSpec, val string, withHint bool
 	m.text(id)
 	m.raw(`">`)
 	m.text(s.Label)
-	choices := choicesOf(s.Key)
+	var choices [][2]string
+	if s.Mode == "" { // a field with an inputmode is typed in, as the sweep's seeds are
+		choices = choicesOf(s.Key)
+	}
 	if choices != nil {
 		m.raw(`</label><select id="`)
 		m.text(id)

@@ -25,7 +25,9 @@ func tipsBaseSpecs() []fieldSpec {
 	var out []fieldSpec
 	for _, g := range pageGroups() {
 		for _, s := range g.fields {
-			if s.Key != "policy" {
+			// The policy and the seeds are the request's own fields (a
+			// sweep's policies; its seeds at every step), not the base's.
+			if s.Key != "policy" && s.Key != seedsKey {
 				out = append(out, s)
 			}
 		}
@@ -57,6 +59,8 @@ func tipsChoices(kind, key string) [][2]string {
 		if kind == tipsSweep {
 			return append([][2]string{{allPolicies, "Every policy"}}, policyOptions()...)
 		}
+	case seedsKey:
+		return nil // typed in: a sweep runs any number of seeds its budget allows, not the simulator's 1, 10 or 40
 	}
 	return choicesOf(key)
 }
