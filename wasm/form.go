@@ -173,6 +173,12 @@ func hasHint(key string) bool { return key == "queue" || key == "service_p99_ms"
 // keepChoice does. (The markup's constant parts are written as they are:
 // every call is code the reader downloads.)
 func writeField(m *markup, prefix string, s fieldSpec, val string, withHint bool, hint string) {
+	writeFieldOf(m, prefix, s, choicesOf(s.Key), val, withHint, hint)
+}
+
+// writeFieldOf is writeField with the menu's choices given: nil for a
+// text input. The sweep page's own fields take theirs from tipsChoices.
+func writeFieldOf(m *markup, prefix string, s fieldSpec, choices [][2]string, val string, withHint bool, hint string) {
 	id := prefix + "in-" + s.Key
 	m.raw(`<div class="field" data-key="`)
 	m.text(s.Key)
@@ -180,10 +186,6 @@ func writeField(m *markup, prefix string, s fieldSpec, val string, withHint bool
 	m.text(id)
 	m.raw(`">`)
 	m.text(s.Label)
-	var choices [][2]string
-	if s.Mode == "" { // a field with an inputmode is typed in, as the sweep's seeds are
-		choices = choicesOf(s.Key)
-	}
 	if choices != nil {
 		m.raw(`</label><select id="`)
 		m.text(id)

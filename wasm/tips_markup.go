@@ -94,29 +94,9 @@ func writeTipsForm(m *markup, prefix, kind string, vals map[string]string, page 
 }
 
 // writeTipsField writes one of the kind's own fields: a menu of
-// tipsChoices, or writeField's text input.
+// tipsChoices, or a text input.
 func writeTipsField(m *markup, prefix, kind string, s fieldSpec, val string) {
-	choices := tipsChoices(kind, s.Key)
-	if choices == nil {
-		writeField(m, prefix, s, val, false, "")
-		return
-	}
-	id := prefix + "in-" + s.Key
-	m.raw(`<div class="field" data-key="`)
-	m.text(s.Key)
-	m.raw(`"><label for="`)
-	m.text(id)
-	m.raw(`">`)
-	m.text(s.Label)
-	m.raw(`</label><select id="`)
-	m.text(id)
-	m.raw(`" name="`)
-	m.text(s.Key)
-	m.raw(`">`)
-	writeOptions(m, choices, canonicalChoice(s.Key, val))
-	m.raw(`</select><p class="field-msg" hidden="" id="`)
-	m.text(prefix + "err-" + s.Key)
-	m.raw(`"></p></div>`)
+	writeFieldOf(m, prefix, s, tipsChoices(kind, s.Key), val, false, "")
 }
 
 // writeTipsResults writes the results' empty frame, which tips_js.go

@@ -77,6 +77,17 @@ func (f *pageFigures) report(b *testing.B) {
 // cpuRates are the CPU speeds the benchmarks run at: 1x, and 4x slower.
 var cpuRates = []float64{1, 4}
 
+// openThrottled opens the simulator in a new browser, waits for its first
+// results, then slows its CPU to rate (1 for none).
+func openThrottled(b *testing.B, rate float64) *tab {
+	s := startBrowser(b)
+	tb := s.newTab(b, recorder)
+	tb.open(s.fileURL("index.html"))
+	tb.summaryOf("#summary", "")
+	throttleCPU(tb, rate)
+	return tb
+}
+
 // BenchmarkBrowserBigLink is issue 10's big link, an hour of 100,000
 // workers (bigLink), entered into the open page: its seven runs in the
 // workers, then its hour drawn a step at a time.
@@ -113,11 +124,7 @@ func BenchmarkBrowserBigLink(b *testing.B) {
 func BenchmarkBrowserPolicyMenu(b *testing.B) {
 	for _, rate := range cpuRates {
 		b.Run(fmt.Sprintf("%gx", rate), func(b *testing.B) {
-			s := startBrowser(b)
-			tb := s.newTab(b, recorder)
-			tb.open(s.fileURL("index.html"))
-			tb.summaryOf("#summary", "")
-			throttleCPU(tb, rate)
+			tb := openThrottled(b, rate)
 			var f pageFigures
 			down := true
 			for b.Loop() {
@@ -147,11 +154,7 @@ func BenchmarkBrowserPolicyMenu(b *testing.B) {
 func BenchmarkBrowserTypingAt(b *testing.B) {
 	for _, rate := range cpuRates {
 		b.Run(fmt.Sprintf("%gx", rate), func(b *testing.B) {
-			s := startBrowser(b)
-			tb := s.newTab(b, recorder)
-			tb.open(s.fileURL("index.html"))
-			tb.summaryOf("#summary", "")
-			throttleCPU(tb, rate)
+			tb := openThrottled(b, rate)
 			var f pageFigures
 			n := 0
 			for b.Loop() {
