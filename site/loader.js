@@ -814,29 +814,21 @@
     };
   }
 
-  // pinGlance pins, on the simulator page, the chosen policy's chart over
-  // time beside the form (style.css): #summary and a copy of svg#chart,
-  // the glance (#glance-chart), in one box, #pinned, as site/index.html
-  // holds them prerendered (wasm/prerender.go). The copy follows the
-  // chart a task after it is drawn, so that no task draws both (issue 10:
-  // no long task on the main thread). It is the page's presentation only,
-  // kept out of the engine's WebAssembly, whose every byte the reader
-  // downloads.
+  // pinGlance keeps, on the simulator page, the glance pinned beside the
+  // form (style.css) in step with the chosen policy's chart over time: the
+  // results' frame (wasm/frame.go) holds #summary and an empty #glance in
+  // one box, #pinned, and this puts a copy of svg#chart, #glance-chart,
+  // in #glance, as site/index.html holds it prerendered. The copy
+  // follows the chart a task after it is drawn, so that no task draws
+  // both (issue 10: no long task on the main thread). It is the page's
+  // presentation only, kept out of the engine's WebAssembly, whose every
+  // byte the reader downloads.
   function pinGlance(el) {
-    var summary = el.querySelector('#summary');
+    var glance = el.querySelector('#glance');
     var box = el.querySelector('#chart-box');
-    if (el.getAttribute('data-shedsim-page') !== 'simulator' || !summary || !box) {
+    if (el.getAttribute('data-shedsim-page') !== 'simulator' || !glance || !box) {
       return;
     }
-    var pinned = document.createElement('div');
-    pinned.className = 'pinned';
-    pinned.id = 'pinned';
-    var glance = document.createElement('div');
-    glance.className = 'glance';
-    glance.id = 'glance';
-    glance.setAttribute('aria-hidden', 'true');
-    summary.replaceWith(pinned);
-    pinned.append(summary, glance);
     var timer = 0;
     new MutationObserver(function () {
       clearTimeout(timer);

@@ -38,14 +38,6 @@ func shareRow(keyAttr, key, title string, chosen bool, barHTML, text string) el 
 	return fromMarkup(&m)
 }
 
-// renderTable renders a comparison from report's text table (see
-// writeTable).
-func renderTable(tableID, class, caption, label, kind string, tab report.Table, keys []string, chosen string, placeholder bool) el {
-	var m markup
-	writeTable(&m, tableID, class, caption, label, kind, tab, keys, chosen, placeholder)
-	return fromMarkup(&m)
-}
-
 // renderPolicyTable renders the comparison of every policy for c;
 // placeholder rows show only the names.
 func renderPolicyTable(tableID string, rows []report.Row, c sim.Config, placeholder bool) el {

@@ -10,7 +10,7 @@ import (
 
 // This file is the simulator page as site/index.html holds it before its
 // engine arrives: the form and the default run's results, written by the
-// page's own markup code (form.go, bars.go, chart.go) run natively, from
+// page's own markup code (form.go, frame.go, bars.go, chart.go) run natively, from
 // the same runs the page's workers make. The engine is deterministic, so
 // these are the bytes the page draws once the engine has run
 // (tools/browser's TestPrerendered checks it). Natively, this command
@@ -62,43 +62,9 @@ func prerenderedBlock() (string, error) {
 	var m markup
 	m.raw(`<div class="sim-layout">`)
 	writePageForm(&m, ConfigStrings(c), &v, true)
-	m.raw(`<section class="results" id="results" aria-labelledby="results-title"><h2 id="results-title" tabindex="-1">Results</h2>` +
-		`<div class="pinned" id="pinned"><p class="summary" id="summary">`)
-	m.text(report.Headline(v.Chosen))
-	m.raw(`</p><div class="glance" id="glance" aria-hidden="true">`)
-	writeChartSVG(&m, "glance-chart", v.Chart)
-	// The loader shows its progress here while the engine downloads.
-	m.raw(`</div></div><p class="engine-loading" id="engine-loading" role="status" hidden=""></p>` +
-		`<p class="visually-hidden" id="announce" role="status" aria-live="polite"></p>` +
-		`<p class="stale-note" id="stale-note" hidden="">These results are for the last valid input.</p>` +
-		`<p class="empty-note" id="empty-note" hidden="">No results yet: fix the marked fields.</p>` +
-		`<div class="results-body" id="results-body"><section class="block" aria-labelledby="bars-title"><h3 id="bars-title">`)
-	writeComparison(&m, c, v.Rows)
-	m.raw(`</section><section class="block" aria-labelledby="chart-title"><h3 id="chart-title">`)
-	m.text(report.TimelineTitle(c))
-	m.raw(`</h3><div id="chart-box" class="chart-box">`)
-	writeChart(&m, "chart", v.Chart, report.TimelineCaption(c), windowsTableHTML("chart", v.Chosen))
-	m.raw(`</div><div class="lines" id="lines">`)
-	writeLine(&m, "outlook", v.Outlook)
-	writeLine(&m, "this-run", v.ThisRun)
-	m.raw(`</div><div class="mechanism" id="mechanism"></div></section></div></section></div>`)
+	writeResults(&m, resultsFrame{page: true}, &frameFill{c: c, v: &v})
+	m.raw(`</div>`)
 	return m.String(), nil
-}
-
-// writeComparison writes the comparison block's parts after its heading's
-// start tag, as comparePart.draw fills them: the title, the colour key,
-// the bars, the table and the note under it.
-func writeComparison(m *markup, c sim.Config, rows []report.Row) {
-	m.text(report.ComparisonTitle(c))
-	m.raw(`</h3>`)
-	writeLegend(m, "answered", "refused", "timed_out")
-	m.raw(`<p class="seeds-note" id="seeds-note" hidden=""></p><div id="bars" class="bars">`)
-	writeBars(m, rows, c.Policy, false)
-	m.raw(`</div><div id="table-box">`)
-	writePolicyTable(m, "compare", rows, c, false)
-	m.raw(`</div><p class="note" id="about-numbers">`)
-	m.text(report.AboutTheNumbers(c))
-	m.raw(`</p>`)
 }
 
 // prerenderInto returns page (site/index.html) with the block between its

@@ -20,13 +20,10 @@ type advicePart struct {
 	shown []report.Advice
 }
 
-func newAdvicePart(w *widget) *advicePart {
-	return &advicePart{list: h("ol", "class", "advice", "id", w.id("advice")), prefix: w.id}
-}
-
-// section is the page's block of the advice.
-func (p *advicePart) section() el {
-	return build(h("section", "class", "block", "aria-labelledby", p.prefix("advice-title")), h("h3", "id", p.prefix("advice-title"), "What to change"), p.list)
+// newAdvicePart finds the advice's list in the frame (find, by name);
+// prefix names its items.
+func newAdvicePart(find func(string) el, prefix func(string) string) *advicePart {
+	return &advicePart{list: find("advice"), prefix: prefix}
 }
 
 // render shows advice for the inputs cur; each item's "Try it" button

@@ -14,30 +14,13 @@ type clientsPart struct {
 	tableID                           string
 }
 
-// newClientsPart builds the client comparison's section, with a row per
-// client strategy ready (the numbers come later), so that it keeps its
-// height when they arrive.
-func newClientsPart(w *widget) *clientsPart {
-	p := &clientsPart{
-		lead:    h("p", "id", w.id("clients-lead")),
-		bars:    h("ul", "class", "policy-bars client-bars", "id", w.id("clients-bars")),
-		table:   h("div", "id", w.id("clients-table-box")),
-		fluid:   h("ul", "class", "fluid", "id", w.id("clients-fluid")),
-		tableID: w.id("clients-table"),
-	}
-	rows := make([]report.ClientRow, len(sim.Clients))
-	for i, c := range sim.Clients {
-		rows[i] = report.ClientRow{Client: c, Title: c.Title()}
-		add(p.bars, shareRow("data-client", c.String(), c.Title(), false, loadBarHTML(0, 1), "…"))
-		add(p.fluid, h("li", "data-client", c.String(), "…"))
-	}
-	fill(p.table, renderClientTable(p.tableID, rows, -1, true, "during the sale"))
-	p.section = build(h("section", "class", "block clients", "id", w.id("clients"), "aria-labelledby", w.id("clients-title")),
-		h("h3", "id", w.id("clients-title"), "Clients: how they retry"), p.lead,
-		h("p", "class", "note", "id", w.id("clients-note"), report.ClientsNote),
-		legend("first_try", "retry"), p.bars, p.table,
-		h("p", "class", "fluid-lead", report.ClientsFluidLead), p.fluid)
-	return p
+// newClientsPart finds the client comparison's parts in the frame (find,
+// by name), which writes a row per client strategy ready (the numbers
+// come later), so that it keeps its height when they arrive; its table
+// is tableID.
+func newClientsPart(find func(string) el, tableID string) *clientsPart {
+	return &clientsPart{section: find("clients"), lead: find("clients-lead"), bars: find("clients-bars"),
+		table: find("clients-table-box"), fluid: find("clients-fluid"), tableID: tableID}
 }
 
 // render shows every client strategy for the chosen policy.
@@ -59,13 +42,9 @@ func (p *clientsPart) render(v report.ClientView) {
 	fill(p.table, renderClientTable(p.tableID, v.Rows, c.Client, false, report.SaleArrivals(c)))
 }
 
-// renderClientTable renders the client comparison; placeholder rows show
-// only the names.
+// renderClientTable renders the client comparison (writeClientTable).
 func renderClientTable(tableID string, rows []report.ClientRow, chosen sim.Client, placeholder bool, arrivals string) el {
-	keys := make([]string, len(rows))
-	for i, r := range rows {
-		keys[i] = r.Client.String()
-	}
-	return renderTable(tableID, "compare clients-table", report.ClientsCaption(arrivals),
-		"Comparison of every client strategy", "client", report.ClientTable(rows), keys, chosen.String(), placeholder)
+	var m markup
+	writeClientTable(&m, tableID, rows, chosen, placeholder, arrivals)
+	return fromMarkup(&m)
 }

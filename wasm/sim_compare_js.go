@@ -7,34 +7,20 @@ import (
 	"github.com/shedsim/shedsim/sim/report"
 )
 
-// comparePart is every policy side by side: the bars and, on the page,
-// their heading, the table and the note under it.
+// comparePart is every policy side by side: the bars, and, where the
+// frame has them (writeResults), their heading, the table and the note
+// under it. The chart widget has none of them.
 type comparePart struct {
-	title       el // the page only
-	bars, table el // table: the page only
-	about       el // the page only
-	seedsNote   el // over seeds, how far they have got, then how to read the bars (sim_seeds_js.go)
-	tableID     string
-	// drawBars is false for the chart widget, which shows no bars.
-	drawBars bool
+	title, bars, table, about el // each nil where the frame has none
+	seedsNote                 el // over seeds, how far they have got, then how to read the bars (sim_seeds_js.go)
+	tableID                   string
 }
 
-func newComparePart(w *widget, page, drawBars bool) *comparePart {
-	p := &comparePart{bars: h("div", "id", w.id("bars"), "class", "bars"), drawBars: drawBars || page,
-		seedsNote: h("p", "class", "seeds-note", "id", w.id("seeds-note"), "hidden", "")}
-	if page {
-		p.title = h("h3", "id", w.id("bars-title"), "Every policy, for the people who arrived during the sale")
-		p.table = h("div", "id", w.id("table-box"))
-		p.about = h("p", "class", "note", "id", w.id("about-numbers"))
-		p.tableID = w.id("compare")
-	}
-	return p
-}
-
-// section is the page's block of the comparison.
-func (p *comparePart) section(w *widget) el {
-	return build(h("section", "class", "block", "aria-labelledby", w.id("bars-title")),
-		p.title, legend("answered", "refused", "timed_out"), p.seedsNote, p.bars, p.table, p.about)
+// newComparePart finds the comparison's parts in the frame (find, by
+// name); its table is tableID.
+func newComparePart(find func(string) el, tableID string) *comparePart {
+	return &comparePart{title: find("bars-title"), bars: find("bars"), table: find("table-box"), about: find("about-numbers"),
+		seedsNote: find("seeds-note"), tableID: tableID}
 }
 
 // draw shows the comparison of every policy under c; placeholder rows show
@@ -43,7 +29,7 @@ func (p *comparePart) draw(c sim.Config, rows []report.Row, placeholder bool) {
 	if p.title != nil {
 		p.title.SetTextContent(report.ComparisonTitle(c))
 	}
-	if p.drawBars {
+	if p.bars != nil {
 		fill(p.bars, renderBars(rows, c.Policy, placeholder))
 	}
 	if p.table != nil {
@@ -52,6 +38,18 @@ func (p *comparePart) draw(c sim.Config, rows []report.Row, placeholder bool) {
 	if p.about != nil {
 		p.about.SetTextContent(report.AboutTheNumbers(c))
 	}
+}
+
+// showSeedsNote shows text above the bars, or (shown false) hides the
+// line as it is; the chart widget, which has no bars, has no such line.
+func (p *comparePart) showSeedsNote(text string, shown bool) {
+	if p.seedsNote == nil {
+		return
+	}
+	if shown {
+		p.seedsNote.SetTextContent(text)
+	}
+	setHidden(p.seedsNote, !shown)
 }
 
 // placeholders draws the policies' names alone, before any has run.

@@ -18,10 +18,6 @@ type mechanismPart struct {
 	tables []el
 }
 
-func newMechanismPart(w *widget) *mechanismPart {
-	return &mechanismPart{box: h("div", "class", "mechanism", "id", w.id("mechanism")), prefix: w.id("mech")}
-}
-
 // draw shows m's charts and sentences, each with an empty box for its
 // table (drawTables); nil clears them.
 func (p *mechanismPart) draw(m *report.Mechanism) {

@@ -35,10 +35,9 @@ func (s *seedsWork) more() bool { return s.n > 1 }
 // seedsBegin marks a recompute's seeds as pending, and says so above the
 // bars; with one seed that line is hidden.
 func (w *simWidget) seedsBegin() {
-	setHidden(w.compare.seedsNote, !w.later.seeds.more())
+	w.compare.showSeedsNote(report.SeedsRunning, w.later.seeds.more())
 	if w.later.seeds.more() {
 		w.results.SetAttribute("data-seeds", "pending")
-		w.compare.seedsNote.SetTextContent(report.SeedsRunning)
 	}
 }
 
@@ -90,8 +89,8 @@ func (w *simWidget) progressSeeds() {
 	c := l.config
 	v := report.SeedsViewOf(c, s.n, sim.Policies, sums)
 	p := w.compare
-	p.seedsNote.SetTextContent(v.Key)
-	if p.drawBars {
+	p.showSeedsNote(v.Key, true)
+	if p.bars != nil {
 		var m markup
 		writeSeedBars(&m, v, c.Policy)
 		fill(p.bars, fromMarkup(&m))

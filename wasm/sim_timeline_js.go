@@ -11,41 +11,29 @@ import (
 // under it and, on the page, the fluid view.
 type timelinePart struct {
 	title, chart, lines el
-	fluid               el             // the page only
-	mech                *mechanismPart // the page only
+	fluid               el             // the whole simulator only
+	mech                *mechanismPart // the whole simulator only
 	tableBox            el             // where the chart's table goes, once the chart is drawn
 	chartID, outlookID  string
 	thisRunID           string
 }
 
-func newTimelinePart(w *widget, page bool) *timelinePart {
+// newTimelinePart finds the chart's parts in the frame (find, by name);
+// id names the ones drawn later. The compare widget has none of them.
+func newTimelinePart(find func(string) el, id func(string) string) *timelinePart {
 	p := &timelinePart{
-		title:     h("h3", "id", w.id("chart-title")),
-		chart:     h("div", "id", w.id("chart-box"), "class", "chart-box"),
-		lines:     h("div", "class", "lines", "id", w.id("lines")),
-		chartID:   w.id("chart"),
-		outlookID: w.id("outlook"),
-		thisRunID: w.id("this-run"),
+		title:     find("chart-title"),
+		chart:     find("chart-box"),
+		lines:     find("lines"),
+		fluid:     find("fluid"),
+		chartID:   id("chart"),
+		outlookID: id("outlook"),
+		thisRunID: id("this-run"),
 	}
-	if page {
-		p.fluid = h("ul", "class", "fluid", "id", w.id("fluid"))
-		p.mech = newMechanismPart(w)
+	if box := find("mechanism"); box != nil {
+		p.mech = &mechanismPart{box: box, prefix: id("mech")}
 	}
 	return p
-}
-
-// section is the page's block of the chart.
-func (p *timelinePart) section(w *widget) el {
-	s := build(h("section", "class", "block", "aria-labelledby", w.id("chart-title")), p.title, p.chart, p.lines)
-	if p.mech != nil {
-		add(s, p.mech.box)
-	}
-	return s
-}
-
-// fluidDetails is the page's fold-out of the fluid view.
-func (p *timelinePart) fluidDetails() el {
-	return build(h("details", "class", "fluid-details"), h("summary", "The fluid view: does a full unbounded queue drain after the sale?"), p.fluid)
 }
 
 // renderTable fills the chart's table of windows, after render, its
@@ -58,6 +46,9 @@ func (p *timelinePart) renderTable(d *drawing, v report.View) {
 
 // renderChart draws the chart, after render.
 func (p *timelinePart) renderChart(v report.View) {
+	if p.chart == nil {
+		return
+	}
 	figure, box := renderChart(p.chartID, v.Chart, report.TimelineCaption(v.Config))
 	fill(p.chart, figure)
 	p.tableBox = box

@@ -247,63 +247,31 @@ func mountSimulator(host el, prefix string, page bool, kind string, attrs map[st
 	return w
 }
 
-// buildResults builds the (empty) results area and its parts.
+// buildResults builds the (empty) results area as writeResults writes
+// it, and finds its parts in it.
 func (w *simWidget) buildResults() {
-	// The summary shows every input's headline; the live region beside
-	// it announces only a committed input's (announceResult).
-	w.summary = h("p", "class", "summary", "id", w.id("summary"), "Computing…")
-	w.announce = h("p", "class", "visually-hidden", "id", w.id("announce"), "role", "status", "aria-live", "polite")
-	w.stale = h("p", "class", "stale-note", "id", w.id("stale-note"), "hidden", "", "These results are for the last valid input.")
-	w.empty = h("p", "class", "empty-note", "id", w.id("empty-note"), "hidden", "", "No results yet: fix the marked fields.")
-	w.body = h("div", "class", "results-body", "id", w.id("results-body"))
-	w.results = h("section", "class", "results", "id", w.id("results"), "aria-labelledby", w.id("results-title"))
-	whole := w.page || w.kind == "full" // the whole simulator, as the page has it
-	title := "Results"
-	if !whole {
-		title = "Every policy in the sale"
+	f := resultsFrame{prefix: w.prefix, page: w.page, kind: w.kind, base: w.base}
+	var m markup
+	writeResults(&m, f, nil)
+	w.results = fromMarkup(&m)
+	find := func(name string) el { return query(w.results, "#"+w.id(name)) }
+	w.resultsTitle, w.summary, w.announce = find("results-title"), find("summary"), find("announce")
+	w.stale, w.empty, w.body = find("stale-note"), find("empty-note"), find("results-body")
+	w.compare = newComparePart(find, w.id("compare"))
+	w.timeline = newTimelinePart(find, w.id)
+	if w.kind == "chart" {
+		w.timeline.title = w.resultsTitle // the section's heading is the chart's title
 	}
-	headTag := "h2"
-	if !w.page {
-		headTag = "h3"
-	}
-	w.resultsTitle = h(headTag, "id", w.id("results-title"), "tabindex", "-1", title)
-	build(w.results, w.resultsTitle, w.summary, w.announce, w.stale, w.empty, w.body)
-
-	w.compare = newComparePart(&w.widget, whole, w.kind != "chart")
-	w.timeline = newTimelinePart(&w.widget, whole)
-	switch {
-	case whole:
-		w.advice = newAdvicePart(&w.widget)
-		w.clients = newClientsPart(&w.widget)
-		w.timing = timingLine{h("span", "class", "timing", "id", w.id("timing"))}
-		csv := h("button", "type", "button", "id", w.id("download-csv"), "class", "secondary", "Download CSV")
-		jsn := h("button", "type", "button", "id", w.id("download-json"), "class", "secondary", "Download JSON")
-		w.onEl(csv, "click", func(js.Value) { w.download("csv") })
-		w.onEl(jsn, "click", func(js.Value) { w.download("json") })
+	if f.whole() {
+		w.advice = newAdvicePart(find, w.id)
+		w.clients = newClientsPart(find, w.id("clients-table"))
+		w.timing = timingLine{find("timing")}
+		w.onEl(find("download-csv"), "click", func(js.Value) { w.download("csv") })
+		w.onEl(find("download-json"), "click", func(js.Value) { w.download("json") })
 		w.onEl(w.advice.list, "click", w.tryAdvice)
-		// The post's order: every policy's bars and table, the chosen
-		// policy over time, what to change; the clients' comparison after.
-		build(w.body,
-			w.compare.section(&w.widget),
-			w.timeline.section(&w.widget),
-			w.advice.section(),
-			w.clients.section,
-			w.timeline.fluidDetails(),
-			build(h("p", "class", "downloads"), csv, " ", jsn, " ", w.timing.el))
-	case w.kind == "chart":
-		// The section's heading is the chart's title.
-		w.timeline.title = firstChild(w.results)
-		build(w.body, w.timeline.chart, w.timeline.lines)
-	case w.kind == "compare":
-		w.compare.table, w.compare.tableID = h("div", "id", w.id("table-box")), w.id("compare")
-		build(w.body, legend("answered", "refused", "timed_out"), w.compare.seedsNote, w.compare.bars,
-			build(h("details", "class", "compare-details"), h("summary", "Every number, as a table"), w.compare.table))
-	default:
-		build(w.body, legend("answered", "refused", "timed_out"), w.compare.seedsNote, w.compare.bars, w.timeline.title, w.timeline.chart, w.timeline.lines)
 	}
 	if !w.page {
-		w.openFull = newOpenLink(&w.widget, w.base, "index.html", "Open in the full simulator")
-		add(w.body, w.openFull.p)
+		w.openFull = adoptOpenLink(query(w.results, ".open-full-p"), w.base+"index.html")
 	}
 }
 

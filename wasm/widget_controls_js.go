@@ -87,8 +87,14 @@ type openLink struct {
 }
 
 func newOpenLink(w *widget, base, page, text string) *openLink {
-	a := h("a", "class", "open-full", "id", w.id("open-full"), "href", base+page, text)
-	return &openLink{p: build(h("p", "class", "open-full-p"), a), a: a, page: base + page}
+	var m markup
+	writeOpenLink(&m, w.id("open-full"), base+page, text)
+	return adoptOpenLink(fromMarkup(&m), base+page)
+}
+
+// adoptOpenLink is the link writeOpenLink wrote, p, to page.
+func adoptOpenLink(p el, page string) *openLink {
+	return &openLink{p: p, a: firstChild(p), page: page}
 }
 
 // to points the link at the page with query (encodeQuery's, "" or

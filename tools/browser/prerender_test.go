@@ -154,7 +154,7 @@ func TestPrerendered(t *testing.T) {
 		require.NoError(t, json.Unmarshal([]byte(eval[string](tb, prerenderedParts)), &before))
 		for k, want := range engine {
 			assert.Equal(t, want, before[k], "%s: the prerendered markup is not what the engine draws: run go run ./wasm -prerender site/index.html "+
-				"(and if the results' frame changed, simWidget.buildResults's, make wasm/prerender.go's prerenderedBlock write the same)", k)
+				"(the results' frame, which both write, is wasm/frame.go's writeResults)", k)
 		}
 		held.waitHeld()
 

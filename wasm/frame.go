@@ -1,0 +1,213 @@
+package main
+
+import (
+	"github.com/shedsim/shedsim/sim"
+	"github.com/shedsim/shedsim/sim/report"
+)
+
+// This file writes the simulator's results frame as markup: the section,
+// its headings, the status lines and every part's (empty) box, as the page
+// and each kind of widget lay them out. It is the frame's one source: the
+// page's WebAssembly inserts it and finds its parts in it
+// (simWidget.buildResults), and the prerender writes it with the default
+// run's results filled in (prerender.go), so that the two cannot differ
+// (tools/browser's TestPrerendered).
+
+// resultsFrame is a layout of the simulator's results.
+type resultsFrame struct {
+	// prefix starts every id (a widget's; "" on the page).
+	prefix string
+	// page: the simulator page, whose headline is pinned beside the form
+	// with a glance of the chart (style.css, loader.js's pinGlance) and
+	// whose heading is an h2.
+	page bool
+	// kind is the widget's: "full" (the whole simulator, as the page has
+	// it), "compare" (the bars, the table folded), "chart" (one run's
+	// chart) or "simulator" (the bars and the chart).
+	kind string
+	// base is the site's address, for a widget's link to the page.
+	base string
+}
+
+// whole reports whether the frame is the whole simulator's, as the page
+// has it: every policy, the chart over time and its mechanism, the
+// advice, the clients, the downloads.
+func (f resultsFrame) whole() bool { return f.page || f.kind == "full" }
+
+func (f resultsFrame) id(name string) string { return f.prefix + name }
+
+// frameFill is what a prerendered frame holds: the default run's view
+// under c. A frame without one is empty, for the engine to fill.
+type frameFill struct {
+	c sim.Config
+	v *report.View
+}
+
+// writeResults writes the frame f of the results, filled from fill, or
+// empty (fill nil). A prerendered frame (fill set) has a line for the
+// loader's progress and stops after the chart over time: the advice, the
+// clients and the downloads need the engine.
+func writeResults(m *markup, f resultsFrame, fill *frameFill) {
+	title, head := "Results", "h2"
+	if !f.whole() {
+		title = "Every policy in the sale"
+	}
+	if !f.page {
+		head = "h3"
+	}
+	m.tag(`<section class="results" id="%" aria-labelledby="%">`, f.id("results"), f.id("results-title"))
+	m.tag(`<`+head+` id="%" tabindex="-1">%</`+head+`>`, f.id("results-title"), title)
+	// The summary shows every input's headline; the live region after it
+	// announces only a committed input's (announceResult).
+	summary := "Computing…"
+	if fill != nil {
+		summary = report.Headline(fill.v.Chosen)
+	}
+	if f.page {
+		m.tag(`<div class="pinned" id="%"><p class="summary" id="%">%</p><div class="glance" id="%" aria-hidden="true">`,
+			f.id("pinned"), f.id("summary"), summary, f.id("glance"))
+		if fill != nil {
+			writeChartSVG(m, f.id("glance-chart"), fill.v.Chart)
+		}
+		m.raw(`</div></div>`)
+	} else {
+		m.tag(`<p class="summary" id="%">%</p>`, f.id("summary"), summary)
+	}
+	if fill != nil {
+		m.tag(`<p class="engine-loading" id="%" role="status" hidden=""></p>`, f.id("engine-loading"))
+	}
+	m.tag(`<p class="visually-hidden" id="%" role="status" aria-live="polite"></p>`+
+		`<p class="stale-note" id="%" hidden="">These results are for the last valid input.</p>`+
+		`<p class="empty-note" id="%" hidden="">No results yet: fix the marked fields.</p>`+
+		`<div class="results-body" id="%">`, f.id("announce"), f.id("stale-note"), f.id("empty-note"), f.id("results-body"))
+	switch {
+	case f.whole():
+		// The post's order: every policy's bars and table, the chosen
+		// policy over time, what to change; the clients' comparison after.
+		m.tag(`<section class="block" aria-labelledby="%"><h3 id="%">`, f.id("bars-title"), f.id("bars-title"))
+		writeComparison(m, f, fill)
+		m.raw(`</section>`)
+		m.tag(`<section class="block" aria-labelledby="%">`, f.id("chart-title"))
+		writeTimeline(m, f, fill)
+		m.tag(`<div class="mechanism" id="%"></div></section>`, f.id("mechanism"))
+		if fill == nil {
+			writeLaterParts(m, f)
+		}
+	case f.kind == "chart":
+		// The section's heading is the chart's title.
+		writeChartBox(m, f, fill)
+	case f.kind == "compare":
+		writeBarsBox(m, f, fill)
+		m.tag(`<details class="compare-details"><summary>Every number, as a table</summary><div id="%"></div></details>`, f.id("table-box"))
+	default:
+		writeBarsBox(m, f, fill)
+		writeTimeline(m, f, fill)
+	}
+	if !f.page {
+		writeOpenLink(m, f.id("open-full"), f.base+"index.html", "Open in the full simulator")
+	}
+	m.raw(`</div></section>`)
+}
+
+// writeComparison writes the page's comparison block after its heading's
+// start tag, as comparePart.draw fills them: the title, the colour key,
+// the bars, the table and the note under it.
+func writeComparison(m *markup, f resultsFrame, fill *frameFill) {
+	if fill != nil {
+		m.text(report.ComparisonTitle(fill.c))
+	}
+	m.raw(`</h3>`)
+	writeBarsBox(m, f, fill)
+	m.tag(`<div id="%">`, f.id("table-box"))
+	if fill != nil {
+		writePolicyTable(m, f.id("compare"), fill.v.Rows, fill.c, false)
+	}
+	m.tag(`</div><p class="note" id="%">`, f.id("about-numbers"))
+	if fill != nil {
+		m.text(report.AboutTheNumbers(fill.c))
+	}
+	m.raw(`</p>`)
+}
+
+// writeBarsBox writes the colour key, the line about the seeds and the
+// bars of every policy.
+func writeBarsBox(m *markup, f resultsFrame, fill *frameFill) {
+	writeLegend(m, "answered", "refused", "timed_out")
+	m.tag(`<p class="seeds-note" id="%" hidden=""></p><div id="%" class="bars">`, f.id("seeds-note"), f.id("bars"))
+	if fill != nil {
+		writeBars(m, fill.v.Rows, fill.c.Policy, false)
+	}
+	m.raw(`</div>`)
+}
+
+// writeTimeline writes the chosen policy over time: its title, its chart
+// and the lines under it.
+func writeTimeline(m *markup, f resultsFrame, fill *frameFill) {
+	m.tag(`<h3 id="%">`, f.id("chart-title"))
+	if fill != nil {
+		m.text(report.TimelineTitle(fill.c))
+	}
+	m.raw(`</h3>`)
+	writeChartBox(m, f, fill)
+}
+
+// writeChartBox writes the chart's box and the lines' under it.
+func writeChartBox(m *markup, f resultsFrame, fill *frameFill) {
+	m.tag(`<div id="%" class="chart-box">`, f.id("chart-box"))
+	if fill != nil {
+		writeChart(m, f.id("chart"), fill.v.Chart, report.TimelineCaption(fill.c), windowsTableHTML(f.id("chart"), fill.v.Chosen))
+	}
+	m.tag(`</div><div class="lines" id="%">`, f.id("lines"))
+	if fill != nil {
+		writeLine(m, f.id("outlook"), fill.v.Outlook)
+		writeLine(m, f.id("this-run"), fill.v.ThisRun)
+	}
+	m.raw(`</div>`)
+}
+
+// writeLaterParts writes the whole simulator's parts that its later runs
+// fill: what to change, the clients (a row per client strategy ready, so
+// that the section keeps its height when the numbers arrive), the fluid
+// view and the downloads with the timings.
+func writeLaterParts(m *markup, f resultsFrame) {
+	m.tag(`<section class="block" aria-labelledby="%"><h3 id="%">What to change</h3><ol class="advice" id="%"></ol></section>`,
+		f.id("advice-title"), f.id("advice-title"), f.id("advice"))
+
+	m.tag(`<section class="block clients" id="%" aria-labelledby="%"><h3 id="%">Clients: how they retry</h3><p id="%"></p><p class="note" id="%">%</p>`,
+		f.id("clients"), f.id("clients-title"), f.id("clients-title"), f.id("clients-lead"), f.id("clients-note"), report.ClientsNote)
+	writeLegend(m, "first_try", "retry")
+	m.tag(`<ul class="policy-bars client-bars" id="%">`, f.id("clients-bars"))
+	rows := make([]report.ClientRow, len(sim.Clients))
+	for i, c := range sim.Clients {
+		rows[i] = report.ClientRow{Client: c, Title: c.Title()}
+		writeShareRow(m, "data-client", c.String(), c.Title(), false, loadBarHTML(0, 1), "…")
+	}
+	m.tag(`</ul><div id="%">`, f.id("clients-table-box"))
+	writeClientTable(m, f.id("clients-table"), rows, -1, true, "during the sale")
+	m.tag(`</div><p class="fluid-lead">%</p><ul class="fluid" id="%">`, report.ClientsFluidLead, f.id("clients-fluid"))
+	for _, c := range sim.Clients {
+		m.tag(`<li data-client="%">…</li>`, c.String())
+	}
+	m.raw(`</ul></section>`)
+
+	m.tag(`<details class="fluid-details"><summary>The fluid view: does a full unbounded queue drain after the sale?</summary><ul class="fluid" id="%"></ul></details>`, f.id("fluid"))
+	m.tag(`<p class="downloads"><button type="button" id="%" class="secondary">Download CSV</button> `+
+		`<button type="button" id="%" class="secondary">Download JSON</button> <span class="timing" id="%"></span></p>`,
+		f.id("download-csv"), f.id("download-json"), f.id("timing"))
+}
+
+// writeClientTable writes the client comparison; placeholder rows show
+// only the names.
+func writeClientTable(m *markup, tableID string, rows []report.ClientRow, chosen sim.Client, placeholder bool, arrivals string) {
+	keys := make([]string, len(rows))
+	for i, r := range rows {
+		keys[i] = r.Client.String()
+	}
+	writeTable(m, tableID, "compare clients-table", report.ClientsCaption(arrivals),
+		"Comparison of every client strategy", "client", report.ClientTable(rows), keys, chosen.String(), placeholder)
+}
+
+// writeOpenLink writes a widget's link to its page, in its paragraph.
+func writeOpenLink(m *markup, id, href, text string) {
+	m.tag(`<p class="open-full-p"><a class="open-full" id="%" href="%">%</a></p>`, id, href, text)
+}
