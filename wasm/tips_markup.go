@@ -263,9 +263,6 @@ func sweepTableMarkup(id string, sw sweep.Sweep) *markup {
 	return &m
 }
 
-// backLevels are the map's colours, from none of the seeds back to all.
-var backLevels = [][2]string{{"back-0", "no seed back"}, {"back-1", "under a third"}, {"back-2", "a third to two thirds"}, {"back-3", "over two thirds"}, {"back-4", "every seed back"}}
-
 // mapMarkup writes a map's chart as a figure: a cell per pair of values,
 // coloured by the seeds back to normal, its words in its title.
 func mapMarkup(id string, ch report.MapChart) *markup {
@@ -296,9 +293,9 @@ func mapMarkup(id string, ch report.MapChart) *markup {
 	m.elem("text", "class", "axis-label", "x", "12", "y", svgNum(p.Y+p.H/2), "text-anchor", "middle",
 		"transform", "rotate(-90 12 "+svgNum(p.Y+p.H/2)+")", ch.YLabel)
 	m.close("svg")
-	m.elem("figcaption", "Each cell is one pair of values, coloured by the share of seeds that got back to normal; its answered share shows on hover and in the table. Choose a cell to set both values.")
+	m.elem("figcaption", ch.Caption)
 	m.open("ul", "class", "legend", "aria-hidden", "true")
-	for _, l := range backLevels {
+	for _, l := range report.MapLevels {
 		m.open("li")
 		m.elem("span", "class", "swatch "+l[0], "")
 		m.b.WriteString(l[1])

@@ -113,7 +113,17 @@ func SweepCaption(sw sweep.Sweep, knob string) string {
 func MapCaption(m sweep.Map, x, y, yDir string) string {
 	s := m.Spec
 	return s.Base.Policy.Title() + ", " + x + " across and " + y + " " + yDir + ", " + SeedRange(s.Base.Seed, s.Seeds) +
-		" in each cell: the seeds back to normal, and the mean answered share; otherwise " + DescribeBase(s.Base) + "."
+		" in each cell: the seeds that " + mapRecovered(s.Base) + ", and the mean share of " + SalePeople(s.Base) + " answered; otherwise " + DescribeBase(s.Base) + "."
+}
+
+// mapRecovered is what a map's seed "back" did, in words that do not read
+// as being answered: a map's cell may recover after the sale in every
+// seed while it answers almost nobody during it (the unbounded queue at
+// 175/s, no retries: 3 of 3 seeds recovered, 3.7% answered). "Back to
+// normal" (MODEL.md's rule 17) is every window from some point after the
+// sale answering at least 90% of its people.
+func mapRecovered(base sim.Config) string {
+	return "recovered after " + afterTrigger(base) + " (90% answered again)"
 }
 
 // SweepSentence quotes a sweep in one sentence: for each policy, where
@@ -172,11 +182,14 @@ func SweepSentence(sw sweep.Sweep) string {
 }
 
 // MapSentence quotes a map in one sentence: in how many cells every seed
-// got back to normal, in how many none did, and where none first did.
+// recovered (got back to normal), in how many none did, and where none
+// first did; then the least and the most of the sale answered, and where.
 func MapSentence(m sweep.Map) string {
 	s := m.Spec
 	all, none, measured := 0, 0, 0
 	first := ""
+	var least, most string
+	lo, hi := 2.0, -1.0
 	kx, ex := sweep.ParseKnob(s.X.Knob)
 	ky, ey := sweep.ParseKnob(s.Y.Knob)
 	if ex != nil || ey != nil {
@@ -188,6 +201,12 @@ func MapSentence(m sweep.Map) string {
 				continue
 			}
 			measured++
+			if o.Answered.N > 0 && o.Answered.Mean < lo {
+				lo, least = o.Answered.Mean, cellLabel(kx, ky, s.Base, m.Xs[i], m.Ys[j])
+			}
+			if o.Answered.N > 0 && o.Answered.Mean > hi {
+				hi, most = o.Answered.Mean, cellLabel(kx, ky, s.Base, m.Xs[i], m.Ys[j])
+			}
 			switch o.Back() {
 			case o.Seeds:
 				all++
@@ -202,10 +221,17 @@ func MapSentence(m sweep.Map) string {
 	if measured == 0 {
 		return ""
 	}
-	out := capital(PolicyNoun(s.Base.Policy)) + ", " + SeedRange(s.Base.Seed, s.Seeds) + " in each cell: every seed got back to normal in " +
+	out := capital(PolicyNoun(s.Base.Policy)) + ", " + SeedRange(s.Base.Seed, s.Seeds) + " in each cell: every seed " + mapRecovered(s.Base) + " in " +
 		Count(all) + " of " + Count(measured) + " cells, and none in " + Count(none)
 	if first != "" {
 		out += ", the first at " + first
+	}
+	switch {
+	case hi < 0:
+	case least == most:
+		out += "; " + Percent(lo) + " of " + SalePeople(s.Base) + " answered, at " + least
+	default:
+		out += "; of " + SalePeople(s.Base) + ", " + Percent(lo) + " answered at least (at " + least + "), " + Percent(hi) + " at most (at " + most + ")"
 	}
 	return out + "."
 }
@@ -405,7 +431,14 @@ type MapChart struct {
 	XLabel  string `json:"x_label"`
 	YLabel  string `json:"y_label"`
 	Summary string `json:"summary"`
+	// Caption says how to read the map, under it.
+	Caption string `json:"caption"`
 }
+
+// MapLevels are a map's colours, BackClass's classes, each with its words:
+// from no seed recovered to every seed.
+var MapLevels = [][2]string{{"back-0", "no seed recovered"}, {"back-1", "under a third"}, {"back-2", "a third to two thirds"},
+	{"back-3", "over two thirds"}, {"back-4", "every seed recovered"}}
 
 // MapArea is one cell of a map: where it is, its colour's class ("back-0",
 // none of the seeds back to normal, to "back-4", all of them; "" for a
@@ -419,8 +452,10 @@ type MapArea struct {
 	Label string `json:"label"`
 }
 
-// MapLabel is the words of a map's cell at x and y, measured as o: "sale_rps
-// 125/s, 1 retry: back to normal in 0 of 10 seeds, 41.2% answered".
+// MapLabel is the words of a map's cell at x and y, measured as o, what
+// was answered first, then what recovered: "sale_rps 125/s, 1 retry: 41.2%
+// of the sale's people answered; recovered after the sale (90% answered
+// again) in 0 of 10 seeds".
 func MapLabel(s sweep.MapSpec, x, y float64, o sweep.Outcome) string {
 	kx, ex := sweep.ParseKnob(s.X.Knob)
 	ky, ey := sweep.ParseKnob(s.Y.Knob)
@@ -431,10 +466,12 @@ func MapLabel(s sweep.MapSpec, x, y float64, o sweep.Outcome) string {
 	switch {
 	case o.Seeds == 0:
 		return at + ": not measured yet"
-	case o.Answered.N == 0:
-		return at + ": back to normal in " + strconv.Itoa(o.Back()) + " of " + strconv.Itoa(o.Seeds) + " seeds, nobody in the sale"
 	}
-	return at + ": back to normal in " + strconv.Itoa(o.Back()) + " of " + strconv.Itoa(o.Seeds) + " seeds, " + Percent(o.Answered.Mean) + " answered"
+	answered := Percent(o.Answered.Mean) + " of " + SalePeople(s.Base) + " answered"
+	if o.Answered.N == 0 {
+		answered = "nobody in " + Trigger(s.Base)
+	}
+	return at + ": " + answered + "; " + mapRecovered(s.Base) + " in " + strconv.Itoa(o.Back()) + " of " + strconv.Itoa(o.Seeds) + " seeds"
 }
 
 // BackClass is the colour class of a share of seeds back to normal:
@@ -489,6 +526,8 @@ func Map(m sweep.Map) MapChart {
 		return k.Key
 	}
 	ch.XLabel, ch.YLabel = label(kx), label(ky)
-	ch.Summary = "A map of " + s.X.Knob + " across and " + s.Y.Knob + " up, each cell coloured by the share of seeds back to normal. " + MapSentence(m)
+	ch.Caption = "Each cell is one pair of values, coloured by the share of seeds that " + mapRecovered(s.Base) +
+		"; the share of " + SalePeople(s.Base) + " answered shows on hover and in the table. Choose a cell to set both values."
+	ch.Summary = "A map of " + s.X.Knob + " across and " + s.Y.Knob + " up, each cell coloured by the share of seeds that " + mapRecovered(s.Base) + ". " + MapSentence(m)
 	return ch
 }

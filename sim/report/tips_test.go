@@ -97,13 +97,38 @@ func TestMapChart(t *testing.T) {
 	for i, c := range ch.Cells {
 		o := m.Cells[i/3][i%3]
 		assert.Equal(t, BackClass(o), c.Class)
-		assert.Contains(t, c.Label, "back to normal in ", "its tooltip")
+		assert.Contains(t, c.Label, "; recovered after the sale (90% answered again) in ", "its tooltip")
 	}
-	assert.Contains(t, ch.Cells[0].Label, "sale_rps 100/s, 0 retries: back to normal in 2 of 2 seeds, ")
+	assert.Contains(t, ch.Cells[0].Label, "sale_rps 100/s, 0 retries: ")
+	assert.True(t, strings.HasSuffix(ch.Cells[0].Label, " of the sale's people answered; recovered after the sale (90% answered again) in 2 of 2 seeds"), ch.Cells[0].Label)
 	assert.Equal(t, "retries", ch.YLabel)
 	assert.Equal(t, "now: sale_rps 150/s, 0 retries", ch.NowLabel, "the base's own cell is outlined")
 	assert.Equal(t, ch.Cells[1].Rect, ch.Now)
-	assert.Contains(t, ch.Summary, "The unbounded queue, seeds 1 to 2 in each cell: every seed got back to normal in ")
+	assert.Contains(t, ch.Summary, "The unbounded queue, seeds 1 to 2 in each cell: every seed recovered after the sale (90% answered again) in ")
+	assert.Contains(t, ch.Summary, "; of the sale's people, ", "and what was answered")
+}
+
+// TestMapSaysWhatRecoveredAndWhatWasAnswered: the unbounded queue at
+// 175/s with no retries recovers after the sale in every seed while it
+// answers a few percent of the sale (issue 10's review: "back to normal in
+// 3 of 3 seeds" read as "served"). The map's words say both, and the
+// recovery in words that cannot be read as answered.
+func TestMapSaysWhatRecoveredAndWhatWasAnswered(t *testing.T) {
+	m, err := sweep.RunMap(sweep.MapSpec{Base: sim.DefaultConfig(), X: sweep.Axis{Knob: "sale_rps", From: 175, To: 200, Steps: 2},
+		Y: sweep.Axis{Knob: "retries", From: 0, To: 1, Steps: 2}, Seeds: 3})
+	require.NoError(t, err)
+	o := m.Cells[0][0]
+	require.Equal(t, 3, o.Back(), "every seed recovers at 175/s, no retries")
+	require.Less(t, o.Answered.Mean, 0.1, "while the sale is barely answered")
+	ch := Map(m)
+	label := ch.Cells[0].Label
+	assert.Equal(t, "sale_rps 175/s, 0 retries: "+Percent(o.Answered.Mean)+" of the sale's people answered; recovered after the sale (90% answered again) in 3 of 3 seeds", label,
+		"the answered share first, then what recovered")
+	for _, words := range []string{label, ch.Summary, ch.Caption, MapSentence(m), MapCaption(m, "sale-rps", "retries", "down")} {
+		assert.NotContains(t, words, "back to normal", "recovery is named as recovered after the sale: %q", words)
+		assert.Contains(t, words, "answered", "each says what was answered too: %q", words)
+	}
+	assert.Contains(t, MapSentence(m), ", "+Percent(o.Answered.Mean)+" at most (at sale_rps 175/s, 0 retries).", "the most answered, and where")
 }
 
 func TestBackClass(t *testing.T) {

@@ -329,7 +329,7 @@ func writeSweepCSV(w io.Writer, sw sweep.Sweep) error {
 }
 
 // runMap is "shedsim map": two knobs for one policy, each cell the seeds
-// back to normal and the answered share.
+// that recovered after the sale and the answered share.
 func runMap(args []string, stdout, stderr io.Writer) error {
 	f := newSweepFlags("map")
 	var axes [2]sweep.Axis
@@ -395,6 +395,9 @@ func writeMap(w io.Writer, m sweep.Map) error {
 	if _, err := t.WriteTo(&b); err != nil {
 		return err
 	}
+	// The page's sentence under its map: what recovered and what was
+	// answered, in the same words.
+	b.WriteString("\n" + report.MapSentence(m) + "\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }
