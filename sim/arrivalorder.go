@@ -35,10 +35,13 @@ import (
 // first), the post's fixed client (with or without jitter), and refusals
 // that cost nothing, at any value of the model's other fields that it
 // knows (the workers, the service's mean and shape, rates, sale, duration,
-// timeout, retries, their delay and jitter, bound, order share, CoDel's M
-// and N, seed, the time series' step, and the other clients' knobs, which
-// the fixed client never reads); any field it does not know must be at its
-// default. The series,
+// the sale's ramps and waves, timeout, retries, their delay and jitter,
+// bound, order share, CoDel's M and N, seed, the time series' step, and the
+// other clients' knobs, which the fixed client never reads); any field it
+// does not know must be at its default. New arrivals do not depend on the
+// service, so a shaped sale's (rule 25) are drawn as the event loop draws
+// them, by thinning (redraw), and the waves decide who is the sale's
+// (wave). The series,
 // if asked for, is tallied as the attempts arrive (arrivalseries.go). For
 // every such Config it gives the Result the event loop gives, to the bit
 // (the differential tests and
@@ -67,6 +70,9 @@ func arrivalOrderTakes(c Config) bool {
 	c.NormalRPS, c.SaleRPS, c.SaleStartS, c.SaleS, c.DurationS = d.NormalRPS, d.SaleRPS, d.SaleStartS, d.SaleS, d.DurationS
 	c.TimeoutMS, c.Retries, c.RetryDelayMS, c.RetryJitterMS = d.TimeoutMS, d.Retries, d.RetryDelayMS, d.RetryJitterMS
 	c.SeriesStepS = d.SeriesStepS // the series, as arrivalseries.go records it
+	// The sale's shape (rule 25): new arrivals are drawn as the event loop
+	// draws them, whatever the rate, and the waves say who is the sale's.
+	c.SaleRampS, c.SaleWaves, c.SaleEveryS = d.SaleRampS, d.SaleWaves, d.SaleEveryS
 	// The service's shape: its times are drawn in the order services
 	// start, whatever their distribution (rule 3a).
 	c.Service, c.ServiceP99MS = d.Service, d.ServiceP99MS
@@ -96,6 +102,12 @@ type arrivalLines struct {
 	jittered                      retryHeap
 	next                          ring[retry] // the jittered retry arriving next
 	series                        stepTally   // the run's Series, if it asks for one (arrivalseries.go)
+	// The sale's people among the new arrivals, by inWindow's test: those
+	// who arrive in [waveFrom, waveFrom + waveNS), the sale's people's
+	// window, or for a sale in waves (rule 25) the wave of the next new
+	// arrival (wave), which redraw moves on as the new arrivals pass.
+	waveFrom int64
+	waveNS   uint64
 }
 
 // retry is a retry made and not yet sent.
@@ -136,7 +148,7 @@ func (e *engine) arrivalOrder() bool {
 	newMade := int64(-1) // when the next new person's arrival was drawn: before the run for the first
 	// The rate of new arrivals where the next one is (rule 2): draws that
 	// land before limit are scheduleArrival's, without its call.
-	gap, boundary := e.rateAt(e.arrival)
+	gap, boundary := e.arrivalGap(e.arrival)
 	limit := min(boundary, end)
 	window, windowEnd := int16(0), int64(windowNS) // the new people's window, and its end
 	for {
@@ -169,6 +181,7 @@ func (e *engine) arrivalOrder() bool {
 		}
 		// x, the attempt arriving at at
 		var x attempt
+		key := at // for the sale's window: x's person's first arrival, or a stand-in (saleKey)
 		if line == nil {
 			for at >= windowEnd {
 				window, windowEnd = window+1, windowEnd+windowNS
@@ -182,18 +195,21 @@ func (e *engine) arrivalOrder() bool {
 			}
 			if d := float64(gap * u); d < float64(limit-at) {
 				e.arrival = at + int64(d)
-			} else { // the rate changes first: draw again from there
-				e.scheduleArrival(boundary)
-				gap, boundary = e.rateAt(e.arrival)
+			} else { // the rate changes first, or is shaped (rule 25)
+				gap, boundary = e.redraw(at, u, boundary)
 				limit = min(boundary, end)
 			}
 		} else {
 			r := line.popFront()
 			x.first, x.try, x.order, x.window = r.first, r.try, r.order, int16(r.first/windowNS)
 			e.retriesSent++
+			key = r.first
+			if e.waveEvery > 0 {
+				key = e.saleKey(&x)
+			}
 		}
 		x.t0, x.deadline = at, at+timeout
-		w, sale := &e.windows[x.window], e.inWindow(&x) // no waves here: arrivalOrderTakes declines them
+		w, sale := &e.windows[x.window], uint64(key-e.lines.waveFrom) < e.lines.waveNS
 		w.Attempts++
 		if sale {
 			e.saleAttempts++
@@ -333,6 +349,91 @@ func (e *engine) arrivalOrder() bool {
 	}
 	e.now = end
 	return true
+}
+
+// arrivalGap is rateAt(t) for the arrival-order path, with a shaped sale's
+// span (rule 25) an infinite gap, so that the loop's draw of the next new
+// arrival, which lands beyond any limit there, hands it to thin, with no
+// test of its own on the way.
+func (e *engine) arrivalGap(t int64) (gap float64, boundary int64) {
+	if gap, boundary = e.rateAt(t); gap < 0 {
+		gap = math.Inf(1)
+	}
+	return gap, boundary
+}
+
+// redraw schedules the next new arrival after one at at, whose draw u,
+// at its stretch's rate, did not land before the stretch's boundary: as
+// the event loop's scheduleArrival draws it, again from the boundary, or
+// thinned from at in a shaped sale (u its first exponential). It returns
+// the new arrival's gap and boundary (arrivalGap).
+func (e *engine) redraw(at int64, u float64, boundary int64) (float64, int64) {
+	if gap, _ := e.rateAt(at); gap < 0 {
+		e.thin(at, u)
+	} else {
+		e.scheduleArrival(boundary)
+	}
+	if e.waveEvery > 0 {
+		e.wave(at, e.arrival)
+	}
+	return e.arrivalGap(e.arrival)
+}
+
+// startWaves sets the window of the sale's people among the new arrivals
+// (arrivalLines.waveFrom) for the first, drawn.
+func (e *engine) startWaves() {
+	e.lines.waveFrom, e.lines.waveNS = e.peopleStart, e.peopleNS
+	if e.waveEvery > 0 {
+		e.wave(e.arrival, e.arrival)
+	}
+}
+
+// wave sets the window of the sale's people among the new arrivals for a
+// sale in waves (rule 25), once the arrival at at has drawn the next, at
+// next: the span from the wave that holds at to the one that holds next,
+// or the one of them in a wave, or none. Its test is then inSale's for
+// both, and for every new arrival until the next redraw, which comes
+// before the next thinned one: the arrivals between two redraws are in a
+// stretch of constant rate, outside the sale, where the window holds
+// none of them (it ends at the last wave's end, which arrivalOrderTakes
+// holds to be the people's).
+func (e *engine) wave(at, next int64) {
+	from, ns := e.waveOf(at)
+	if f, n := e.waveOf(next); n > 0 {
+		if ns == 0 {
+			from = f
+		}
+		ns = f + n - from
+	}
+	if ns == 0 { // none: a window of one nanosecond before the run, which saleKey can still hit
+		from, ns = -1, 1
+	}
+	e.lines.waveFrom, e.lines.waveNS = from, uint64(ns)
+}
+
+// saleKey is a retry x's stand-in for its person's first arrival in the
+// test of the new arrivals' window, whose wave may not be the person's:
+// the window's start if the person is one of the sale's (wave keeps the
+// window at least a nanosecond long), else the nanosecond before it.
+func (e *engine) saleKey(x *attempt) int64 {
+	if e.inSale(x) {
+		return e.lines.waveFrom
+	}
+	return e.lines.waveFrom - 1
+}
+
+// waveOf is the wave of the sale's people that holds t, from its start for
+// ns, cut short at the people's end; ns is 0 if t is in none: inSale's
+// test, for a sale in waves.
+func (e *engine) waveOf(t int64) (from, ns int64) {
+	if t < e.peopleStart || t >= e.peopleEnd {
+		return 0, 0
+	}
+	from = e.peopleStart + (t-e.peopleStart)/e.waveEvery*e.waveEvery
+	if end := min(from+e.waveLen, e.peopleEnd); t < end {
+		return from, end - from
+	}
+	return 0, 0
 }
 
 // clientGaveUp is attempt x's client giving up at its deadline, unanswered

@@ -99,6 +99,19 @@ func arrivalOrderConfig(r *rand.Rand, budget float64) Config {
 		c.RefusalCostMS = pick(0, 20) // unread: they never refuse
 	}
 	c.Seed = r.Uint64N(MaxSeed + 1)
+	// The sale's shape (rule 25), where the sale has a rate and a length
+	// of its own: a ramp up to half of it, waves that fit the run (back
+	// to back, or apart), or both.
+	if c.SaleRPS != c.NormalRPS && c.SaleS > 0 {
+		if r.IntN(3) == 0 {
+			c.SaleRampS = pick(c.SaleS/2, math.Floor(r.Float64()*c.SaleS/2), r.Float64()*c.SaleS/2)
+		}
+		if r.IntN(3) == 0 {
+			c.SaleWaves = 2 + r.IntN(4)
+			room := (c.DurationS - 10 - c.SaleStartS - c.SaleS) / float64(c.SaleWaves-1) // the most from start to start
+			c.SaleEveryS = pick(c.SaleS, math.Floor(c.SaleS+(room-c.SaleS)*r.Float64()), c.SaleS+(room-c.SaleS)*r.Float64())
+		}
+	}
 	// The service's shape, a lognormal one's tail anywhere it may be.
 	switch r.IntN(4) {
 	case 0:
@@ -193,6 +206,8 @@ func TestArrivalOrderTakes(t *testing.T) {
 		{"a log-normal service: its times are drawn in the order services start", func(c *Config) { c.Service, c.ServiceP99MS = LognormalService, 600 }, true},
 		{"a constant service", func(c *Config) { c.Service = ConstantService }, true},
 		{"patience gives up out of arrival order: declined", func(c *Config) { c.Patience, c.PatienceMS = ExponentialPatience, 3000 }, false},
+		{"a ramped sale: arrivals do not depend on the service", func(c *Config) { c.SaleRampS = 20 }, true},
+		{"a sale in waves, ramped", func(c *Config) { c.SaleWaves, c.SaleEveryS, c.SaleS, c.SaleRampS = 3, 70, 30, 10 }, true},
 		{"the whole model's numbers", func(c *Config) {
 			c.Workers, c.ServiceMS, c.NormalRPS, c.SaleRPS, c.SaleStartS, c.SaleS, c.DurationS = 3, 7, 1, 2, 0, 0, 10
 			c.OrderShare, c.Seed = 1, 99
@@ -223,6 +238,7 @@ var (
 		"TimeoutMS", "Retries", "RetryDelayMS", "RetryJitterMS", "Queue", "RefusalCostMS", "OrderShare",
 		"CoDelTargetMS", "CoDelIntervalMS", "BackoffBaseMS", "BackoffCapMS", "BudgetTokens",
 		"BudgetRefusalCost", "BudgetTimeoutCost", "BudgetRefill", "RatioMax", "ThrottleK", "ClientWindowS", "Seed", "SeriesStepS", "Service", "ServiceP99MS",
+		"SaleRampS", "SaleWaves", "SaleEveryS",
 	}
 	arrivalOrderDeclines = []string{"Client"}
 )
@@ -310,7 +326,7 @@ func FuzzArrivalOrder(f *testing.F) {
 		codelTargetMS, codelIntervalMS float64, client int, seed uint64,
 		_ int, _, _, _, _, _ float64, // the incidents, which the arrival-order path declines
 		service int, serviceP99MS float64, _ int, _ float64, // the service's shape; patience, declined
-		_ float64, _ int, _ float64, _ int, // the sale's shape and the heap: declined too
+		saleRampS float64, saleWaves int, saleEveryS float64, _ int, // the sale's shape; the heap, declined
 		seriesStepS float64) {
 		c := DefaultConfig()
 		c.Policy = []Policy{FIFO, Skip, Bounded, CoDel}[uint(policy)%4]
@@ -322,6 +338,7 @@ func FuzzArrivalOrder(f *testing.F) {
 			c.RefusalCostMS = refusalCostMS
 		}
 		c.Seed, c.SeriesStepS = seed, seriesStepS
+		c.SaleRampS, c.SaleWaves, c.SaleEveryS = saleRampS, saleWaves, saleEveryS
 		c.Service, c.ServiceP99MS = ServiceShape(uint(service)%3), serviceP99MS
 		if c.Validate() != nil {
 			return

@@ -276,6 +276,7 @@ func newEngine(c Config, prev *engine) *engine {
 		e.stop = min(e.end, e.series.next)
 	}
 	e.scheduleArrival(0)
+	e.startWaves()
 	return e
 }
 

@@ -129,13 +129,23 @@ func (e *engine) startShape() {
 // come at the piece's highest rate, and one at time t is kept with
 // probability rate(t) / highest. A candidate past the piece's end is drawn
 // again from its end, which memorylessness makes exact.
-func (e *engine) scheduleShapedArrival(t int64) {
+func (e *engine) scheduleShapedArrival(t int64) { e.thin(t, -1) }
+
+// thin is scheduleShapedArrival, where drawn, if not negative, is the
+// arrivals stream's next exponential, already drawn (the arrival-order
+// path draws it before it knows the rate is shaped).
+func (e *engine) thin(t int64, drawn float64) {
 	e.arrival = math.MaxInt64
 	for t < e.end {
 		from, to, lo, hi := e.piece(t)
 		top := max(lo, hi)
 		if top > 0 {
-			d := float64(1e9 / top * e.arrivals.ExpFloat64())
+			x := drawn
+			if x < 0 {
+				x = e.arrivals.ExpFloat64()
+			}
+			drawn = -1
+			d := float64(1e9 / top * x)
 			if d < float64(to-t) && d < float64(e.end-t) {
 				t += int64(d)
 				if lo == hi {
