@@ -107,8 +107,12 @@ type engine struct {
 	arrival  int64  // the next new person's arrival, ns; math.MaxInt64 for none
 	arrSeq   uint64
 	timeouts ring[event] // clients giving up, in order of deadline (the timeout is the same for all)
-	events   eventHeap
-	handling bool // the heap's top is the event being handled: the next event scheduled replaces it
+	// services are the requests in service, by when they end; finishing
+	// says their top is the one being handled, whose worker the next
+	// service to start takes, replacing the top
+	services  eventHeap
+	finishing bool
+	events    eventHeap // retries whose delays vary, and the incidents' starts and ends
 	// Events a constant time after they are made come due in the order they
 	// were made, so a line (first in, first out) does the heap's job in
 	// O(1): refusals finishing (always RefusalCostMS on), and retries sent
@@ -408,7 +412,8 @@ const (
 	fromTimeouts         // the timeout line
 	fromRefusing         // the line of refusals finishing
 	fromRetryLine        // the line of retries sent after the fixed delay
-	fromHeap             // everything else
+	fromHeap             // retries whose delays vary, the incidents
+	fromServices         // a service ending
 )
 
 // loop processes events in (time, seq) order until the run's end, stopping
@@ -424,10 +429,34 @@ func (e *engine) loop() {
 }
 
 // until processes events in (time, seq) order, the earliest of the next
-// arrival, the fronts of the lines and the heap's top, until the next is at
-// or after e.stop, and returns its time. Without a series e.stop is the
-// run's end, and the loop has nothing else to do.
+// arrival, the fronts of the lines and the heaps' tops, until the next is
+// at or after e.stop, and returns its time. Without a series e.stop is the
+// run's end, and the loop has nothing else to do. While the lines and the
+// heap of retries and incidents are empty, only new people and services
+// ending are left to choose between, and untilOthers does that alone.
 func (e *engine) until() int64 {
+	for {
+		if e.quiet() {
+			if at, stopped := e.untilOthers(); stopped {
+				return at
+			}
+		}
+		if at, stopped := e.untilAny(); stopped {
+			return at
+		}
+	}
+}
+
+// quiet reports whether the lines and the heap of retries and incidents
+// are empty, and nothing is tracing the events.
+func (e *engine) quiet() bool {
+	return e.timeouts.n|e.refusing.n|e.retryLine.n|e.events.n == 0 && e.trace == nil
+}
+
+// untilAny is until's general case: it returns with the next event's time
+// when that is at or after e.stop (stopped true), or once it has emptied
+// the last line or the heap (stopped false).
+func (e *engine) untilAny() (at int64, stopped bool) {
 	for {
 		at, seq, next := e.arrival, e.arrSeq, fromArrivals
 		if e.timeouts.n > 0 {
@@ -448,10 +477,13 @@ func (e *engine) until() int64 {
 			}
 		}
 		if e.events.n > 0 && e.events.buf[0].before(at, seq) {
-			at, next = e.events.buf[0].at, fromHeap
+			at, seq, next = e.events.buf[0].at, e.events.buf[0].seq, fromHeap
+		}
+		if e.services.n > 0 && e.services.buf[0].before(at, seq) {
+			at, next = e.services.buf[0].at, fromServices
 		}
 		if at >= e.stop {
-			return at
+			return at, true
 		}
 		if at < e.now {
 			panic("sim: time went backwards, from " + strconv.FormatInt(e.now, 10) + " to " + strconv.FormatInt(at, 10) + " ns")
@@ -463,31 +495,75 @@ func (e *engine) until() int64 {
 		switch next {
 		case fromArrivals:
 			e.newPerson()
+			continue
+		case fromServices:
+			e.endService()
+			continue
 		case fromTimeouts:
 			e.giveUp(e.timeouts.popFront().a)
+			if e.timeouts.n > 0 {
+				continue
+			}
 		case fromRefusing:
 			e.finishRefusal(e.refusing.popFront().a)
+			if e.refusing.n > 0 {
+				continue
+			}
 		case fromRetryLine:
 			e.send(e.retryLine.popFront().a)
+			if e.retryLine.n > 0 {
+				continue
+			}
 		default:
 			ev := e.events.buf[0]
-			e.handling = true
-			// The heap holds services finishing and retries whose delays
-			// vary; refusals finishing are in their own line.
-			if ev.kind == serviceDone {
-				e.finishService(ev.a)
-			} else if ev.kind == retryArrival {
+			e.events.pop()
+			if ev.kind == retryArrival {
 				e.send(ev.a)
-			} else { // an incident's start or end, which may take events out
-				e.handling = false
-				e.events.pop()
+			} else {
 				e.incident(ev.kind)
 			}
-			if e.handling { // it scheduled nothing
-				e.handling = false
-				e.events.pop()
-			}
 		}
+		if e.quiet() { // a line or the heap was emptied: the others may be
+			return at, false
+		}
+	}
+}
+
+// untilOthers is until while there are only new people and services
+// ending to choose from, as in most of a run without retries, and no
+// trace: it returns with the next event's time when that is at or after
+// e.stop (stopped true), or once a line or the heap has an event (stopped
+// false).
+func (e *engine) untilOthers() (at int64, stopped bool) {
+	for {
+		at = e.arrival
+		if e.services.n > 0 && e.services.buf[0].before(at, e.arrSeq) {
+			at = e.services.buf[0].at
+			if at >= e.stop {
+				return at, true
+			}
+			e.now = at
+			e.endService()
+		} else {
+			if at >= e.stop {
+				return at, true
+			}
+			e.now = at
+			e.newPerson()
+		}
+		if e.timeouts.n|e.refusing.n|e.retryLine.n|e.events.n != 0 {
+			return at, false
+		}
+	}
+}
+
+// endService handles the services' top ending, now.
+func (e *engine) endService() {
+	e.finishing = true
+	e.finishService(e.services.buf[0].a)
+	if e.finishing { // no service started in its worker
+		e.finishing = false
+		e.services.pop()
 	}
 }
 
@@ -507,6 +583,8 @@ func (e *engine) traceNext(next int) {
 		ev = e.refusing.front()
 	case fromRetryLine:
 		ev = e.retryLine.front()
+	case fromServices:
+		ev = e.services.buf[0]
 	default:
 		ev = e.events.buf[0]
 	}
@@ -591,10 +669,26 @@ func (e *engine) arrive(i id) {
 		}
 		a.tight = e.now-e.lastEmpty > e.codelInterval
 	}
-	e.queueSeq++
-	a.seq = e.queueSeq
-	e.queue.push(i, a.order)
-	e.dispatch()
+	switch {
+	case e.free == 0: // every worker is busy: it waits
+		e.queueSeq++
+		a.seq = e.queueSeq
+		e.queue.push(i, a.order)
+	case e.queue.len()|e.refusals.n == 0:
+		// Straight to an idle worker: the queue would hand it over at
+		// once, having waited no time.
+		if e.pickup && e.dropped(i, a) {
+			e.dispatch()
+		} else {
+			e.serve(i, a)
+		}
+		return
+	default:
+		e.queueSeq++
+		a.seq = e.queueSeq
+		e.queue.push(i, a.order)
+		e.startWork()
+	}
 	// Only what is still waiting once idle workers have taken their share.
 	if n := e.queue.len(); n > e.longestQueue {
 		e.longestQueue = n
@@ -639,68 +733,72 @@ func (e *engine) startWork() {
 		}
 		a := e.at(i)
 		e.noteQueueWait(a)
-		if e.pickup {
-			switch e.cfg.Policy {
-			case Skip:
-				if e.gone(a) { // skip the abandoned (rule 7)
-					e.lost(i)
-					e.release(i)
-					continue
-				}
-			case CoDel, LIFO:
-				if e.now-a.t0 > e.limit(a) { // over its limit (rule 9)
-					if e.gone(a) {
-						e.lost(i) // nobody is listening for a reply
-						e.release(i)
-					} else {
-						e.refuse(i)
-					}
-					continue
-				}
-			}
+		if e.pickup && e.dropped(i, a) {
+			continue
 		}
-		e.free--
-		if a.sale {
-			e.noteServed(e.now - a.t0)
-		}
-		// Drawn when a worker starts it, from its own stream (rule 3),
-		// then stretched by the incidents (rule 23).
-		d := e.serviceNS()
-		if e.incidents {
-			d = e.stretch(a, d)
-		}
-		d += 0.5
-		if d > e.endF {
-			d = e.endF
-		}
-		done := e.now + int64(d)
-		if done >= e.deadline(a) { // the timeout, scheduled first, fires first
-			e.wastedNS += min(done, e.end) - e.now
-		} else {
-			e.usefulNS += min(done, e.end) - e.now
-		}
-		// schedule, written out: a worker finishing one request and
-		// starting the next replaces the heap's top
-		ev := event{at: done, seq: e.nextSeq(), a: i, kind: serviceDone}
-		if e.handling {
-			e.handling = false
-			e.events.replaceTop(ev)
-		} else {
-			e.events.push(ev)
-		}
+		e.serve(i, a)
 	}
 }
 
-// schedule adds ev to the heap. The first event scheduled while handling
-// the heap's top takes its place.
-func (e *engine) schedule(ev event) {
-	if e.handling {
-		e.handling = false
-		e.events.replaceTop(ev)
-		return
+// dropped reports whether the policy drops or refuses attempt i (a), which
+// a worker has just picked up, rather than serve it (rules 7 and 9).
+func (e *engine) dropped(i id, a *attempt) bool {
+	switch e.cfg.Policy {
+	case Skip:
+		if e.gone(a) { // skip the abandoned (rule 7)
+			e.lost(i)
+			e.release(i)
+			return true
+		}
+	case CoDel, LIFO:
+		if e.now-a.t0 > e.limit(a) { // over its limit (rule 9)
+			if e.gone(a) {
+				e.lost(i) // nobody is listening for a reply
+				e.release(i)
+			} else {
+				e.refuse(i)
+			}
+			return true
+		}
 	}
-	e.events.push(ev)
+	return false
 }
+
+// serve is an idle worker starting on attempt i (a).
+func (e *engine) serve(i id, a *attempt) {
+	e.free--
+	if a.sale {
+		e.noteServed(e.now - a.t0)
+	}
+	// Drawn when a worker starts it, from its own stream (rule 3), then
+	// stretched by the incidents (rule 23).
+	d := e.serviceNS()
+	if e.incidents {
+		d = e.stretch(a, d)
+	}
+	d += 0.5
+	if d > e.endF {
+		d = e.endF
+	}
+	done := e.now + int64(d)
+	if done >= e.deadline(a) { // the timeout, scheduled first, fires first
+		e.wastedNS += min(done, e.end) - e.now
+	} else {
+		e.usefulNS += min(done, e.end) - e.now
+	}
+	// A worker finishing one request and starting the next replaces the
+	// services' top.
+	ev := event{at: done, seq: e.nextSeq(), a: i, kind: serviceDone}
+	if e.finishing {
+		e.finishing = false
+		e.services.replaceTop(ev)
+	} else {
+		e.services.push(ev)
+	}
+}
+
+// schedule adds ev to the heap.
+func (e *engine) schedule(ev event) { e.events.push(ev) }
 
 // noteServed counts a sale attempt taken into service after waiting w ns
 // in the queue (Sale.WaitedShare, Sale.MeanWaitMS).
@@ -881,6 +979,9 @@ func (e *engine) result() Result {
 		}
 	}
 	for _, ev := range e.events.buf[:e.events.n] {
+		pending(ev)
+	}
+	for _, ev := range e.services.buf[:e.services.n] {
 		pending(ev)
 	}
 	for _, line := range []*ring[event]{&e.refusing, &e.retryLine} {

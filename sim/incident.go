@@ -248,16 +248,15 @@ func (e *engine) incident(kind eventKind) {
 	// lost, and the clients see the timeout.
 	for ; k > 0; k-- {
 		top := -1
-		for j := range e.events.n {
-			ev := &e.events.buf[j]
-			if ev.kind == serviceDone && (top < 0 || e.events.buf[top].before(ev.at, ev.seq)) {
+		for j := range e.services.n {
+			if ev := &e.services.buf[j]; top < 0 || e.services.buf[top].before(ev.at, ev.seq) {
 				top = j
 			}
 		}
 		if top < 0 {
 			break
 		}
-		ev := e.events.remove(top)
+		ev := e.services.remove(top)
 		e.kill(ev)
 		e.down++
 		e.goneNS += e.end - e.now

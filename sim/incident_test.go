@@ -49,12 +49,7 @@ func TestLostCapacityNeverServes(t *testing.T) {
 			e := newEngine(c, nil)
 			lossOn, checked := false, 0
 			e.trace = func(at int64, what string, a *attempt) {
-				serving := 0
-				for _, ev := range e.events.buf[:e.events.n] {
-					if ev.kind == serviceDone {
-						serving++
-					}
-				}
+				serving := e.services.n
 				busy := serving + e.refusing.n
 				present := c.Workers - e.down
 				if busy+e.free != present || e.free < 0 {

@@ -50,7 +50,7 @@ func (e *engine) release(i id) {
 }
 
 // recycle takes the memory of old, a finished engine, for e: the pool's
-// blocks (cleared), the lines' and the heap's buffers, the histogram's
+// blocks (cleared), the lines' and the heaps' buffers, the histogram's
 // buckets. A Result never refers to any of them.
 func (e *engine) recycle(old *engine) {
 	for b := 0; b*blockSize < old.used; b++ {
@@ -62,6 +62,7 @@ func (e *engine) recycle(old *engine) {
 	e.queue.previews = ring[id]{buf: old.queue.previews.buf}
 	e.queue.orders = ring[id]{buf: old.queue.orders.buf}
 	e.events = eventHeap{buf: old.events.buf}
+	e.services = eventHeap{buf: old.services.buf}
 	e.refusing = ring[event]{buf: old.refusing.buf}
 	e.retryLine = ring[event]{buf: old.retryLine.buf}
 	e.lines = old.lines

@@ -137,10 +137,7 @@ func (e *engine) closeStep() {
 	// time (up to the run's end) when it starts, so what was spent by b is
 	// that less what the work in progress has still to do.
 	useful, wasted, refusing := e.usefulNS, e.wastedNS, e.refusingNS
-	for _, ev := range e.events.buf[:e.events.n] {
-		if ev.kind != serviceDone {
-			continue
-		}
+	for _, ev := range e.services.buf[:e.services.n] {
 		left := min(ev.at, e.end) - b
 		if ev.at >= e.deadline(e.at(ev.a)) {
 			wasted -= left
