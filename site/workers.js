@@ -13,13 +13,17 @@
  *   shedsimWorkers.start(module, base)  a promise, resolved once the pool
  *                                        can take runs, rejected if this
  *                                        page cannot have workers
- *   shedsimWorkers.run(config, whole, done)  runs config (JSON) on the
- *                                        next free worker; done(totals,
+ *   shedsimWorkers.run(config, whole, done, later)  runs config (JSON)
+ *                                        on the next free worker; done(totals,
  *                                        windows) gets the Result without its
  *                                        windows (shedsim.runTotals) and, if
  *                                        whole, the windows as float64s
  *                                        (shedsim.runParts), else null.
- *                                        Returns an id.
+ *                                        With later (the seeds' runs), it
+ *                                        waits until no run without it is
+ *                                        queued: the advice's next round,
+ *                                        sent after the seeds, still goes
+ *                                        before them. Returns an id.
  *   shedsimWorkers.measure(config, seeds, done)  measures one setting of
  *                                        a sweep or a map: config (JSON) at
  *                                        seeds seeds from its own, on the
@@ -102,6 +106,7 @@
   var url = null;
   var workers = [];
   var queue = []; // jobs not started: {id, config, done}
+  var laterQueue = []; // jobs not started that wait for queue to empty
   var nextID = 1;
   var started = null;
   var onMainThread = false;
@@ -137,14 +142,20 @@
     return w;
   }
 
-  // feed gives queued jobs to idle, started workers, oldest job first;
-  // without workers, it runs the oldest here, in a task of its own.
+  // next takes the job to start next: the oldest in queue, else the
+  // oldest of those sent later.
+  function next() {
+    return queue.length ? queue.shift() : laterQueue.shift();
+  }
+
+  // feed gives queued jobs to idle, started workers, oldest job first
+  // (next); without workers, it runs the next here, in a task of its own.
   function feed() {
     if (onMainThread) {
-      if (queue.length && !feed.pending) {
+      if ((queue.length || laterQueue.length) && !feed.pending) {
         feed.pending = setTimeout(function () {
           feed.pending = 0;
-          var job = queue.shift();
+          var job = next();
           if (job) {
             if (job.seeds) {
               job.done(window.shedsim.runOutcome(job.config, job.seeds), null);
@@ -160,10 +171,10 @@
       }
       return;
     }
-    for (var i = 0; i < workers.length && queue.length; i++) {
+    for (var i = 0; i < workers.length && (queue.length || laterQueue.length); i++) {
       var w = workers[i];
       if (w.ready && !w.job) {
-        w.job = queue.shift();
+        w.job = next();
         w.postMessage({ id: w.job.id, config: w.job.config, whole: w.job.whole, seeds: w.job.seeds });
       }
     }
@@ -227,9 +238,9 @@
     return started;
   }
 
-  function run(config, whole, done) {
+  function run(config, whole, done, later) {
     var id = nextID++;
-    queue.push({ id: id, config: config, whole: !!whole, done: done });
+    (later ? laterQueue : queue).push({ id: id, config: config, whole: !!whole, done: done });
     feed();
     return id;
   }
@@ -242,10 +253,13 @@
   }
 
   function cancel(id) {
-    for (var i = 0; i < queue.length; i++) {
-      if (queue[i].id === id) {
-        queue.splice(i, 1);
-        return;
+    var queues = [queue, laterQueue];
+    for (var q = 0; q < queues.length; q++) {
+      for (var i = 0; i < queues[q].length; i++) {
+        if (queues[q][i].id === id) {
+          queues[q].splice(i, 1);
+          return;
+        }
       }
     }
     for (var j = 0; j < workers.length; j++) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -23,9 +24,15 @@ func TestDecodeRunIsTheRun(t *testing.T) {
 	for _, c := range cases {
 		want, err := sim.Run(c)
 		require.NoError(t, err)
-		got, err := decodeRun(runJSON(mustJSON(c)))
+		answer := runJSON(mustJSON(c))
+		got, err := decodeRun(answer, c)
 		require.NoError(t, err)
 		assert.Equal(t, want, got, "%+v", c)
+		// decodeRun takes the Config sent for the answer's, unread: they
+		// are the same.
+		var whole sim.Result
+		require.NoError(t, json.Unmarshal([]byte(answer), &whole))
+		assert.Equal(t, c, whole.Config, "the answer's Config is the one sent")
 	}
 }
 
@@ -36,7 +43,7 @@ func TestDecodeRunNamesTheFailure(t *testing.T) {
 		{"not JSON at all", `Result`, "not JSON"},
 	}
 	for _, tc := range cases {
-		_, err := decodeRun(tc.answer)
+		_, err := decodeRun(tc.answer, sim.DefaultConfig())
 		require.Error(t, err, tc.reason)
 		assert.Contains(t, err.Error(), tc.want, tc.reason)
 	}
@@ -48,11 +55,15 @@ func TestRunTotalsIsTheRunWithoutWindows(t *testing.T) {
 	want, err := sim.Run(c)
 	require.NoError(t, err)
 	want.Windows = nil
-	got, err := decodeRun(runTotals(workerConfig(c)))
+	got, err := decodeRun(runTotals(workerConfig(c)), c)
 	require.NoError(t, err)
 	assert.Equal(t, want, got)
 	assert.Contains(t, runTotals(`{"workers":0}`), `"error"`, "a Config sim.Run refuses is an error")
 	assert.Contains(t, runTotals(`{"workers":`), `"error"`, "so is one that does not decode")
+	assert.Contains(t, runTotals(`{"wrokers":8}`), `"error"`, "and one with a key no Config has")
+	long := sim.DefaultConfig()
+	long.DurationS = PageMaxDurationS + 1
+	assert.Contains(t, runTotals(workerConfig(long)), `"error"`, "and one over the page's budget")
 
 	// A client comparison's run: backoff with no retries, which the API
 	// refuses as a setting that counts for nothing, but the page runs.
@@ -61,7 +72,7 @@ func TestRunTotalsIsTheRunWithoutWindows(t *testing.T) {
 	want, err = sim.Run(c)
 	require.NoError(t, err)
 	want.Windows = nil
-	got, err = decodeRun(runTotals(workerConfig(c)))
+	got, err = decodeRun(runTotals(workerConfig(c)), c)
 	require.NoError(t, err)
 	assert.Equal(t, want, got)
 }
@@ -76,7 +87,7 @@ func TestRunPartsIsTheRun(t *testing.T) {
 			want, err := sim.Run(c)
 			require.NoError(t, err)
 			totals, windows := runParts(workerConfig(c))
-			got, err := decodeRun(totals)
+			got, err := decodeRun(totals, c)
 			require.NoError(t, err)
 			assert.Nil(t, got.Windows, "the totals come without the windows")
 			if step > 0 {

@@ -42,7 +42,9 @@ func (w *simWidget) seedsBegin() {
 }
 
 // startSeeds sends the seeds' runs to the workers, once every policy's
-// first run is back (their advice's runs go first).
+// first run is back; the advice's runs, round after round, go before
+// them (runs.startLater), so that the advice and shedsim:result do not
+// wait for 234 runs at 40 seeds.
 func (w *simWidget) startSeeds() {
 	l := &w.later
 	s := &l.seeds
@@ -59,7 +61,7 @@ func (w *simWidget) startSeeds() {
 				alt := c
 				alt.Policy, alt.Seed = p, c.Seed+uint64(k+1)
 				s.left++
-				w.runs.start(&w.widget, alt, false, func(r sim.Result) {
+				w.runs.startLater(&w.widget, alt, func(r sim.Result) {
 					s.runs[p][k] = r
 					s.left--
 					w.progressSeeds()

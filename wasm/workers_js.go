@@ -26,6 +26,18 @@ type runs struct {
 // comparison's run is then a few hundred bytes of JSON to decode here;
 // whole, the Windows come as float64s beside it (runParts).
 func (rs *runs) start(w *widget, c sim.Config, whole bool, done func(sim.Result)) {
+	rs.send(w, c, whole, false, done)
+}
+
+// startLater is start for a run that can wait (the seeds'): the workers
+// take it once no run sent with start is queued, so that what the reader
+// waits for (the advice's next round, say) goes before it.
+func (rs *runs) startLater(w *widget, c sim.Config, done func(sim.Result)) {
+	rs.send(w, c, false, true, done)
+}
+
+// send is start, and with later startLater.
+func (rs *runs) send(w *widget, c sim.Config, whole, later bool, done func(sim.Result)) {
 	rs.ensure()
 	id := 0
 	var answer js.Func
@@ -33,7 +45,7 @@ func (rs *runs) start(w *widget, c sim.Config, whole bool, done func(sim.Result)
 		answer.Release()
 		delete(rs.pending, id)
 		w.safely(func() {
-			r, err := decodeRun(args[0].String())
+			r, err := decodeRun(args[0].String(), c)
 			if err != nil {
 				panic(err) // the page validated c: a refusal is a bug
 			}
@@ -48,7 +60,7 @@ func (rs *runs) start(w *widget, c sim.Config, whole bool, done func(sim.Result)
 		})
 		return nil
 	})
-	id = rs.pool.Call("run", workerConfig(c), whole, answer).Int()
+	id = rs.pool.Call("run", workerConfig(c), whole, answer, later).Int()
 	rs.pending[id] = answer
 }
 
