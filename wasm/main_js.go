@@ -30,8 +30,10 @@
 //
 // Widgets (kind "simulator", "full", "compare", "chart", "lab", "planner", "sweep", "map") dispatch bubbling
 // CustomEvents on their element: shedsim:result (detail {"view",
-// "first_ms", "build_ms", "advice_ms"}, once every policy and the advice
-// are measured; an input that is not valid while they are leaves them to
+// "first_ms", "build_ms", "advice_ms"}, once every policy and, on the page
+// and kind "full", which show it, the advice are measured: the other
+// kinds measure no advice, and their view's is null; an input that is not
+// valid while they are leaves them to
 // finish for the last valid one, so shedsim:invalid can come before the
 // shedsim:result of the input before it),
 // shedsim:clients (the simulator page only: detail {"view":

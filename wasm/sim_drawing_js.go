@@ -120,12 +120,30 @@ func (w *simWidget) drawChartTable() {
 	}
 }
 
-// drawMechanism is a step of w.drawing: the chosen policy's mechanism,
-// from its series (the page only), a step after the chart's table.
-func (w *simWidget) drawMechanism() {
-	if w.later.chosenShown && w.later.series != nil {
-		w.timeline.renderMechanism(w.later.series)
+// mechanismSteps are the steps of w.drawing that draw the chosen run's
+// mechanism (the page only, from its series): each of its charts a step,
+// after the chart's table (report.MechanismCharts: an hour's queue chart
+// alone took 30 to 40 ms of the main thread at 4x CPU), then their
+// tables.
+func (w *simWidget) mechanismSteps() []func() {
+	l := &w.later
+	if w.timeline.mech == nil || l.series == nil {
+		return nil
 	}
+	charts := report.MechanismCharts(*l.series)
+	var steps []func()
+	if len(charts) == 0 {
+		steps = append(steps, w.timeline.mech.clear) // the last run's
+	}
+	for i, ch := range charts {
+		steps = append(steps, func() {
+			if i == 0 {
+				w.timeline.mech.clear()
+			}
+			w.timeline.mech.add(ch())
+		})
+	}
+	return append(steps, w.drawMechanismTables)
 }
 
 // drawMechanismTables is a step of w.drawing: the mechanism's tables,

@@ -5,7 +5,7 @@ package main
 import "github.com/shedsim/shedsim/sim/report"
 
 // mechanismPart is the page's mechanism: the chosen policy's series as the
-// charts the post argues from (report.BuildMechanism), each with its
+// charts the post argues from (report.MechanismCharts), each with its
 // sentence and its table, under the chart over time. What they say and
 // where their lines go is sim/report's; this only writes it as SVG and
 // HTML, as renderChart does.
@@ -18,28 +18,26 @@ type mechanismPart struct {
 	tables []el
 }
 
-// draw shows m's charts and sentences, each with an empty box for its
-// table (drawTables); nil clears them.
-func (p *mechanismPart) draw(m *report.Mechanism) {
+// names are the ids of the charts, in report.MechanismCharts' order.
+var mechanismNames = []string{"queue", "work", "attempts"}
+
+// clear empties the mechanism, for a new run's charts (add).
+func (p *mechanismPart) clear() {
 	clear(p.box)
 	p.charts, p.tables = nil, nil
-	if m == nil {
-		return
-	}
-	p.charts = []report.SeriesChart{m.Queue, m.Work}
-	names := []string{"queue", "work", "attempts"}
-	if m.Attempts != nil {
-		p.charts = append(p.charts, *m.Attempts)
-	}
-	for i, ch := range p.charts {
-		id := p.prefix + "-" + names[i]
-		box := h("div", "class", "chart-table-box", "id", id+"-table-box")
-		p.tables = append(p.tables, box)
-		add(p.box, build(h("figure", "class", "chart series-chart"),
-			seriesSVG(id, ch), build(h("figcaption"), h("strong", ch.Title)), seriesLegend(ch),
-			h("p", "class", "line series-sentence", "id", id+"-sentence", ch.Sentence),
-			build(h("details", "class", "chart-table"), h("summary", "The chart as a table"), box)))
-	}
+}
+
+// add shows ch, the next of report.MechanismCharts, and its sentence,
+// with an empty box for its table (drawTables).
+func (p *mechanismPart) add(ch report.SeriesChart) {
+	id := p.prefix + "-" + mechanismNames[len(p.charts)]
+	box := h("div", "class", "chart-table-box", "id", id+"-table-box")
+	p.charts = append(p.charts, ch)
+	p.tables = append(p.tables, box)
+	add(p.box, build(h("figure", "class", "chart series-chart"),
+		seriesSVG(id, ch), build(h("figcaption"), h("strong", ch.Title)), seriesLegend(ch),
+		h("p", "class", "line series-sentence", "id", id+"-sentence", ch.Sentence),
+		build(h("details", "class", "chart-table"), h("summary", "The chart as a table"), box)))
 }
 
 // drawTables fills the tables of the charts draw drew, after them, their
@@ -47,7 +45,7 @@ func (p *mechanismPart) draw(m *report.Mechanism) {
 // elements.
 func (p *mechanismPart) drawTables(d *drawing) {
 	for i, ch := range p.charts {
-		id := p.prefix + "-" + []string{"queue", "work", "attempts"}[i]
+		id := p.prefix + "-" + mechanismNames[i]
 		d.longTable(p.tables[i], id+"-table", "windows", ch.Title, ch.Title+", as a table", ch.Table, make([]bool, len(ch.Table.Rows)))
 	}
 }

@@ -2,10 +2,7 @@
 
 package main
 
-import (
-	"github.com/shedsim/shedsim/sim"
-	"github.com/shedsim/shedsim/sim/report"
-)
+import "github.com/shedsim/shedsim/sim/report"
 
 // timelinePart is the chosen policy over time: its chart, the two lines
 // under it and, on the page, the fluid view.
@@ -54,22 +51,8 @@ func (p *timelinePart) renderChart(v report.View) {
 	p.tableBox = box
 }
 
-// renderMechanism draws, on the page, the mechanism of r, the chosen run
-// with its series (report.BuildMechanism), but for its tables
-// (renderMechanismTables), after renderTable.
-func (p *timelinePart) renderMechanism(r *sim.Result) {
-	if p.mech == nil {
-		return
-	}
-	if m, ok := report.BuildMechanism(*r); ok {
-		p.mech.draw(&m)
-	} else {
-		p.mech.draw(nil)
-	}
-}
-
-// renderMechanismTables fills the mechanism's tables, after
-// renderMechanism, their rows in steps queued on d.
+// renderMechanismTables fills the mechanism's tables, after its charts
+// (mechanismSteps), their rows in steps queued on d.
 func (p *timelinePart) renderMechanismTables(d *drawing) {
 	if p.mech != nil {
 		p.mech.drawTables(d)

@@ -59,10 +59,13 @@ type simWidget struct {
 	// policy's chart, mechanism and tables are drawn a step at a time
 	// (drawing, sim_drawing_js.go).
 	debounce, dim *task
-	drawing       *drawing
-	runs          runs
-	later         laterWork
-	timings       timings
+	// advancing runs advance again, a task after it drew a part.
+	advancing *task
+	drawing   *drawing
+	runs      runs
+	later     laterWork
+	timings   timings
+	address   addressSync // the page only
 }
 
 // laterWork is a recompute's runs, which the page's workers answer in
@@ -92,6 +95,9 @@ type laterWork struct {
 	altRuns  []sim.Result
 	altsLeft int
 	advised  bool
+	// sent, that the advice's first round and the seeds are sent, a task
+	// after the comparison is drawn.
+	sent bool
 	// clients are the client comparison's runs, in the order of
 	// sim.Clients (the page only), clientsLeft those still out;
 	// clientsDrawn, that the comparison is drawn.
@@ -114,6 +120,7 @@ func mountSimulator(host el, prefix string, page bool, kind string, attrs map[st
 	w := &simWidget{widget: widget{host: host, prefix: prefix}, page: page, kind: kind}
 	w.debounce = w.task(func() { w.update(false) })
 	w.dim = w.task(w.dimBusy)
+	w.advancing = w.task(w.advance)
 	w.drawing = (&drawing{done: w.drawnWhole}).start(&w.widget)
 	w.base = attrs["base"]
 	given := w.open(page, attrs)
@@ -294,7 +301,7 @@ func (w *simWidget) update(commit bool) {
 	}
 	q := encodeQuery(pageKeys, vals, pageDefaults)
 	if w.page {
-		w.syncURL(q, commit)
+		w.syncAddress(q, commit)
 	} else {
 		w.openFull.to(q)
 	}
@@ -302,6 +309,7 @@ func (w *simWidget) update(commit bool) {
 
 // restore reads the URL after Back or Forward.
 func (w *simWidget) restore() {
+	w.dropAddress()
 	q := currentQuery()
 	w.form.setValues(withSeeds(queryValues(q), q))
 	w.committed = locationSearch()
@@ -392,6 +400,7 @@ func (w *simWidget) compute(vals map[string]string) {
 	w.later = laterWork{config: c, startMS: now(), compared: samePolicies(w.later, c), seeds: seedsWork{n: n}}
 	w.seedsBegin()
 	w.timings = timings{}
+	w.showTimings()
 	l := &w.later
 	w.results.SetAttribute("data-rows", "pending")
 	w.results.SetAttribute("data-advice", "pending")
@@ -445,14 +454,28 @@ func (w *simWidget) compute(vals map[string]string) {
 			})
 		}
 	}
-	w.advance()
+	// What the runs of the last input allow (the comparison, when only the
+	// policy changed) is drawn in a task after this one, the reader's.
+	w.advancing.after(0)
 }
 
-// advance draws what the runs answered so far allow: the chosen policy
-// as soon as its run is back, every policy side by side once theirs are,
-// then (once their runs are back too) the advice and the client
-// comparison. Each call is one task on the main thread, timed as a step.
+// advance draws the next part the runs answered so far allow: the chosen
+// policy as soon as its run is back, every policy side by side once
+// theirs are, then the advice's first round sent, then (once their runs
+// are back too) the advice and the client comparison. Each part is a task
+// of its own on the main thread, timed as a step: one that drew a part
+// runs advance again in a task after it (w.advancing), so that an answer
+// that completes several parts (a change of policy alone, whose other
+// runs stand) does not draw them all in one long task.
 func (w *simWidget) advance() {
+	if w.advanceStep() {
+		w.advancing.after(0)
+	}
+}
+
+// advanceStep draws the first part that is due, if any, and reports
+// whether it drew one.
+func (w *simWidget) advanceStep() bool {
 	l := &w.later
 	c := l.config
 	start := now()
@@ -470,13 +493,13 @@ func (w *simWidget) advance() {
 		w.timings.draw += now() - start
 		w.timings.first = now() - l.startMS
 		w.announceResult()
-		w.drawing.add(w.drawChart, w.drawChartTable, w.drawMechanism, w.drawMechanismTables)
+		w.drawing.add(append([]func(){w.drawChart, w.drawChartTable}, w.mechanismSteps()...)...)
+		return true
 	}
 	if !l.drawn {
 		if _, more := l.next(); more {
-			return
+			return false
 		}
-		t := now()
 		l.rows = report.Rows(l.compared)
 		if !l.seeds.more() { // else the seeds draw them (startSeeds)
 			w.compare.draw(c, l.rows, false)
@@ -486,52 +509,62 @@ func (w *simWidget) advance() {
 		}
 		l.drawn = true
 		w.results.RemoveAttribute("data-rows")
-		w.timings.draw += now() - t
+		w.timings.draw += now() - start
 		w.timings.build = now() - l.startMS
 		if l.chosenShown {
 			w.view.Rows = l.rows
 		}
-		w.adviseRound()
+		return true
+	}
+	if !l.sent {
+		// The advice's first round, where it is shown (the page and kind
+		// "full": another widget measures none), then the seeds, which
+		// wait for every round of it (runs.startLater).
+		l.sent = true
+		if w.advice != nil {
+			w.adviseRound()
+		}
 		w.startSeeds()
+		return true
 	}
 	if !l.chosenShown {
-		return
+		return false
 	}
 	if !l.advised {
 		if l.altsLeft > 0 {
-			return
+			return false
 		}
-		t := now()
-		adv, err := report.AdviseFrom(c, l.compared, l.altRuns)
-		if err != nil {
-			panic(err)
-		}
-		w.view.Advice = adv
 		if w.advice != nil {
+			adv, err := report.AdviseFrom(c, l.compared, l.altRuns)
+			if err != nil {
+				panic(err)
+			}
+			w.view.Advice = adv
 			w.advice.render(adv, c)
 		}
 		w.results.RemoveAttribute("data-advice")
 		l.advised = true
-		w.timings.advice = now() - t
+		w.timings.advice = now() - start
 		console("shedsim: " + f1(w.timings.first) + " ms until your policy was drawn, " + f1(w.timings.build) + " ms until every policy was, " + f1(w.timings.draw) + " ms drawing, " + f1(w.timings.advice) +
 			" ms the advice; " + report.Count(int(c.ExpectedAttempts())) + " attempts expected per run")
 		w.dispatch("shedsim:result", `{"view":`+mustJSON(*w.view)+`,"first_ms":`+fnum(w.timings.first)+`,"build_ms":`+fnum(w.timings.build)+`,"advice_ms":`+fnum(w.timings.advice)+`}`)
 		if l.download != "" {
 			w.download(l.download)
 		}
+		return true
 	}
 	if w.clients == nil || l.clientsDrawn || l.clientsLeft > 0 {
-		return
+		return false
 	}
-	t := now()
 	l.clients[c.Client] = *l.chosen
 	cv := report.ClientView{Config: c, Rows: report.ClientRows(l.clients)}
 	w.clients.render(cv)
 	l.clientsDrawn = true
 	measured(w.clients.section)
 	w.timings.clients = now() - l.startMS
-	w.timings.draw += now() - t
+	w.timings.draw += now() - start
 	w.dispatch("shedsim:clients", `{"view":`+mustJSON(cv)+`,"clients_ms":`+fnum(w.timings.clients)+`}`)
+	return true
 }
 
 // render shows a view's chosen policy: the headline, what the form says

@@ -85,16 +85,31 @@ type Mark struct {
 // BuildMechanism lays out r's series; ok is false when r has none (its
 // Config did not ask: sim.Config.SeriesStepS).
 func BuildMechanism(r sim.Result) (m Mechanism, ok bool) {
-	if r.Series == nil || len(r.Series.Points) == 0 {
+	charts := MechanismCharts(r)
+	if charts == nil {
 		return Mechanism{}, false
 	}
-	s := r.Series
-	m = Mechanism{StepS: s.StepS, Queue: queueChart(r), Work: workChart(r)}
-	if r.Config.Retries > 0 {
-		a := attemptsChart(r)
+	m = Mechanism{StepS: r.Series.StepS, Queue: charts[0](), Work: charts[1]()}
+	if len(charts) > 2 {
+		a := charts[2]()
 		m.Attempts = &a
 	}
 	return m, true
+}
+
+// MechanismCharts are BuildMechanism's charts of r, each laid out when
+// called, in its order: the queue, the work, and the attempts when clients
+// retry; none when r has no series. A page lays out one a task: an hour's
+// chart is a few thousand numbers written for its table.
+func MechanismCharts(r sim.Result) []func() SeriesChart {
+	if r.Series == nil || len(r.Series.Points) == 0 {
+		return nil
+	}
+	charts := []func() SeriesChart{func() SeriesChart { return queueChart(r) }, func() SeriesChart { return workChart(r) }}
+	if r.Config.Retries > 0 {
+		charts = append(charts, func() SeriesChart { return attemptsChart(r) })
+	}
+	return charts
 }
 
 // stepLen is the length of point k, in seconds: the step, or less for the

@@ -237,19 +237,18 @@ func testChosenPolicyFirst(t *testing.T, s *session) {
 	assert.True(t, ok, "#timing has every policy's time")
 
 	// A change of policy alone keeps the other policies' runs: the
-	// comparison is drawn in the same task, the new policy marked.
-	policyOnly := eval[struct {
-		Rows   string `json:"rows"`
-		Chosen string `json:"chosen"`
-	}](tb, `(() => {
+	// comparison is drawn in a task after the change's (which only reads
+	// the form and sends the chosen policy's run), the new policy marked.
+	eval[bool](tb, `(() => {
 		const sel = document.querySelector('#in-policy');
 		sel.value = 'codel';
 		sel.dispatchEvent(new Event('change', {bubbles: true}));
-		const row = document.querySelector('#compare tr.chosen');
-		return {rows: document.querySelector('#results').dataset.rows || '', chosen: row ? row.dataset.policy : ''};
+		return true;
 	})()`)
-	assert.Empty(t, policyOnly.Rows, "nothing left to run")
-	assert.Equal(t, "codel", policyOnly.Chosen, "the new policy's row is marked at once")
+	poll[bool](tb, "the comparison with codel marked", `(() => {
+		const row = document.querySelector('#compare tr.chosen');
+		return !document.querySelector('#results').dataset.rows && !!row && row.dataset.policy === 'codel';
+	})()`, `document.querySelector('#results').dataset.rows`)
 	c.Policy = sim.CoDel
 	tb.summaryOf("#summary", "")
 	assertRowsMatch(t, tb.readTable("#compare"), c)
@@ -531,7 +530,7 @@ func widgetText(tb *tab, host, sel string) string {
 // testEmbed: two widgets on one page share one Go runtime, and each shows
 // its own run, in its own shadow root.
 func testEmbed(t *testing.T, s *session) {
-	tb := s.newTab(t, recorder)
+	tb := s.newTab(t, recorder, workerRuns)
 	tb.open(s.fileURL("embed.html"))
 	widgetsReady(tb)
 
@@ -576,6 +575,11 @@ func testEmbed(t *testing.T, s *session) {
 		"demo-bounded": fmt.Sprintf("bounded 200 %d", bounded.Retries),
 		"demo-retries": fmt.Sprintf("%s %v %d", sample.Config.Policy, sample.Config.SaleRPS, sample.Config.Retries),
 	}, got, "shedsim:result by widget")
+	// Neither shows what to change, so neither measures it (the README's
+	// widget section): each sends its workers the chosen policy's run and
+	// every policy's, and its view's advice is null.
+	assert.Equal(t, []any{nil, nil}, eval[[]any](tb, `__shedsimTest.results.map(r => r.detail.view.advice)`), "no advice in the events")
+	assert.Equal(t, 2*(1+len(sim.Policies)), eval[int](tb, `__workerRuns.length`), "runs sent to the workers")
 
 	// The snippets and their copy buttons.
 	assert.Contains(t, tb.text("#snippet"), "<shed-sim")

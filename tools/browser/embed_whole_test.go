@@ -66,6 +66,16 @@ func TestEmbedWholeSimulator(t *testing.T) {
 			assert.Equal(t, map[string]any{"bars": true, "table": true, "clients": true, "chart": true, "fluid": true, "advice": full.Parts["advice"], "downloads": 2.0, "link": true},
 				full.Parts, "the whole simulator's parts")
 			assert.Greater(t, full.Parts["advice"], 0.0, "what to change")
+			// The README's widget section: kind full's shedsim:result has the
+			// advice it shows; the comparison, which shows none, measures
+			// none.
+			events := eval[map[string]any](tb, `(() => { const m = {};
+				for (const r of __shedsimTest.results) m[r.host] = r.detail.view.advice && r.detail.view.advice.length;
+				return m; })()`)
+			_, fired := events["all-controls"]
+			assert.True(t, fired, "the comparison's shedsim:result")
+			assert.Equal(t, map[string]any{"full": full.Parts["advice"], "all-controls": nil}, map[string]any{"full": events["full"], "all-controls": events["all-controls"]},
+				"the advice in shedsim:result")
 			require.NotEmpty(t, all.Fields, "controls=all's fields")
 			assert.Equal(t, all.Fields, full.Fields, "kind full has every field, as controls=all does")
 

@@ -181,6 +181,24 @@ const mainThreadRuns = `(() => {
 		}});
 })();`
 
+// workerRuns records every run the page sends its workers
+// (shedsimWorkers.run) in window.__workerRuns, as {policy, later}, from
+// when workers.js defines the pool.
+const workerRuns = `(() => {
+	window.__workerRuns = [];
+	let pool;
+	Object.defineProperty(window, 'shedsimWorkers', {configurable: true, enumerable: true,
+		get() { return pool; },
+		set(v) {
+			pool = v;
+			const run = v.run;
+			v.run = function (config, whole, done, later) {
+				window.__workerRuns.push({policy: JSON.parse(config).policy, later: !!later});
+				return run.apply(this, arguments);
+			};
+		}});
+})();`
+
 // testBigLink: the link that froze the tab for 426 ms in one task runs in
 // the workers: typed in or opened, its results are the engine's and the
 // page's own runtime runs nothing; its hour is drawn a step at a time, no
