@@ -48,6 +48,10 @@ import (
 // FuzzArrivalOrder hold them equal). Where two events the recursion cannot
 // order fall in the same nanosecond (an arrival as a worker finishes, two
 // retries made at once), it gives up and the event loop runs the Config.
+//
+// Once every worker is busy until the run's end (the stuck queue of the
+// post's retry storm), nothing arriving later is served, and the rest of
+// the run, each attempt counted, queued and given up on, is waitOut's.
 
 // arrivalOrderTakes reports whether the arrival-order path computes c's
 // Result exactly. It is an allow-list by construction: it sets the fields
@@ -213,17 +217,7 @@ func (e *engine) arrivalOrder() bool {
 		}
 		x.t0, x.deadline = at, at+timeout
 		w, sale := &e.windows[x.window], uint64(key-e.lines.waveFrom) < e.lines.waveNS
-		w.Attempts++
-		if sale {
-			e.saleAttempts++
-		}
-		if x.try == 1 {
-			w.People++
-			if sale {
-				e.sale.People++
-				e.sale.Orders += b2i(x.order)
-			}
-		}
+		e.countArrival(w, sale, &x)
 
 		// The queue as x finds it: those that have not left by now.
 		for left < len(waiting) && waiting[left] < at {
@@ -280,7 +274,15 @@ func (e *engine) arrivalOrder() bool {
 		if p >= end { // still waiting when the run ends
 			e.longestWait = max(e.longestWait, end-at)
 			e.clientGaveUp(&x)
-			continue
+			if jitter {
+				continue
+			}
+			// So is every attempt from now on: the rest is waitOut's
+			// (without jitter, whose retries are made above).
+			if !e.waitOut(waiting[left:], newMade, tally) {
+				return false
+			}
+			break
 		}
 		e.longestWait = max(e.longestWait, p-at)
 		switch {
@@ -437,6 +439,107 @@ func (e *engine) waveOf(t int64) (from, ns int64) {
 		return from, end - from
 	}
 	return 0, 0
+}
+
+// waitOut computes the rest of the run once every worker is busy until its
+// end (the workers' tree's root at or after it), as the main loop would,
+// with less to do: nothing arriving from then on is served, so each
+// attempt is counted, joins the queue (or, the bounded queue full, is
+// refused) and waits out the run, and its client gives up at its deadline
+// (clientGaveUp). waiting holds when the attempts waiting as it starts
+// leave the queue (the run's end for those that never do), and newMade is
+// when the next new person's arrival was drawn. Retries with jitter are
+// made by nextJittered, in the main loop alone. It reports false, as
+// arrivalOrder does, at a tie.
+func (e *engine) waitOut(waiting []int64, newMade int64, tally *stepTally) bool {
+	l := &e.lines
+	end := e.end
+	bounded := e.cfg.Policy == Bounded
+	stuck := 0 // the attempts that joined the queue here, all waiting to the end
+	for {
+		at, made, line := e.arrival, newMade, (*ring[retry])(nil)
+		var tie bool
+		if at, made, line, tie = dueFirst(&l.timedOut, e.retryDelay, at, made, line); tie {
+			return false
+		}
+		if at, _, line, tie = dueFirst(&l.refused, e.retryDelay, at, made, line); tie {
+			return false
+		}
+		if at >= end {
+			return true
+		}
+		x := attempt{t0: at, deadline: at + e.timeout}
+		if line == nil {
+			x.first, x.try, x.order = at, 1, e.orders.Float64() < e.cfg.OrderShare
+			newMade = at
+			e.scheduleArrival(at) // as the event loop draws it: here, no faster way pays
+		} else {
+			r := line.popFront()
+			x.first, x.try, x.order = r.first, r.try, r.order
+			e.retriesSent++
+		}
+		x.window = int16(x.first / windowNS)
+		w, sale := &e.windows[x.window], e.inSale(&x)
+		e.countArrival(w, sale, &x)
+		for len(waiting) > 0 && waiting[0] < at {
+			waiting = waiting[1:]
+		}
+		if len(waiting) > 0 && waiting[0] == at {
+			return false // one leaves as x arrives
+		}
+		queue := len(waiting) + stuck // as x finds it
+		if tally != nil {
+			tally.arrive(at, x.try == 1)
+		}
+		if bounded && queue >= e.bound {
+			e.refuseAt(&x, at)
+			continue
+		}
+		stuck++
+		e.longestQueue = max(e.longestQueue, queue+1)
+		if tally != nil {
+			tally.join(at, end, queue+1)
+		}
+		e.longestWait = max(e.longestWait, end-at)
+		e.clientGaveUp(&x)
+	}
+}
+
+// countArrival counts attempt x arriving, in its window, w, and, if its
+// person is one of the sale's (sale), in the sale's counts: an attempt,
+// and a person if it is their first.
+func (e *engine) countArrival(w *Window, sale bool, x *attempt) {
+	w.Attempts++
+	if sale {
+		e.saleAttempts++
+	}
+	if x.try == 1 {
+		w.People++
+		if sale {
+			e.sale.People++
+			e.sale.Orders += b2i(x.order)
+		}
+	}
+}
+
+// dueFirst returns the earlier to arrive, as the event loop orders them
+// (by time, then by when made), of the retry at the front of r, a line of
+// retries sent delay after they are made, and the next attempt otherwise:
+// due at at, made at made, from line (nil for a new person's). It reports
+// a tie where both are made and due at once. One line a call, rather than
+// a loop over both, so that it inlines.
+func dueFirst(r *ring[retry], delay, at, made int64, line *ring[retry]) (int64, int64, *ring[retry], bool) {
+	if r.n == 0 {
+		return at, made, line, false
+	}
+	due := r.buf[r.head].due
+	switch rm := due - delay; {
+	case due < at || (due == at && rm < made):
+		return due, rm, r, false
+	case due == at && rm == made:
+		return at, made, line, true
+	}
+	return at, made, line, false
 }
 
 // clientGaveUp is attempt x's client giving up at its deadline, unanswered

@@ -183,6 +183,37 @@ func TestArrivalOrderIsTheEventLoop(t *testing.T) {
 	}
 }
 
+// TestArrivalOrderWaitsOut compares the two paths on Configs that reach the
+// part of a run where every worker is busy until its end, which the
+// arrival-order path computes apart (waitOut): services long against the
+// run, so that nothing arriving after them is served, under each policy it
+// takes, with refusals from a full queue, retries, and a series.
+func TestArrivalOrderWaitsOut(t *testing.T) {
+	long := func(p Policy, queue, retries int) Config {
+		c := DefaultConfig()
+		c.Policy, c.Queue, c.Retries = p, queue, retries
+		c.Workers, c.ServiceMS, c.DurationS, c.SaleStartS, c.SaleS = 2, 100_000, 60, 10, 20
+		c.NormalRPS, c.SaleRPS, c.TimeoutMS, c.RetryDelayMS = 5, 20, 2000, 500
+		return c
+	}
+	tests := []struct {
+		reason string
+		config Config
+	}{
+		{"the unbounded queue, every attempt waiting out the run", long(FIFO, 0, 3)},
+		{"skip the abandoned", long(Skip, 0, 3)},
+		{"a bounded queue of 5, full, refusing and retried", long(Bounded, 5, 3)},
+		{"a bounded queue refusing the last attempts", long(Bounded, 1, 0)},
+		{"the queue timeout", long(CoDel, 0, 1)},
+		{"the post's retry storm", func() Config { c := DefaultConfig(); c.Retries = 3; return c }()},
+	}
+	for _, tt := range tests {
+		for _, c := range []Config{tt.config, withSeries(tt.config, 1), withSeries(tt.config, 7.3)} {
+			assert.True(t, sameByBothPaths(t, tt.reason, c), "%s: computed by the arrival-order path", tt.reason)
+		}
+	}
+}
+
 // TestArrivalOrderTakes checks which Configs the arrival-order path takes.
 func TestArrivalOrderTakes(t *testing.T) {
 	tests := []struct {
