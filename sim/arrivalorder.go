@@ -35,19 +35,22 @@ import (
 // first), the post's fixed client (with or without jitter), and refusals
 // that cost nothing, at any value of the model's other fields that it
 // knows (the workers, the service's mean and shape, rates, sale, duration,
-// the sale's ramps and waves, timeout, retries, their delay and jitter,
-// bound, order share, CoDel's M and N, seed, the time series' step, and the
-// other clients' knobs, which the fixed client never reads); any field it
-// does not know must be at its default. New arrivals do not depend on the
+// the sale's ramps and waves, a slowdown, timeout, retries, their delay
+// and jitter, bound, order share, CoDel's M and N, seed, the time series'
+// step, and the other clients' knobs, which the fixed client never reads);
+// any field it does not know must be at its default, and a sale in waves
+// with an incident must end its people with its last wave to the
+// nanosecond (wavesEndThePeople). New arrivals do not depend on the
 // service, so a shaped sale's (rule 25) are drawn as the event loop draws
 // them, by thinning (redraw), and the waves decide who is the sale's
-// (wave). The series,
-// if asked for, is tallied as the attempts arrive (arrivalseries.go). For
-// every such Config it gives the Result the event loop gives, to the bit
-// (the differential tests and
-// FuzzArrivalOrder hold them equal). Where two events the recursion cannot
-// order fall in the same nanosecond (an arrival as a worker finishes, two
-// retries made at once), it gives up and the event loop runs the Config.
+// (wave). A slowdown (rule 23) stretches a service by when it starts,
+// which the path knows when it draws the service's time (p below). The
+// series, if asked for, is tallied as the attempts arrive
+// (arrivalseries.go). For every such Config it gives the Result the event
+// loop gives, to the bit (the differential tests and FuzzArrivalOrder hold
+// them equal). Where two events the recursion cannot order fall in the
+// same nanosecond (an arrival as a worker finishes, two retries made at
+// once), it gives up and the event loop runs the Config.
 //
 // Once every worker is busy until the run's end (the stuck queue of the
 // post's retry storm), nothing arriving later is served, and the rest of
@@ -59,6 +62,9 @@ import (
 // defaults and accepts c only if what remains is DefaultConfig, so that a
 // field added to Config later is declined until this function learns it.
 func arrivalOrderTakes(c Config) bool {
+	if !wavesEndThePeople(c) {
+		return false
+	}
 	d := DefaultConfig()
 	switch c.Policy {
 	case FIFO, Skip:
@@ -80,6 +86,9 @@ func arrivalOrderTakes(c Config) bool {
 	// The service's shape: its times are drawn in the order services
 	// start, whatever their distribution (rule 3a).
 	c.Service, c.ServiceP99MS = d.Service, d.ServiceP99MS
+	// A slowdown (rule 23): a service's time is stretched by when it
+	// starts, which the path knows when it draws it.
+	c.SlowFactor, c.SlowStartS, c.SlowS = d.SlowFactor, d.SlowStartS, d.SlowS
 	// The other clients' knobs, which the fixed client never reads.
 	if c.Client == Fixed {
 		c.BackoffBaseMS, c.BackoffCapMS = d.BackoffBaseMS, d.BackoffCapMS
@@ -89,6 +98,21 @@ func arrivalOrderTakes(c Config) bool {
 	// What is left must be the defaults: the fixed client, free refusals,
 	// and every field not named above.
 	return c == d
+}
+
+// wavesEndThePeople reports whether the sale's people, for a sale in waves
+// with an incident, end where its last wave does or before, to the
+// nanosecond (the one is rounded from PeopleEndS, the other summed from the
+// waves' rounded starts and length, as newEngine and startShape compute
+// them): else a person who first arrives in between is the sale's by
+// inSale and not by the path's window (wave). Without an incident the two
+// are the same number.
+func wavesEndThePeople(c Config) bool {
+	if c.SaleWaves <= 1 || !c.HasIncident() {
+		return true
+	}
+	last := int64(math.Round(c.SaleStartS*1e9)) + int64(c.SaleWaves-1)*int64(math.Round(c.SaleEveryS*1e9)) + int64(math.Round(c.SaleS*1e9))
+	return min(int64(math.Round(c.PeopleEndS()*1e9)), int64(math.Round(c.DurationS*1e9))) <= last
 }
 
 // arrivalLines is the arrival-order path's memory, kept from run to run by
@@ -112,6 +136,9 @@ type arrivalLines struct {
 	// arrival (wave), which redraw moves on as the new arrivals pass.
 	waveFrom int64
 	waveNS   uint64
+	// plain says the service times are the post's, exponential and never
+	// stretched: drawn in the loop itself.
+	plain bool
 }
 
 // retry is a retry made and not yet sent.
@@ -302,14 +329,14 @@ func (e *engine) arrivalOrder() bool {
 			e.noteServed(p - at)
 		}
 		d := float64(0)
-		if e.draw.exponential { // serviceNS, unrolled
+		if e.lines.plain { // serviceNS, unrolled
 			u, j, ok := e.service.expLayer()
 			if !ok {
 				u = e.service.expBeyond(j)
 			}
 			d = float64(e.draw.mean * u)
-		} else { // a service-time shape (rule 3a)
-			d = e.serviceNS()
+		} else { // a service-time shape (rule 3a), then the slowdown (rule 23)
+			d = e.slowed(p, e.serviceNS())
 		}
 		d += 0.5
 		if d > float64(end) {
@@ -384,9 +411,11 @@ func (e *engine) redraw(at int64, u float64, boundary int64) (float64, int64) {
 	return e.arrivalGap(e.arrival)
 }
 
-// startWaves sets the window of the sale's people among the new arrivals
-// (arrivalLines.waveFrom) for the first, drawn.
-func (e *engine) startWaves() {
+// startLines prepares the arrival-order path's run, once newEngine has
+// drawn the first arrival: how service times are drawn, and the window of
+// the sale's people among the new arrivals (arrivalLines.waveFrom).
+func (e *engine) startLines() {
+	e.lines.plain = e.draw.exponential && !e.incidents
 	e.lines.waveFrom, e.lines.waveNS = e.peopleStart, e.peopleNS
 	if e.waveEvery > 0 {
 		e.wave(e.arrival, e.arrival)

@@ -112,6 +112,13 @@ func arrivalOrderConfig(r *rand.Rand, budget float64) Config {
 			c.SaleEveryS = pick(c.SaleS, math.Floor(c.SaleS+(room-c.SaleS)*r.Float64()), c.SaleS+(room-c.SaleS)*r.Float64())
 		}
 	}
+	// A slowdown, from any time in the run for any length that ends a
+	// window before the run does, or for the rest of the run.
+	if r.IntN(3) == 0 {
+		c.SlowFactor = pick(3, 1, maxSlowFactor, 1+(maxSlowFactor-1)*r.Float64())
+		c.SlowStartS = pick(c.SaleStartS, math.Floor(r.Float64()*(c.DurationS-10)), r.Float64()*(c.DurationS-10))
+		c.SlowS = pick(0, c.SaleS, math.Floor(r.Float64()*(c.DurationS-10-c.SlowStartS)), r.Float64()*(c.DurationS-10-c.SlowStartS))
+	}
 	// The service's shape, a lognormal one's tail anywhere it may be.
 	switch r.IntN(4) {
 	case 0:
@@ -239,6 +246,15 @@ func TestArrivalOrderTakes(t *testing.T) {
 		{"patience gives up out of arrival order: declined", func(c *Config) { c.Patience, c.PatienceMS = ExponentialPatience, 3000 }, false},
 		{"a ramped sale: arrivals do not depend on the service", func(c *Config) { c.SaleRampS = 20 }, true},
 		{"a sale in waves, ramped", func(c *Config) { c.SaleWaves, c.SaleEveryS, c.SaleS, c.SaleRampS = 3, 70, 30, 10 }, true},
+		{"a slowdown stretches a service by when it starts", func(c *Config) { c.SlowFactor, c.SlowStartS, c.SlowS = 3, 60, 20 }, true},
+		{"a slowdown with no sale: the slowdown's people", func(c *Config) { c.SaleRPS, c.SlowFactor, c.SlowStartS = c.NormalRPS, 2, 100 }, true},
+		{"784 waves back to back with a slowdown, whose people end 40 ns after the last wave, rounded apart: declined", func(c *Config) {
+			c.SaleStartS, c.SaleS, c.SaleWaves, c.SaleEveryS, c.DurationS = 6.718212205620061, 16.96393136505093, 784, 16.96393136505093, 13400
+			c.SlowFactor, c.SlowStartS = 2, 1
+		}, false},
+		{"the same waves without the slowdown end the people with the last wave", func(c *Config) {
+			c.SaleStartS, c.SaleS, c.SaleWaves, c.SaleEveryS, c.DurationS = 6.718212205620061, 16.96393136505093, 784, 16.96393136505093, 13400
+		}, true},
 		{"the whole model's numbers", func(c *Config) {
 			c.Workers, c.ServiceMS, c.NormalRPS, c.SaleRPS, c.SaleStartS, c.SaleS, c.DurationS = 3, 7, 1, 2, 0, 0, 10
 			c.OrderShare, c.Seed = 1, 99
@@ -254,6 +270,9 @@ func TestArrivalOrderTakes(t *testing.T) {
 	for _, tt := range tests {
 		c := DefaultConfig()
 		tt.change(&c)
+		if c.Policy <= Priority { // the Configs are valid, but for the unknown policy
+			require.NoError(t, c.Validate(), tt.reason)
+		}
 		assert.Equal(t, tt.takes, arrivalOrderTakes(c), tt.reason)
 	}
 }
@@ -269,7 +288,7 @@ var (
 		"TimeoutMS", "Retries", "RetryDelayMS", "RetryJitterMS", "Queue", "RefusalCostMS", "OrderShare",
 		"CoDelTargetMS", "CoDelIntervalMS", "BackoffBaseMS", "BackoffCapMS", "BudgetTokens",
 		"BudgetRefusalCost", "BudgetTimeoutCost", "BudgetRefill", "RatioMax", "ThrottleK", "ClientWindowS", "Seed", "SeriesStepS", "Service", "ServiceP99MS",
-		"SaleRampS", "SaleWaves", "SaleEveryS",
+		"SaleRampS", "SaleWaves", "SaleEveryS", "SlowFactor", "SlowStartS", "SlowS",
 	}
 	arrivalOrderDeclines = []string{"Client"}
 )
@@ -355,7 +374,7 @@ func FuzzArrivalOrder(f *testing.F) {
 	f.Fuzz(func(t *testing.T, policy, workers int, serviceMS, normalRPS, saleRPS, saleStartS, saleS, durationS,
 		timeoutMS float64, retries int, retryDelayMS, jitterMS float64, queue int, refusalCostMS, orderShare,
 		codelTargetMS, codelIntervalMS float64, client int, seed uint64,
-		_ int, _, _, _, _, _ float64, // the incidents, which the arrival-order path declines
+		_ int, _, _, slowFactor, slowStartS, slowS float64, // the incidents: a loss, declined; a slowdown
 		service int, serviceP99MS float64, _ int, _ float64, // the service's shape; patience, declined
 		saleRampS float64, saleWaves int, saleEveryS float64, _ int, // the sale's shape; the heap, declined
 		seriesStepS float64) {
@@ -370,6 +389,7 @@ func FuzzArrivalOrder(f *testing.F) {
 		}
 		c.Seed, c.SeriesStepS = seed, seriesStepS
 		c.SaleRampS, c.SaleWaves, c.SaleEveryS = saleRampS, saleWaves, saleEveryS
+		c.SlowFactor, c.SlowStartS, c.SlowS = slowFactor, slowStartS, slowS
 		c.Service, c.ServiceP99MS = ServiceShape(uint(service)%3), serviceP99MS
 		if c.Validate() != nil {
 			return
@@ -419,5 +439,40 @@ func TestFreeTree(t *testing.T) {
 			free[k] = done
 			root = tree.replace(k, done)
 		}
+	}
+}
+
+// TestArrivalOrderSlowdownEdges puts the slowdown's start and end on the
+// very nanoseconds at which services start (a worker finishing with the
+// queue full), or one after, where the random Configs' slowdowns almost
+// never fall: a service that starts at the start is slowed and one at the
+// end is not, the same on both paths, which the arrival-order path
+// computes.
+func TestArrivalOrderSlowdownEdges(t *testing.T) {
+	for i, policy := range []Policy{FIFO, Skip, Bounded, CoDel, FIFO, Bounded} {
+		after := int64(i / 4) // 0: on the services' starts; 1: a nanosecond after
+		c := DefaultConfig()
+		c.Policy = policy
+		// Services starting in the sale: finishes with requests waiting.
+		var starts []int64
+		e := newEngine(c, nil)
+		e.trace = func(at int64, what string, _ *attempt) {
+			if what == "service done" && e.queue.len() > 0 && at > e.saleStart {
+				starts = append(starts, at)
+			}
+		}
+		e.loop()
+		require.Greater(t, len(starts), 100, "%s: the sale queues", policy)
+		found := false
+		for k := 10; k+50 < len(starts) && !found; k++ {
+			from, to := starts[k]+after, starts[k+50]+after
+			c.SlowFactor, c.SlowStartS = 3, float64(from)/1e9
+			c.SlowS = float64(to)/1e9 - c.SlowStartS
+			// as newEngine rounds them
+			found = int64(math.Round(c.SlowStartS*1e9)) == from && int64(math.Round(c.SlowEndS()*1e9)) == to
+		}
+		require.True(t, found, "%s: a slowdown from one service's start to another's, to the nanosecond", policy)
+		what := policy.String() + ", slowed from a service's start to another's, " + strconv.FormatInt(after, 10) + " ns after"
+		assert.True(t, sameByBothPaths(t, what, c), "%s: computed by the arrival-order path", what)
 	}
 }

@@ -280,7 +280,7 @@ func newEngine(c Config, prev *engine) *engine {
 		e.stop = min(e.end, e.series.next)
 	}
 	e.scheduleArrival(0)
-	e.startWaves()
+	e.startLines()
 	return e
 }
 

@@ -219,11 +219,18 @@ func started(a *attempt) int64 { return int64(a.seq) }
 
 func (e *engine) stretch(a *attempt, d float64) float64 {
 	a.seq = uint64(e.now) // when its service started, should a loss take its worker (seq has done its work)
-	if e.now >= e.slowStart && e.now < e.slowEnd {
-		d = float64(d * e.slowFactor)
-	}
+	d = e.slowed(e.now, d)
 	if e.heap > 0 {
 		d = float64(d * loadFactor(e.heap, e.queue.len()))
+	}
+	return d
+}
+
+// slowed is d, a service time drawn for a service that starts at start
+// (ns), times the slowdown's factor if the slowdown is on then (rule 23).
+func (e *engine) slowed(start int64, d float64) float64 {
+	if start >= e.slowStart && start < e.slowEnd {
+		return float64(d * e.slowFactor)
 	}
 	return d
 }
