@@ -186,21 +186,24 @@ func sweepMarkup(id string, ch report.SweepChart) *markup {
 			m.close("circle")
 		}
 	}
+	for _, cv := range ch.Curves {
+		if e := cv.End; e.Label != "" {
+			m.tag(`<text class="end-label pol-%" x="%" y="%">%</text>`, cv.Policy, svgNum(e.X), svgNum(e.Y+4), e.Label)
+		}
+	}
 	for _, t := range ch.XTicks {
 		m.tag(`<text class="tick x" x="%" y="%" text-anchor="middle">%</text>`, svgNum(t.At), svgNum(p.Y+p.H+18), t.Label)
 	}
 	writeLineMark(&m, "axis", p.X, p.X+p.W, p.Y+p.H, p.Y+p.H)
 	m.elem("text", "class", "axis-label", "x", svgNum(p.X+p.W/2), "y", svgNum(p.Y+p.H+34), "text-anchor", "middle", ch.XLabel)
 	m.close("svg")
-	m.elem("figcaption", "The answered share of the sale at each step, a curve per policy, shaded a standard deviation either side between seeds. "+
+	m.elem("figcaption", "The answered share of the sale at each step, a curve per policy, each dashed its own way and named at its right end, shaded a standard deviation either side between seeds. "+
 		"A diamond marks where most seeds stop (or start) getting back to normal, a ring where the answered share crosses the threshold, "+
 		"the upright line the value now. Choose a point, or a value in the table, to set it.")
 	m.open("ul", "class", "legend", "aria-hidden", "true")
 	for _, cv := range ch.Curves {
-		m.open("li")
-		m.elem("span", "class", "swatch pol pol-"+cv.Policy, "")
-		m.b.WriteString(cv.Title)
-		m.close("li")
+		// Each curve's swatch is a stretch of its line, dashed as it is.
+		m.tag(`<li><svg class="swatch-line" viewBox="0 0 28 10" width="28" height="10"><line class="curve pol-%" x1="1" x2="27" y1="5" y2="5"></line></svg>%</li>`, cv.Policy, cv.Title)
 	}
 	m.close("ul")
 	m.close("figure")

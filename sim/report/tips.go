@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"strconv"
@@ -242,6 +243,51 @@ func cellLabel(kx, ky sweep.Knob, base sim.Config, x, y float64) string {
 	return kx.Label(c) + ", " + ky.Label(c)
 }
 
+// PolicyShort is a policy's name in a word or two, for a chart's direct
+// label: "unbounded", "skip", "bounded", "CoDel", "LIFO", "priority".
+func PolicyShort(p sim.Policy) string {
+	switch p {
+	case sim.FIFO:
+		return "unbounded"
+	case sim.Skip:
+		return "skip"
+	case sim.Bounded:
+		return "bounded"
+	case sim.CoDel:
+		return "CoDel"
+	case sim.LIFO:
+		return "LIFO"
+	}
+	return "priority"
+}
+
+// spreadEnds moves the curves' names (End) apart, top to bottom in the
+// order of their heights, so that each is at least sweepEndGap below the
+// one above it, and all lie between top and bottom: each as near its
+// curve's last point as that allows.
+func spreadEnds(cs []SweepCurve, top, bottom float64) {
+	var ends []*ChartMark
+	for i := range cs {
+		if cs[i].End.Label != "" {
+			ends = append(ends, &cs[i].End)
+		}
+	}
+	slices.SortStableFunc(ends, func(a, b *ChartMark) int { return cmp.Compare(a.Y, b.Y) })
+	for i, e := range ends {
+		e.Y = max(e.Y, top)
+		if i > 0 {
+			e.Y = max(e.Y, ends[i-1].Y+sweepEndGap)
+		}
+	}
+	for i := len(ends) - 1; i >= 0; i-- {
+		e := ends[i]
+		e.Y = min(e.Y, bottom)
+		if i+1 < len(ends) {
+			e.Y = min(e.Y, ends[i+1].Y-sweepEndGap)
+		}
+	}
+}
+
 // SweepChart is the geometry of a sweep, in the units of an SVG viewBox of
 // Width x Height: a curve per policy of the mean answered share against
 // the knob, with its band (a standard deviation either side, between
@@ -276,6 +322,12 @@ type SweepCurve struct {
 	Runs   [][]SweepPoint `json:"runs"`
 	Flips  []ChartMark    `json:"flips"`
 	Below  []ChartMark    `json:"below"`
+	// End is the curve's direct label, its policy's short name
+	// (PolicyShort), right of the plot beside the curve's last point,
+	// moved apart from the other curves' so that none overlap where
+	// their answered shares are near-equal; a zero Label for a curve
+	// with no point yet.
+	End ChartMark `json:"end"`
 }
 
 // SweepPoint is one step of a curve: the mean answered share at (X, Y),
@@ -300,7 +352,8 @@ type ChartMark struct {
 // The sweep chart's geometry, in viewBox units.
 const (
 	sweepW, sweepH     = 600.0, 280.0
-	sweepL, sweepR     = 48.0, 14.0
+	sweepL, sweepR     = 48.0, 120.0 // the right margin holds the curves' names (SweepCurve.End)
+	sweepEndGap        = 26.0        // the least distance between two curves' names, top to top: a 20-unit label (a phone's, widget.css) is 24 tall
 	sweepT, sweepB     = 14.0, 44.0
 	sweepPW, sweepPH   = sweepW - sweepL - sweepR, sweepH - sweepT - sweepB
 	sweepTicksWanted   = 6
@@ -368,8 +421,13 @@ func Sweep(sw sweep.Sweep) SweepChart {
 			mx, _ := at(m)
 			c.Below = append(c.Below, ChartMark{mx, y(s.Below), cv.Policy.Title() + ": " + SweepMarks(sweep.Curve{Crossings: []sweep.Mark{m}}, s.Below)[0]})
 		}
+		if n := len(c.Runs); n > 0 {
+			last := c.Runs[n-1][len(c.Runs[n-1])-1]
+			c.End = ChartMark{X: sweepL + sweepPW + 6, Y: last.Y, Label: PolicyShort(cv.Policy)}
+		}
 		ch.Curves = append(ch.Curves, c)
 	}
+	spreadEnds(ch.Curves, sweepT+8, sweepT+sweepPH)
 	if s.Below > 0 {
 		ch.Below, ch.BelowLabel = y(s.Below), Percent(s.Below)+" answered"
 	}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -60,6 +61,31 @@ func TestSweepChart(t *testing.T) {
 	out := sw
 	out.Spec.Base.SaleRPS = 90
 	assert.Empty(t, Sweep(out).NowLabel, "a base value outside the range is not marked")
+}
+
+// TestSweepEnds: each curve is named at its right end, beside its last
+// point, and where curves end near-equal (every policy's answered share
+// at a sale the service keeps up with) the names are moved apart rather
+// than written over one another, each still inside the plot's height.
+func TestSweepEnds(t *testing.T) {
+	sw, err := sweep.Run(sweep.Spec{Base: sim.DefaultConfig(), Knob: "sale_rps", From: 80, To: 100, Steps: 2, Seeds: 2, Below: 0.5})
+	require.NoError(t, err)
+	ch := Sweep(sw)
+	require.Len(t, ch.Curves, len(sim.Policies))
+	p := ch.Plot
+	var ys []float64
+	for i, cv := range ch.Curves {
+		assert.Equal(t, PolicyShort(sim.Policies[i]), cv.End.Label, "the curve's name")
+		assert.Greater(t, cv.End.X, p.X+p.W, "right of the plot")
+		assert.True(t, cv.End.Y >= p.Y && cv.End.Y <= p.Y+p.H, "inside the plot's height: %v", cv.End.Y)
+		ys = append(ys, cv.End.Y)
+	}
+	last := ch.Curves[0].Runs[0]
+	require.Less(t, last[len(last)-1].Y-p.Y, sweepEndGap, "the curves end near the top together, as this test needs")
+	slices.Sort(ys)
+	for i := 1; i < len(ys); i++ {
+		assert.GreaterOrEqual(t, ys[i]-ys[i-1], sweepEndGap-1e-9, "no two names overlap: %v", ys)
+	}
 }
 
 func TestSweepSentence(t *testing.T) {

@@ -3,6 +3,7 @@
 package browser
 
 import (
+	"context"
 	"fmt"
 	"html"
 	"net/http"
@@ -14,6 +15,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -421,10 +424,32 @@ type fit struct {
 }
 
 // screenshot keeps a full-page PNG of the tab under the test's artifact
-// directory (go test -artifacts keeps it) and logs where.
+// directory (go test -artifacts keeps it) and logs where. It is the
+// viewport's full width: a page taller than the viewport is laid out that
+// wide while the shot is taken (the whole page shows, with no scrollbar),
+// and chromedp's FullScreenshot kept only the width beside a scrollbar,
+// its right 15 px cut off (which made text seem to run to the screen's
+// edge).
 func screenshot(tb *tab, t *testing.T, name string) {
 	t.Helper()
-	png, err := chromedp.Run(tb.ctx, chromedp.FullScreenshot(100))
+	png, err := chromedp.Run(tb.ctx, chromedp.Action[[]byte](func(ctx context.Context, tg *chromedp.Target) ([]byte, error) {
+		type size struct {
+			W float64 `json:"w"`
+			H float64 `json:"h"`
+		}
+		sz, err := chromedp.Evaluate[size](`({w: innerWidth, h: document.documentElement.scrollHeight})`)(ctx, tg)
+		if err != nil {
+			return nil, err
+		}
+		yes := true
+		r, err := cdp.Call(ctx, tg, page.CaptureScreenshot, page.CaptureScreenshotParams{
+			Format: page.CaptureScreenshotFormatPng, FromSurface: &yes, CaptureBeyondViewport: &yes,
+			Clip: &page.Viewport{Width: sz.W, Height: sz.H, Scale: 1}})
+		if err != nil {
+			return nil, err
+		}
+		return r.Data, nil
+	}))
 	require.NoError(t, err, "a screenshot of %s", name)
 	path := filepath.Join(t.ArtifactDir(), name+".png")
 	require.NoError(t, os.WriteFile(path, png, 0o644))
