@@ -557,16 +557,6 @@ func (e *engine) untilOthers() (at int64, stopped bool) {
 	}
 }
 
-// endService handles the services' top ending, now.
-func (e *engine) endService() {
-	e.finishing = true
-	e.finishService(e.services.buf[0].a)
-	if e.finishing { // no service started in its worker
-		e.finishing = false
-		e.services.pop()
-	}
-}
-
 // traceNext tells trace about the event loop is about to handle: a new
 // person (whose attempt does not exist yet), a timeout, or the next event
 // of a line or the heap.
@@ -613,7 +603,11 @@ func (e *engine) newPerson() {
 		}
 	}
 	e.scheduleArrival(e.now)
-	e.send(i)
+	if c := e.cfg.Client; c == Ratio || c == Throttle { // send does more than arrive
+		e.send(i)
+	} else {
+		e.arrive(i)
+	}
 }
 
 // arrive admits, queues or refuses attempt i as the policy says, then puts
@@ -676,9 +670,12 @@ func (e *engine) arrive(i id) {
 		e.queue.push(i, a.order)
 	case e.queue.len()|e.refusals.n == 0:
 		// Straight to an idle worker: the queue would hand it over at
-		// once, having waited no time.
-		if e.pickup && e.dropped(i, a) {
-			e.dispatch()
+		// once, having waited no time, so over no limit (rule 9; the
+		// limits are at least 0), though its client may have given up
+		// already (rule 7: a patience under half a nanosecond).
+		if e.cfg.Policy == Skip && e.gone(a) {
+			e.lost(i)
+			e.release(i)
 		} else {
 			e.serve(i, a)
 		}
@@ -733,35 +730,36 @@ func (e *engine) startWork() {
 		}
 		a := e.at(i)
 		e.noteQueueWait(a)
-		if e.pickup && e.dropped(i, a) {
+		if e.pickup && e.sheds(a) {
+			e.shed(i, a)
 			continue
 		}
 		e.serve(i, a)
 	}
 }
 
-// dropped reports whether the policy drops or refuses attempt i (a), which
-// a worker has just picked up, rather than serve it (rules 7 and 9).
-func (e *engine) dropped(i id, a *attempt) bool {
+// sheds reports whether the policy drops or refuses a, which a worker has
+// just picked up, rather than serve it: skip the abandoned (rule 7), or a
+// request over its limit (rule 9).
+func (e *engine) sheds(a *attempt) bool {
 	switch e.cfg.Policy {
 	case Skip:
-		if e.gone(a) { // skip the abandoned (rule 7)
-			e.lost(i)
-			e.release(i)
-			return true
-		}
+		return e.gone(a)
 	case CoDel, LIFO:
-		if e.now-a.t0 > e.limit(a) { // over its limit (rule 9)
-			if e.gone(a) {
-				e.lost(i) // nobody is listening for a reply
-				e.release(i)
-			} else {
-				e.refuse(i)
-			}
-			return true
-		}
+		return e.now-a.t0 > e.limit(a)
 	}
 	return false
+}
+
+// shed drops or refuses attempt i (a), which the policy sheds: silently
+// when its client has gone, since nobody is listening for a reply.
+func (e *engine) shed(i id, a *attempt) {
+	if e.cfg.Policy == Skip || e.gone(a) {
+		e.lost(i)
+		e.release(i)
+		return
+	}
+	e.refuse(i)
 }
 
 // serve is an idle worker starting on attempt i (a).
@@ -866,7 +864,12 @@ func (e *engine) giveUp(i id) {
 	e.release(i)
 }
 
-func (e *engine) finishService(i id) {
+// endService handles the services' top ending, now: its worker is free,
+// and its client hears the answer unless it has gone (rule 4). A request
+// answered settles its person: count's case answered, by the sale flag the
+// attempt carries.
+func (e *engine) endService() {
+	i := e.services.buf[0].a
 	e.free++
 	if a := e.at(i); e.gone(a) {
 		e.wasted++ // served to nobody (rule 4)
@@ -874,22 +877,21 @@ func (e *engine) finishService(i id) {
 	} else {
 		a.replied = true
 		e.accepted(a)
-		e.answered(a)
+		e.windows[a.window].Answered++
+		if a.sale {
+			e.sale.Answered++
+			if a.order {
+				e.sale.OrdersAnswered++
+			}
+			e.waits.add(e.now - a.first)
+		}
 	}
 	e.release(i)
+	e.finishing = true // the first service to start takes its worker
 	e.dispatch()
-}
-
-// answered is settle for a person answered now: count's case answered,
-// by the sale flag the attempt carries.
-func (e *engine) answered(a *attempt) {
-	e.windows[a.window].Answered++
-	if a.sale {
-		e.sale.Answered++
-		if a.order {
-			e.sale.OrdersAnswered++
-		}
-		e.waits.add(e.now - a.first)
+	if e.finishing { // none did
+		e.finishing = false
+		e.services.pop()
 	}
 }
 
