@@ -189,17 +189,12 @@ func (e *engine) arrivalOrder() bool {
 		// time, their order is the event loop's to know.
 		at, made, line := e.arrival, newMade, (*ring[retry])(nil)
 		if l.timedOut.n|l.refused.n > 0 {
-			for _, r := range [2]*ring[retry]{&l.timedOut, &l.refused} {
-				if r.n == 0 {
-					continue
-				}
-				due := r.buf[r.head].due
-				switch rm := due - e.retryDelay; {
-				case due < at || (due == at && rm < made):
-					at, made, line = due, rm, r
-				case due == at && rm == made:
-					return false
-				}
+			var tie bool
+			if at, made, line, tie = dueFirst(&l.timedOut, e.retryDelay, at, made, line); tie {
+				return false
+			}
+			if at, made, line, tie = dueFirst(&l.refused, e.retryDelay, at, made, line); tie {
+				return false
 			}
 		}
 		if jitter {
@@ -612,11 +607,17 @@ func (e *engine) retryLater(line *ring[retry], x *attempt, t int64, wasRefused b
 		return
 	}
 	e.retriesMade++
-	if r.due < e.end {
-		line.pushBack(r)
+	if r.due >= e.end {
+		e.neverSent(r)
 		return
 	}
-	e.neverSent(r)
+	// line.pushBack(r), written out: generic, it is too big to inline,
+	// and the retry storm makes a retry for two attempts in three.
+	if line.n == len(line.buf) {
+		line.grow()
+	}
+	line.buf[(line.head+line.n)&(len(line.buf)-1)] = r
+	line.n++
 }
 
 // neverSent settles the person of r, a retry due at or after the run's
