@@ -2,7 +2,6 @@ package sim
 
 import (
 	"math"
-	"math/bits"
 	"slices"
 )
 
@@ -792,14 +791,6 @@ func (t freeTree) replace(worker int, at int64) (root uint64) {
 		}
 		v = earlier(v, t[(i^1)&mask])
 	}
-}
-
-// earlier is the smaller of a and b, computed rather than branched to:
-// which of two workers is free first is a coin toss the processor cannot
-// predict, and the compiler makes min a branch in a loop.
-func earlier(a, b uint64) uint64 {
-	_, borrow := bits.Sub64(a, b, 0) // 1 if a < b
-	return b ^ (a^b)&-borrow
 }
 
 // b2i is 1 for true and 0 for false; the compiler makes it a flag, not a
