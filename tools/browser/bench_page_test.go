@@ -165,3 +165,31 @@ func BenchmarkBrowserTypingAt(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkBrowserTypingWorkers is BenchmarkBrowserTypingAt at 1x with
+// one worker fewer than the machine has cores (navigator.hardwareConcurrency
+// - 1, at least 1, emulated before the page starts its pool) and with one
+// a core: the wall time of the main thread's longest task against its CPU
+// time says how long it waited for a core the workers held.
+func BenchmarkBrowserTypingWorkers(b *testing.B) {
+	s := startBrowser(b)
+	for _, bc := range []struct{ name, script string }{
+		{"CoresLessOne", `(() => { const n = Math.max(1, navigator.hardwareConcurrency - 1); Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', {get: () => n}); })();`},
+		{"EveryCore", ``},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			tb := s.newTab(b, recorder, bc.script)
+			tb.open(s.fileURL("index.html"))
+			tb.summaryOf("#summary", "")
+			workers := eval[int](tb, `shedsimWorkers.size`)
+			var f pageFigures
+			n := 0
+			for b.Loop() {
+				f.traced(tb, func() { typeAndCommit(tb, fmt.Sprint(191+n%50)) })
+				n++
+			}
+			f.report(b)
+			b.ReportMetric(float64(workers), "workers")
+		})
+	}
+}
