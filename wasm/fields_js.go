@@ -17,6 +17,10 @@ type field struct {
 	msg   el
 	hint  el // nil unless the field has one
 	box   el
+	// marked is the message mark last showed, once it has: marking a field
+	// again with the same one changes nothing, and costs no DOM calls
+	// (every recompute marks every field, some 45 of them).
+	marked *string
 }
 
 // formField renders a labelled field with its message (writeField): a
@@ -78,6 +82,10 @@ func (f *field) describe(invalid bool) {
 // mark shows msg as the field's problem, or clears it when msg is "". It
 // never touches the value the person typed.
 func (f *field) mark(msg string) {
+	if f.marked != nil && *f.marked == msg {
+		return
+	}
+	f.marked = &msg
 	if msg == "" {
 		f.input.RemoveAttribute("aria-invalid")
 		f.box.Class().Remove("invalid")

@@ -48,6 +48,9 @@ func (d *drawing) add(steps ...func()) {
 	d.t.afterPaint()
 }
 
+// idle reports whether no step is queued.
+func (d *drawing) idle() bool { return len(d.steps) == 0 }
+
 // step is d.t: the first step queued, then the next, after a paint.
 func (d *drawing) step() {
 	if len(d.steps) == 0 {
@@ -155,4 +158,7 @@ func (w *simWidget) drawMechanismTables() {
 }
 
 // drawnWhole is w.drawing's done: the chosen policy is drawn whole.
-func (w *simWidget) drawnWhole() { w.results.RemoveAttribute("aria-busy") }
+func (w *simWidget) drawnWhole() {
+	w.results.RemoveAttribute("aria-busy")
+	w.collectIfDone()
+}

@@ -112,4 +112,5 @@ func (w *simWidget) progressSeeds() {
 	s.headline = c.Policy.Title() + ": " + v.Bars[c.Policy].Text
 	w.results.RemoveAttribute("data-seeds")
 	w.announceResult()
+	w.collectIfDone()
 }

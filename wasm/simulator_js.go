@@ -112,6 +112,9 @@ type laterWork struct {
 	announce bool
 	// seeds are the runs over more seeds than one (sim_seeds_js.go).
 	seeds seedsWork
+	// collected, that its garbage is to be collected once the browser is
+	// idle (sim_gc_js.go).
+	collected bool
 }
 
 // mountSimulator builds the simulator into host. For the page, the values
@@ -471,6 +474,7 @@ func (w *simWidget) advance() {
 	if w.advanceStep() {
 		w.advancing.after(0)
 	}
+	w.collectIfDone()
 }
 
 // advanceStep draws the first part that is due, if any, and reports
