@@ -937,7 +937,9 @@ func PlanPercent(x float64) string {
 
 // LayoutPlan lays out p's curve as a column chart.
 func LayoutPlan(p plan.Plan) PlanChart {
-	const w, h, ml, mr, mt, mb = 600.0, 220.0, 44.0, 8.0, 8.0, 28.0
+	// The left margin holds "100%" at a phone's 22 units (widget.css): at
+	// 44 it ran off the screen's left edge.
+	const w, h, ml, mr, mt, mb = 600.0, 220.0, 68.0, 8.0, 8.0, 28.0
 	pw, ph := w-ml-mr, h-mt-mb
 	ch := PlanChart{Width: w, Height: h, Plot: report.Rect{X: ml, Y: mt, W: pw, H: ph}}
 	ch.Target = mt + ph - float64(p.Input.Target*ph)
@@ -971,7 +973,7 @@ func LayoutPlan(p plan.Plan) PlanChart {
 		}
 	}
 	for _, f := range []float64{0, 0.5, 1} {
-		ch.YTicks = append(ch.YTicks, report.Tick{At: mt + ph - float64(f*ph), Label: report.Percent(f)})
+		ch.YTicks = append(ch.YTicks, report.Tick{At: mt + ph - float64(f*ph), Label: strconv.Itoa(int(f*100)) + "%"})
 	}
 	first, last := p.Curve[0], p.Curve[n-1]
 	s := "Share of requests that " + what + ", by servers, from " + strconv.Itoa(first.Servers) + " to " + strconv.Itoa(last.Servers) + ": " +

@@ -16,7 +16,8 @@ import (
 
 // sticksOut lists the visible elements whose right edge lies past the
 // viewport's, or past their container's content box (its right edge less
-// its padding): what a reader sees run to, or off, the screen's edge.
+// its padding), or whose left edge lies past the viewport's: what a reader
+// sees run to, or off, the screen's edge.
 // An element inside a box that scrolls or clips sideways counts against
 // that box, not the viewport; the box itself is checked. A chart's labels
 // and marks count against the chart's box.
@@ -33,6 +34,10 @@ const sticksOut = `(() => {
 		}
 		if (inClip) continue;
 		if (r.right > vw + 0.5) { out.push(name(e) + ': right edge at ' + r.right.toFixed(1) + ' px, past the viewport (' + vw + ' px)'); continue; }
+		if (r.left < -0.5 && !e.matches('a.skip')) { // the skip link waits off screen for the focus
+			out.push(name(e) + ' "' + e.textContent.slice(0, 20) + '": left edge at ' + r.left.toFixed(1) + ' px, past the viewport');
+			continue;
+		}
 		const chart = e.parentElement && e.parentElement.closest('svg');
 		if (chart) { // a chart's label or mark, against the chart's own box
 			let outer = chart;
