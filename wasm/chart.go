@@ -125,6 +125,8 @@ func (s *stretchSVG) yGrid(p report.Rect, ticks []report.Tick) {
 }
 
 // xAxis writes a chart's time axis under plot p: its labels and its line.
+// Every other label is minor, which a column too narrow for them all
+// hides (widget.css): in a sidebar's 280 px they ran into one another.
 func (s *stretchSVG) xAxis(p report.Rect, ticks []report.Tick) {
 	for i, t := range ticks {
 		// The first and last labels start and end at their ticks, so that
@@ -136,7 +138,11 @@ func (s *stretchSVG) xAxis(p report.Rect, ticks []report.Tick) {
 		case len(ticks) - 1:
 			anchor = "end"
 		}
-		s.text("tick x", t.At, p.Y+p.H+18, anchor, t.Label)
+		class := "tick x"
+		if i%2 == 1 {
+			class = "tick x minor"
+		}
+		s.text(class, t.At, p.Y+p.H+18, anchor, t.Label)
 	}
 	writeLineMark(&s.shapes, "axis", p.X, p.X+p.W, p.Y+p.H, p.Y+p.H)
 }

@@ -55,6 +55,33 @@ const sticksOut = `(() => {
 	return out;
 })()`
 
+// overlappingLabels lists the labels under a chart's axis (its ticks and
+// the sale's name) that run into one another, in the page and in every
+// widget's shadow root.
+const overlappingLabels = `(() => {
+	const roots = [document, ...[...document.querySelectorAll('shed-sim')].map(e => e.shadowRoot).filter(Boolean)];
+	const out = [];
+	for (const root of roots) {
+		for (const svg of root.querySelectorAll('svg:not(svg svg)')) {
+			const rows = new Map();
+			for (const t of svg.querySelectorAll('text.tick.x, text.sale-label')) {
+				const r = t.getBoundingClientRect();
+				if (r.width === 0) continue;
+				const key = Math.round(r.top);
+				if (!rows.has(key)) rows.set(key, []);
+				rows.get(key).push({text: t.textContent, left: r.left, right: r.right});
+			}
+			for (const row of rows.values()) {
+				row.sort((a, b) => a.left - b.left);
+				for (let i = 1; i < row.length; i++) {
+					if (row[i].left < row[i - 1].right - 0.5) out.push((svg.id || svg.getAttribute('class')) + ': "' + row[i - 1].text + '" runs into "' + row[i].text + '"');
+				}
+			}
+		}
+	}
+	return out;
+})()`
+
 // hiddenColumns lists the comparisons (of the policies, over seeds, of the
 // clients) whose scrolling box hides some of their width, by how much.
 // (Where it tips' tables, a row a step or a value, scroll by design.)
@@ -180,6 +207,7 @@ func TestNothingPastTheEdge(t *testing.T) {
 					screenshot(tb, t, fmt.Sprintf("%s-%d-%s", p.name, width, scheme))
 				}
 				assert.Empty(t, eval[[]string](tb, sticksOut), "%s at %d px: what runs past the edge", p.page+p.query, width)
+				assert.Empty(t, eval[[]string](tb, overlappingLabels), "%s at %d px: axis labels that overlap", p.page+p.query, width)
 				if width == 1280 {
 					assert.Empty(t, eval[[]string](tb, hiddenColumns), "%s at 1,280 px: tables that hide columns", p.page+p.query)
 				}

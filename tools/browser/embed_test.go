@@ -636,6 +636,7 @@ func TestEmbedOnAForeignBlog(t *testing.T) {
 				assert.LessOrEqual(t, eval[float64](tb, `document.documentElement.scrollWidth - document.documentElement.clientWidth`), 0.0,
 					"the blog scrolls sideways")
 				assert.Empty(t, eval[[]string](tb, `__hostTest.csp`), "CSP violations")
+				assert.Empty(t, eval[[]string](tb, overlappingLabels), "%s at %d px: axis labels that overlap", b.name, width)
 				tb.noProblems()
 				screenshot(tb, t, fmt.Sprintf("%s-%d", b.name, width))
 			})
