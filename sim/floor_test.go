@@ -115,6 +115,59 @@ func floorRun(c Config) (busyNS int64) {
 	}
 }
 
+// tightRun is the default run's workload with no engine at all: floorRun's
+// draws, in the same order, by the arrival-order recursion (arrivalorder.go)
+// in one small function: each arrival starts at the later of its arrival
+// and the earliest-free worker, found by a scan of the workers, and keeps
+// that worker busy for its service time. It returns the workers' busy
+// time, ns, which must equal the engine's (TestFloorIsTheSale), so that
+// BenchmarkTightLoop is the least the workload costs where Go runs it (the
+// issue's "tight Go loop"), with no outcomes, windows, timeouts or
+// histogram. It knows only the default Config's shape: FIFO, no retries.
+func tightRun(c Config) (busyNS int64) {
+	end := int64(math.Round(c.DurationS * 1e9))
+	saleStart := int64(math.Round(c.SaleStartS * 1e9))
+	saleEnd := int64(math.Round(c.SaleEndS() * 1e9))
+	normalGap, saleGap := 1e9/c.NormalRPS, 1e9/c.SaleRPS
+	serviceMean := c.ServiceMS * 1e6
+	arrivals := newStream(c.Seed, streamArrivals)
+	orders := newStream(c.Seed, streamOrders)
+	service := newStream(c.Seed, streamService)
+	free := make([]int64, c.Workers) // when each worker is next free, ns
+
+	for t := int64(0); t < end; {
+		gap, boundary := normalGap, end
+		switch {
+		case t < saleStart:
+			boundary = saleStart
+		case t < saleEnd:
+			gap, boundary = saleGap, saleEnd
+		}
+		d := float64(gap * arrivals.ExpFloat64())
+		if d >= float64(boundary-t) { // the rate changes first: draw again from there
+			t = boundary
+			continue
+		}
+		t += int64(d)
+		orders.Float64() // the order draw, as newPerson makes it
+		k := 0
+		for i, f := range free {
+			if f < free[k] {
+				k = i
+			}
+		}
+		p := max(t, free[k])
+		if p >= end {
+			continue // still waiting when the run ends
+		}
+		s := float64(serviceMean*service.ExpFloat64()) + 0.5
+		done := p + int64(min(s, float64(end)))
+		busyNS += min(done, end) - p
+		free[k] = min(done, end)
+	}
+	return busyNS
+}
+
 // TestFloorIsTheSale holds floorRun to simulating what Run simulates: the
 // same busy time to the nanosecond over several seeds.
 func TestFloorIsTheSale(t *testing.T) {
@@ -127,6 +180,7 @@ func TestFloorIsTheSale(t *testing.T) {
 		}
 		busy := r.WorkerTimeS.Useful + r.WorkerTimeS.Wasted
 		assert.InDelta(t, busy, float64(floorRun(c))/1e9, 1e-9, "seed %d: the floor's busy time", seed)
+		assert.InDelta(t, busy, float64(tightRun(c))/1e9, 1e-9, "seed %d: the tight loop's busy time", seed)
 	}
 }
 
@@ -137,5 +191,16 @@ func BenchmarkFloor(b *testing.B) {
 	c := DefaultConfig()
 	for b.Loop() {
 		floorRun(c)
+	}
+}
+
+// BenchmarkTightLoop is the default run's workload in a tight loop
+// (tightRun): the floor of the workload rather than of the event-list
+// method, a measuring stick for the arrival-order path natively and under
+// Node (see the README's "Speed and size").
+func BenchmarkTightLoop(b *testing.B) {
+	c := DefaultConfig()
+	for b.Loop() {
+		tightRun(c)
 	}
 }
