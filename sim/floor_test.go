@@ -143,7 +143,11 @@ func tightRun(c Config) (busyNS int64) {
 		case t < saleEnd:
 			gap, boundary = saleGap, saleEnd
 		}
-		d := float64(gap * arrivals.ExpFloat64())
+		u, j, ok := arrivals.expLayer() // ExpFloat64, as arrivalOrder inlines it
+		if !ok {
+			u = arrivals.expBeyond(j)
+		}
+		d := float64(gap * u)
 		if d >= float64(boundary-t) { // the rate changes first: draw again from there
 			t = boundary
 			continue
@@ -160,7 +164,11 @@ func tightRun(c Config) (busyNS int64) {
 		if p >= end {
 			continue // still waiting when the run ends
 		}
-		s := float64(serviceMean*service.ExpFloat64()) + 0.5
+		u, j, ok = service.expLayer()
+		if !ok {
+			u = service.expBeyond(j)
+		}
+		s := float64(serviceMean*u) + 0.5
 		done := p + int64(min(s, float64(end)))
 		busyNS += min(done, end) - p
 		free[k] = min(done, end)
