@@ -9,6 +9,21 @@ import (
 
 // The floor: what a default run would cost with nothing but the queueing.
 //
+// saleOf is c's times, ns, and rates as the engine reads them (floorRun
+// computes the same in its own lines, unchanged since its figures were
+// recorded): the run's end, the sale's start and end, the gaps between
+// arrivals, normal and in the sale, and the mean service time.
+func saleOf(c Config) (end, saleStart, saleEnd int64, normalGap, saleGap, serviceMean float64) {
+	return int64(math.Round(c.DurationS * 1e9)), int64(math.Round(c.SaleStartS * 1e9)), int64(math.Round(c.SaleEndS() * 1e9)),
+		1e9 / c.NormalRPS, 1e9 / c.SaleRPS, c.ServiceMS * 1e6
+}
+
+// streamsOf is the engine's streams for c's arrivals, order draws and
+// service times.
+func streamsOf(c Config) (arrivals, orders, service stream) {
+	return newStream(c.Seed, streamArrivals), newStream(c.Seed, streamOrders), newStream(c.Seed, streamService)
+}
+
 // floorRun simulates the shop's sale under FIFO as Run does, with the same
 // arrival and service streams, the same draws in the same order, a ring of
 // waiting arrival times and a heap of finish times, and nothing else: no
@@ -125,14 +140,8 @@ func floorRun(c Config) (busyNS int64) {
 // issue's "tight Go loop"), with no outcomes, windows, timeouts or
 // histogram. It knows only the default Config's shape: FIFO, no retries.
 func tightRun(c Config) (busyNS int64) {
-	end := int64(math.Round(c.DurationS * 1e9))
-	saleStart := int64(math.Round(c.SaleStartS * 1e9))
-	saleEnd := int64(math.Round(c.SaleEndS() * 1e9))
-	normalGap, saleGap := 1e9/c.NormalRPS, 1e9/c.SaleRPS
-	serviceMean := c.ServiceMS * 1e6
-	arrivals := newStream(c.Seed, streamArrivals)
-	orders := newStream(c.Seed, streamOrders)
-	service := newStream(c.Seed, streamService)
+	end, saleStart, saleEnd, normalGap, saleGap, serviceMean := saleOf(c)
+	arrivals, orders, service := streamsOf(c)
 	free := make([]int64, c.Workers) // when each worker is next free, ns
 
 	for t := int64(0); t < end; {
