@@ -17,7 +17,9 @@ import (
 // the form (sim_form_js.go), every policy side by side
 // (sim_compare_js.go), the chosen policy over time (sim_timeline_js.go),
 // what to change (sim_advice_js.go) and the client strategies
-// (sim_clients_js.go).
+// (sim_clients_js.go), in the frame frame.go writes; the parts measured
+// again are marked busy (sim_busy_js.go), and the results download as CSV
+// or JSON (sim_downloads_js.go).
 
 // debounceMS is how long the simulator waits after the last keystroke
 // before it recomputes.
@@ -640,104 +642,6 @@ func (w *simWidget) tryAdvice(ev js.Value) {
 	w.form.setValues(ConfigStrings(a.Config))
 	w.update(true)
 	w.resultsTitle.Focus()
-}
-
-// dimAfterMS is how long a part of the results may be measured again
-// before it is dimmed: the numbers of a recompute that finishes sooner, as
-// one does on a laptop, change without a flash.
-const dimAfterMS = 120
-
-// markBusy marks the parts a recompute measures after its first paint
-// (the comparison, the advice, the client strategies) as being measured
-// again: aria-busy now, dimmed if they still are after dimAfterMS. What
-// they show until then is the last input's.
-func (w *simWidget) markBusy() {
-	for _, e := range w.measuredLater() {
-		e.SetAttribute("aria-busy", "true")
-	}
-	w.dim.after(dimAfterMS)
-}
-
-// dimBusy is w.dim: it dims the parts still being measured.
-func (w *simWidget) dimBusy() {
-	for _, e := range w.measuredLater() {
-		if e.GetAttribute("aria-busy") == "true" {
-			e.Class().Add("pending")
-		}
-	}
-}
-
-// measuredLater are the widget's parts that a recompute measures after its
-// first paint.
-func (w *simWidget) measuredLater() []el {
-	all := w.compare.measuredLater()
-	if w.advice != nil {
-		all = append(all, w.advice.list)
-	}
-	if w.clients != nil {
-		all = append(all, w.clients.section)
-	}
-	var out []el
-	for _, e := range all {
-		if e != nil {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
-// measured marks e as measured for the current input: no longer
-// aria-busy, nor dimmed.
-func measured(e el) {
-	if e == nil {
-		return
-	}
-	e.RemoveAttribute("aria-busy")
-	e.Class().Remove("pending")
-}
-
-// download saves the current results as CSV or JSON; asked for before
-// the advice is in, it waits for it, which belongs in the file.
-func (w *simWidget) download(format string) {
-	if w.view == nil {
-		return
-	}
-	if !w.later.advised {
-		w.later.download = format
-		return
-	}
-	w.later.download = ""
-	name := "shedsim-" + w.view.Config.Policy.String()
-	var text, typ string
-	if format == "csv" {
-		text, typ, name = ViewCSV(*w.view), "text/csv", name+".csv"
-	} else {
-		// Indented by JavaScript: marshal writes compact JSON only.
-		JSON := js.Global().Get("JSON")
-		text = JSON.Call("stringify", JSON.Call("parse", mustJSON(w.view)), nil, 2).String()
-		text, typ, name = text+"\n", "application/json", name+".json"
-	}
-	saveFile(name, typ, text)
-}
-
-// saveFile offers text as a download through a Blob and a[download]
-// (dom/v2 has no Blob, so this is syscall/js).
-func saveFile(name, typ, text string) {
-	blob := js.Global().Get("Blob").New([]any{text}, map[string]any{"type": typ})
-	u := js.Global().Get("URL").Call("createObjectURL", blob)
-	a := h("a", "href", u.String(), "download", name, "hidden", "")
-	add(wrap(docJS.Get("body")), a)
-	a.Click()
-	a.Remove()
-	// The URL is revoked a second later, when the download has started;
-	// the one-shot function releases itself.
-	var revoke js.Func
-	revoke = js.FuncOf(func(js.Value, []js.Value) any {
-		js.Global().Get("URL").Call("revokeObjectURL", u)
-		revoke.Release()
-		return nil
-	})
-	js.Global().Call("setTimeout", revoke, 1000)
 }
 
 // release cancels the widget's runs, then removes its listeners and
