@@ -82,6 +82,14 @@ const overlappingLabels = `(() => {
 	return out;
 })()`
 
+// cutCaptions lists the captions of Where it tips' tables that run past
+// the right edge of their scrolling box, where the reader cannot read
+// them.
+const cutCaptions = `(() => [...document.querySelectorAll('.tips-table-box .table-wrap')].filter(w => w.getClientRects().length > 0).flatMap(w => {
+	const c = w.querySelector('caption'), r = c.getBoundingClientRect(), box = w.getBoundingClientRect();
+	return r.right > box.right + 0.5 ? [c.parentElement.id + "'s caption runs to " + r.right.toFixed(1) + ' px, past its box (' + box.right.toFixed(1) + ' px)'] : [];
+}))()`
+
 // hiddenColumns lists the comparisons (of the policies, over seeds, of the
 // clients) whose scrolling box hides some of their width, by how much.
 // (Where it tips' tables, a row a step or a value, scroll by design.)
@@ -213,6 +221,7 @@ func TestNothingPastTheEdge(t *testing.T) {
 				}
 				if p.page == "tips.html" {
 					checkTipsChart(t, tb, width)
+					assert.Empty(t, eval[[]string](tb, cutCaptions), "%s at %d px: captions cut off", p.page+p.query, width)
 				}
 				tb.noProblems()
 			})
