@@ -110,6 +110,9 @@ func (w *simWidget) progressSeeds() {
 	}
 	s.drawn = true
 	s.headline = c.Policy.Title() + ": " + v.Bars[c.Policy].Text
+	// The headline, pinned beside the chosen run's chart, goes on to say
+	// what the policy did over the seeds, which the bars now show.
+	w.summary.SetTextContent(report.SeedsHeadline(l.compared[c.Policy], sums[c.Policy]))
 	w.results.RemoveAttribute("data-seeds")
 	w.announceResult()
 	w.collectIfDone()

@@ -1,6 +1,7 @@
 package report_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -131,4 +132,34 @@ func TestSeedsBarText(t *testing.T) {
 			assert.Equal(t, tc.want, report.SeedsBarText(s), tc.reason)
 		})
 	}
+}
+
+// TestSeedsHeadline: once the seeds are in, the headline still quotes the
+// chosen run, whose chart is drawn beside it, and then says what its
+// policy did over the seeds, in the bars' figures, so that one seed's
+// share is never the only figure at the top while the bars show the mean.
+func TestSeedsHeadline(t *testing.T) {
+	c := sim.DefaultConfig()
+	c.Policy = sim.Bounded
+	sums := seedsOf(t, c, 10)
+	v := report.SeedsViewOf(c, 10, sim.Policies, sums)
+	r, err := sim.Run(c)
+	require.NoError(t, err)
+	s := sums[sim.Bounded]
+	got := report.SeedsHeadline(r, s)
+	assert.True(t, strings.HasPrefix(got, report.Headline(r)+" Over 10 seeds: "), "the chosen run's headline first: %q", got)
+	bar := v.Bars[sim.Bounded].Text // "67.3% answered on average, 64.5 to 69.5% between seeds; back in 10 of 10 seeds; ..."
+	mean, rest, _ := strings.Cut(bar, " answered on average, ")
+	spread, _, _ := strings.Cut(rest, " between seeds")
+	assert.Contains(t, got, "seeds: "+mean+" answered on average ("+spread+"); back in 10 of 10 seeds.", "the bar's mean, range and recovery: %q", got)
+	assert.Equal(t, "back in 10 of 10 seeds", report.SeedsRecovery(s), "every seed back after the post's sale")
+
+	// Nobody in the sale in any seed: the bar's words, which say so.
+	none := sim.DefaultConfig()
+	none.SaleRPS, none.NormalRPS = 0, 0
+	nr, err := sim.Run(none)
+	require.NoError(t, err)
+	ns := seedsOf(t, none, 2)[sim.FIFO]
+	assert.Equal(t, report.Headline(nr)+" Over 2 seeds: "+report.SeedsBarText(ns)+".", report.SeedsHeadline(nr, ns))
+	assert.Contains(t, report.SeedsHeadline(nr, ns), "nobody arrived")
 }

@@ -126,7 +126,8 @@ func testSeedsKeyboard(t *testing.T, s *session) {
 	mark := eval[int](tb, `window.__announced.length`)
 	chooseSeeds(tb, "10")
 	waitSeeds(tb)
-	assert.Equal(t, first, tb.text("#summary"), "the chosen policy's single run still heads the results")
+	summary := tb.text("#summary")
+	assert.True(t, strings.HasPrefix(summary, first+" Over 10 seeds: "), "the chosen policy's single run still heads the results, and then its seeds: %q", summary)
 	assert.Contains(t, eval[string](tb, `location.search`), "seeds=10", "the choice is in the URL")
 
 	page := assertTableIsTheCommandLine(t, tb, "--seeds", "10")
@@ -134,6 +135,9 @@ func testSeedsKeyboard(t *testing.T, s *session) {
 	assert.Contains(t, page.Rows[0].Class, "chosen", "the chosen policy's row is marked")
 
 	fifo := tb.text(`#bars [data-policy="fifo"] .bar-text`)
+	mean, _, _ := strings.Cut(fifo, " answered on average, ")
+	assert.Contains(t, summary, " Over 10 seeds: "+mean+" answered on average (", "the headline quotes the unbounded queue's mean over the seeds, as its bar does: %q", summary)
+	assert.True(t, strings.HasSuffix(summary, "; back in 10 of 10 seeds."), "and its recovery as counts: %q", summary)
 	assert.Contains(t, fifo, "% between seeds; ", "the mean with the seeds' range")
 	assert.Contains(t, fifo, "back in 10 of 10 seeds", "recovery as counts")
 	assert.Contains(t, fifo, "the post's figure: 8.4%", "the post's figure, at the post's inputs")
