@@ -149,10 +149,12 @@ test-arm64:
 # because the browser reads files the test cache cannot see.
 # -artifacts keeps the embedding tests' screenshots of each test blog
 # under tools/browser/out/_artifacts (the log names each file).
+# -timeout 30m: the suite takes about 4 minutes on an idle 2-core machine,
+# and ran past go test's default 10 minutes at a load average of 20.
 test-browser: site
 	@$(NEED_CHROMIUM)
 	mkdir -p tools/browser/out
-	$(GO) test -count=1 -artifacts -outputdir "$(CURDIR)/tools/browser/out" ./tools/browser
+	$(GO) test -count=1 -timeout 30m -artifacts -outputdir "$(CURDIR)/tools/browser/out" ./tools/browser
 
 # make serve SERVE_ADDR=127.0.0.1:9000 to use another port.
 SERVE_ADDR ?= 127.0.0.1:8080
