@@ -20,6 +20,7 @@
 //	shedsim.runTotals(config)        for the page's workers (site/workers.js): a whole sim.Config's run, without its windows
 //	shedsim.runParts(config)         the same, {"totals": runTotals', "windows": a Uint8Array of float64s (results.go)}
 //	shedsim.runOutcome(config, seeds)  for the workers: one setting of a sweep or a map, sweep.Outcome (tips.go)
+//	                                 (these three take only a Config as the page writes it, every key as json.Marshal writes them: else {"error"})
 //	shedsim.labList()                {"dimensions", "lab": [{"index", "config"}]}
 //	shedsim.lab(index)               {"index", "config", "result", "chart", "recovered", "outlook", "this_run"} | {"errors"}
 //	shedsim.labIndex(policy, retries, sale_rps, timeout_ms)  a number, -1 if not in the lab

@@ -13,17 +13,22 @@ import (
 // workerConfigOf reads the Config in configJSON, as workerConfig writes
 // it: what the page sends its workers, having validated it for the form
 // already. It is read as sim.Config's JSON (json.Unmarshal), from the zero
-// Config (a key left out is a zero, as json.Marshal leaves out an
-// omitempty field; the page writes every key itself, so a key no Config
-// has is not looked for: a json.Decoder that refuses one cost the page's
-// module 25 KB), not as the API reads a caller's settings, which refuses
-// one that counts for nothing (the client comparison's backoff with no
-// retries is a run the page makes); it is held to the page's budget for
-// one run.
+// Config, and must be exactly what workerConfig writes for the Config it
+// reads: so a key no Config has, a key misspelt or in another case, and a
+// key left out that is not an omitempty zero are each refused, not run as
+// a zero (a json.Decoder that refuses unknown keys cost the page's module
+// 25 KB; writing the Config again costs the worker some 9 us). It is not
+// how the API reads a caller's settings, which refuses one that counts for
+// nothing (the client comparison's backoff with no retries is a run the
+// page makes); it is held to the page's budget for one run.
 func workerConfigOf(configJSON string) (sim.Config, error) {
 	var c sim.Config
 	if err := json.Unmarshal([]byte(configJSON), &c); err != nil {
 		return sim.Config{}, errors.New("the page sent a worker a Config that does not decode: " + err.Error())
+	}
+	if workerConfig(c) != configJSON {
+		return sim.Config{}, errors.New("the page sent a worker a Config that is not as workerConfig writes it (a key unknown, misspelt or left out): " +
+			"runTotals, runParts and runOutcome are the page's own; use shedsim.run for a configuration of your own")
 	}
 	errs := simErrors(c.Validate(), nil)
 	if len(errs) == 0 {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -60,6 +61,18 @@ func TestRunTotalsIsTheRunWithoutWindows(t *testing.T) {
 	assert.Equal(t, want, got)
 	assert.Contains(t, runTotals(`{"workers":0}`), `"error"`, "a Config sim.Run refuses is an error")
 	assert.Contains(t, runTotals(`{"workers":`), `"error"`, "so is one that does not decode")
+	// Nothing but workerConfig's own writing is run: not a key no Config
+	// has, nor one in another case, nor a Config with a key left out,
+	// each of which json.Unmarshal alone would run as a zero or ignore.
+	whole := workerConfig(sim.DefaultConfig())
+	for _, bad := range []struct{ reason, config string }{
+		{"a key no Config has", strings.Replace(whole, `{`, `{"sale_rsp":300,`, 1)},
+		{"a key in another case", strings.Replace(whole, `"sale_rps"`, `"Sale_RPS"`, 1)},
+		{"a key left out", strings.Replace(whole, `"retries":0,`, ``, 1)},
+	} {
+		require.NotEqual(t, whole, bad.config, bad.reason)
+		assert.Contains(t, runTotals(bad.config), "not as workerConfig writes it", bad.reason)
+	}
 	long := sim.DefaultConfig()
 	long.DurationS = PageMaxDurationS + 1
 	assert.Contains(t, runTotals(workerConfig(long)), `"error"`, "and one over the page's budget")
