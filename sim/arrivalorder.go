@@ -129,7 +129,7 @@ type arrivalLines struct {
 	jittered                      retryHeap
 	next                          ring[retry] // the jittered retry arriving next
 	series                        stepTally   // the run's Series, if it asks for one (arrivalseries.go)
-	// The sale's people among the new arrivals, by inWindow's test: those
+	// The sale's people among the new arrivals, by inSale's test: those
 	// who arrive in [waveFrom, waveFrom + waveNS), the sale's people's
 	// window, or for a sale in waves (rule 25) the wave of the next new
 	// arrival (wave), which redraw moves on as the new arrivals pass.

@@ -208,15 +208,16 @@ func (e *engine) startIncidents() {
 	}
 }
 
-// stretch is the service time of a, a request a worker starts now, ns,
-// given d, its draw from the service stream (rule 3): d times the slowdown's
-// factor while it lasts (rule 23). Every factor that stretches a service
-// composes here, one after another; startWork calls it only when the run
-// has an incident, so that the post's runs pay a single test for it.
 // started is when attempt a's service started, ns, as stretch noted it in
 // its seq, which a queued attempt alone needs.
 func started(a *attempt) int64 { return int64(a.seq) }
 
+// stretch is the service time of a, a request a worker starts now, ns,
+// given d, its draw from the service stream (rule 3): d times the slowdown's
+// factor while it lasts (rule 23), then latency that grows with load (rule
+// 26). Every factor that stretches a service composes here, one after
+// another; serve calls it only when the run has one of them (e.incidents),
+// so that the post's runs pay a single test for it.
 func (e *engine) stretch(a *attempt, d float64) float64 {
 	a.seq = uint64(e.now) // when its service started, should a loss take its worker (seq has done its work)
 	d = e.slowed(e.now, d)

@@ -93,8 +93,13 @@ func SeedsBarText(s SeedSummary) string {
 	if s.Answered.N == 0 {
 		return "nobody arrived; " + SeedsRecovery(s)
 	}
-	return spreadMean(s.Answered.Mean()) + " answered on average, " + strconv.FormatFloat(s.Answered.Min()*100, 'f', 1, 64) + " to " +
-		spreadMean(s.Answered.Max()) + " between seeds; " + SeedsRecovery(s)
+	return spreadMean(s.Answered.Mean()) + " answered on average, " + answeredRange(s) + " between seeds; " + SeedsRecovery(s)
+}
+
+// answeredRange is the lowest to the highest seed's answered share, one
+// decimal, as the bars and the headline say it: "4.9 to 7.4%".
+func answeredRange(s SeedSummary) string {
+	return strconv.FormatFloat(s.Answered.Min()*100, 'f', 1, 64) + " to " + spreadMean(s.Answered.Max())
 }
 
 // SeedsCaption is the caption of the page's table over seeds, which the
@@ -116,6 +121,5 @@ func SeedsHeadline(r sim.Result, s SeedSummary) string {
 	if s.Answered.N == 0 {
 		return Headline(r) + over + SeedsBarText(s) + "."
 	}
-	return Headline(r) + over + spreadMean(s.Answered.Mean()) + " answered on average (" + strconv.FormatFloat(s.Answered.Min()*100, 'f', 1, 64) +
-		" to " + spreadMean(s.Answered.Max()) + "); " + SeedsRecovery(s) + "."
+	return Headline(r) + over + spreadMean(s.Answered.Mean()) + " answered on average (" + answeredRange(s) + "); " + SeedsRecovery(s) + "."
 }
