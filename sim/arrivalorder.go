@@ -37,9 +37,7 @@ import (
 // the sale's ramps and waves, a slowdown, timeout, retries, their delay
 // and jitter, bound, order share, CoDel's M and N, seed, the time series'
 // step, and the other clients' knobs, which the fixed client never reads);
-// any field it does not know must be at its default, and a sale in waves
-// with an incident must end its people with its last wave to the
-// nanosecond (wavesEndThePeople). New arrivals do not depend on the
+// any field it does not know must be at its default. New arrivals do not depend on the
 // service, so a shaped sale's (rule 25) are drawn as the event loop draws
 // them, by thinning (redraw), and the waves decide who is the sale's
 // (wave). A slowdown (rule 23) stretches a service by when it starts,
@@ -61,9 +59,6 @@ import (
 // defaults and accepts c only if what remains is DefaultConfig, so that a
 // field added to Config later is declined until this function learns it.
 func arrivalOrderTakes(c Config) bool {
-	if !wavesEndThePeople(c) {
-		return false
-	}
 	d := DefaultConfig()
 	switch c.Policy {
 	case FIFO, Skip:
@@ -97,21 +92,6 @@ func arrivalOrderTakes(c Config) bool {
 	// What is left must be the defaults: the fixed client, free refusals,
 	// and every field not named above.
 	return c == d
-}
-
-// wavesEndThePeople reports whether the sale's people, for a sale in waves
-// with an incident, end where its last wave does or before, to the
-// nanosecond (the one is rounded from PeopleEndS, the other summed from the
-// waves' rounded starts and length, as newEngine and startShape compute
-// them): else a person who first arrives in between is the sale's by
-// inSale and not by the path's window (wave). Without an incident the two
-// are the same number.
-func wavesEndThePeople(c Config) bool {
-	if c.SaleWaves <= 1 || !c.HasIncident() {
-		return true
-	}
-	last := int64(math.Round(c.SaleStartS*1e9)) + int64(c.SaleWaves-1)*int64(math.Round(c.SaleEveryS*1e9)) + int64(math.Round(c.SaleS*1e9))
-	return min(int64(math.Round(c.PeopleEndS()*1e9)), int64(math.Round(c.DurationS*1e9))) <= last
 }
 
 // arrivalLines is the arrival-order path's memory, kept from run to run by

@@ -189,9 +189,25 @@ func (c Config) validateSpan(bad func(field, says string), real func(string, flo
 func (e *engine) startIncidents() {
 	c := e.cfg
 	e.incidents = true
-	e.peopleStart = int64(math.Round(c.PeopleStartS() * 1e9))
-	e.peopleEnd = min(int64(math.Round(c.PeopleEndS()*1e9)), e.end)
-	e.calm = min(int64(math.Round(c.CalmS()*1e9)), e.end)
+	if c.incidentTriggered() {
+		e.peopleStart = int64(math.Round(c.PeopleStartS() * 1e9))
+		e.peopleEnd = min(int64(math.Round(c.PeopleEndS()*1e9)), e.end)
+		e.calm = min(int64(math.Round(c.CalmS()*1e9)), e.end)
+	} else {
+		// With a spike the sale's people stay the sale's, to the
+		// nanosecond newEngine and startShape gave them (a sale in waves
+		// ends where its rounded waves add up to, which rounding
+		// PeopleEndS as one number may miss by tens of ns), and CalmS is
+		// the later of the sale's end and the ends of the incidents that
+		// end.
+		if c.LossWorkers > 0 && c.LossS > 0 {
+			e.calm = max(e.calm, int64(math.Round(c.LossEndS()*1e9)))
+		}
+		if c.SlowFactor > 0 && c.SlowS > 0 {
+			e.calm = max(e.calm, int64(math.Round(c.SlowEndS()*1e9)))
+		}
+		e.calm = min(e.calm, e.end)
+	}
 	if c.SlowFactor > 0 {
 		e.slowFactor = c.SlowFactor
 		e.slowStart = int64(math.Round(c.SlowStartS * 1e9))

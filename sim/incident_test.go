@@ -239,3 +239,30 @@ func TestValidateIncidents(t *testing.T) {
 		})
 	}
 }
+
+// TestIncidentKeepsTheSalesPeople: with a spike, an incident changes
+// neither who the sale's people are nor where they end, to the
+// nanosecond, even for a sale in waves, whose end newEngine and
+// startShape add up from the waves' rounded parts (PeopleEndS rounded as
+// one number ends 40 ns later here): a slowdown of factor 1, which
+// stretches nothing, gives the engine the same window as none. Back to
+// normal then counts from the later of the sale's end and the end of each
+// incident that ends (CalmS).
+func TestIncidentKeepsTheSalesPeople(t *testing.T) {
+	c := DefaultConfig()
+	c.SaleStartS, c.SaleS, c.SaleWaves, c.SaleEveryS, c.DurationS = 6.718212205620061, 16.96393136505093, 784, 16.96393136505093, 13400
+	plain := newEngine(c, nil)
+	slow := c
+	slow.SlowFactor, slow.SlowStartS = 1, 1
+	e := newEngine(slow, nil)
+	assert.Equal(t, [3]int64{plain.peopleStart, plain.peopleEnd, plain.calm}, [3]int64{e.peopleStart, e.peopleEnd, e.calm},
+		"the sale's people and its calm, with a slowdown that lasts the rest of the run")
+	assert.NotEqual(t, int64(math.Round(c.PeopleEndS()*1e9)), e.peopleEnd, "the case is one where rounding PeopleEndS as one number misses the waves' end")
+
+	later := c
+	later.DurationS = 300
+	later.SaleStartS, later.SaleWaves, later.SaleEveryS, later.SaleS = 60, 2, 90, 30 // the sale: 60 s to 90 s and 150 s to 180 s
+	later.LossWorkers, later.LossStartS, later.LossS = 3, 100, 100
+	e = newEngine(later, nil)
+	assert.Equal(t, [3]int64{60e9, 180e9, 200e9}, [3]int64{e.peopleStart, e.peopleEnd, e.calm}, "a loss that ends after the sale: calm at its end")
+}
