@@ -249,7 +249,7 @@ func (e *engine) retryOrSettle(i id, o outcome) {
 	if delay == e.retryDelay { // due in the order made, whatever the client
 		e.retryLine.pushBack(ev)
 	} else {
-		e.schedule(ev)
+		e.events.push(ev)
 	}
 }
 

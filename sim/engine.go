@@ -795,9 +795,6 @@ func (e *engine) serve(i id, a *attempt) {
 	}
 }
 
-// schedule adds ev to the heap.
-func (e *engine) schedule(ev event) { e.events.push(ev) }
-
 // noteServed counts a sale attempt taken into service after waiting w ns
 // in the queue (Sale.WaitedShare, Sale.MeanWaitMS).
 func (e *engine) noteServed(w int64) {
