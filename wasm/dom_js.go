@@ -147,6 +147,20 @@ func setHidden(e el, hidden bool) {
 	}
 }
 
+// showStale marks a page's results as standing for its last valid input
+// (stale) or as the form's own: the results are classed "stale", their
+// note saying so shows if there are results (has), and their body hides
+// if there are none.
+func showStale(results, note, body el, stale, has bool) {
+	if stale {
+		results.Class().Add("stale")
+	} else {
+		results.Class().Remove("stale")
+	}
+	setHidden(note, !(stale && has))
+	setHidden(body, stale && !has)
+}
+
 //go:noinline
 func value(e el) string { return e.Underlying().Get("value").String() }
 

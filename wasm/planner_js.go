@@ -190,17 +190,13 @@ func (w *planWidget) compute(vals map[string]string) {
 		if len(rest) > 0 {
 			w.showError(strings.Join(rest, "; "))
 		}
-		w.results.Class().Add("stale")
-		setHidden(w.stale, !w.has)
-		setHidden(w.body, !w.has)
+		showStale(w.results, w.stale, w.body, true, w.has)
 		w.summary.SetTextContent("Not updated: " + firstProblem(w.fields, errs))
 		w.dispatch("shedsim:invalid", invalid(errs))
 		return
 	}
 	w.showError("")
-	w.results.Class().Remove("stale")
-	setHidden(w.stale, true)
-	setHidden(w.body, false)
+	showStale(w.results, w.stale, w.body, false, true)
 	w.has = true
 	w.render(a)
 	w.dispatch("shedsim:plan", mustJSON(a))

@@ -616,14 +616,8 @@ func (w *simWidget) showTimings() {
 func (w *simWidget) setStale(stale bool, msg string) {
 	w.isStale = stale
 	has := w.view != nil
-	if stale {
-		w.results.Class().Add("stale")
-	} else {
-		w.results.Class().Remove("stale")
-	}
-	setHidden(w.stale, !(stale && has))
+	showStale(w.results, w.stale, w.body, stale, has)
 	setHidden(w.empty, !(stale && !has))
-	setHidden(w.body, stale && !has)
 	if stale {
 		w.summary.SetTextContent(msg)
 	}

@@ -195,17 +195,13 @@ func (w *tipsWidget) compute() {
 	rest := markAll(w.fields, errs)
 	if len(errs) > 0 {
 		w.showError(strings.Join(rest, "; "))
-		w.results.Class().Add("stale")
-		setHidden(w.stale, w.key == "")
-		setHidden(w.body, w.key == "")
+		showStale(w.results, w.stale, w.body, true, w.key != "")
 		w.status.SetTextContent("Not updated: " + firstProblem(w.fields, errs))
 		w.dispatch("shedsim:invalid", invalid(errs))
 		return
 	}
 	w.showError("")
-	w.results.Class().Remove("stale")
-	setHidden(w.stale, true)
-	setHidden(w.body, false)
+	showStale(w.results, w.stale, w.body, false, true)
 	w.simLink.SetAttribute("href", "index.html"+encodeQuery(configKeys, ConfigStrings(base), defaults))
 	w.simLink.SetTextContent("Open this configuration in the simulator: " + w.nowLabel(base))
 	if key := w.tipsKey(); key != w.key {
