@@ -126,14 +126,20 @@ func writeTipsResults(m *markup, prefix, kind string) {
 // knob) or data-set-x and data-set-y (a map's two), which tips_js.go reads
 // on a click or a key.
 
+// openTipsChart opens a sweep's or a map's figure and its svg, of class
+// class, width by height in the chart's units, labelled by its summary.
+func openTipsChart(m *markup, id, class string, width, height float64, summary string) {
+	m.open("figure", "class", "chart tips-chart")
+	m.open("svg", "id", id, "class", class, "viewBox", "0 0 "+svgNum(width)+" "+svgNum(height),
+		"role", "img", "aria-label", summary, "preserveAspectRatio", "xMidYMid meet")
+}
+
 // sweepMarkup writes a sweep's chart as a figure: a curve per policy with
 // its band, the flips and the crossings of the threshold marked, the
 // current value, and a legend.
 func sweepMarkup(id string, ch report.SweepChart) *markup {
 	var m markup
-	m.open("figure", "class", "chart tips-chart")
-	m.open("svg", "id", id, "class", "tips-sweep", "viewBox", "0 0 "+svgNum(ch.Width)+" "+svgNum(ch.Height),
-		"role", "img", "aria-label", ch.Summary, "preserveAspectRatio", "xMidYMid meet")
+	openTipsChart(&m, id, "tips-sweep", ch.Width, ch.Height, ch.Summary)
 	p := ch.Plot
 	m.elem("rect", "class", "plot-bg", "x", svgNum(p.X), "y", svgNum(p.Y), "width", svgNum(p.W), "height", svgNum(p.H))
 	for _, t := range ch.YTicks {
@@ -270,9 +276,7 @@ func sweepTableMarkup(id string, sw sweep.Sweep) *markup {
 // coloured by the seeds back to normal, its words in its title.
 func mapMarkup(id string, ch report.MapChart) *markup {
 	var m markup
-	m.open("figure", "class", "chart tips-chart")
-	m.open("svg", "id", id, "class", "tips-map", "viewBox", "0 0 "+svgNum(ch.Width)+" "+svgNum(ch.Height),
-		"role", "img", "aria-label", ch.Summary, "preserveAspectRatio", "xMidYMid meet")
+	openTipsChart(&m, id, "tips-map", ch.Width, ch.Height, ch.Summary)
 	p := ch.Plot
 	for _, c := range ch.Cells {
 		m.open("rect", "class", "cell "+c.Class, "x", svgNum(c.X), "y", svgNum(c.Y), "width", svgNum(c.W), "height", svgNum(c.H),
