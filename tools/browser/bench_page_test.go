@@ -154,16 +154,21 @@ func BenchmarkBrowserPolicyMenu(b *testing.B) {
 func BenchmarkBrowserTypingAt(b *testing.B) {
 	for _, rate := range cpuRates {
 		b.Run(fmt.Sprintf("%gx", rate), func(b *testing.B) {
-			tb := openThrottled(b, rate)
-			var f pageFigures
-			n := 0
-			for b.Loop() {
-				f.traced(tb, func() { typeAndCommit(tb, fmt.Sprint(191+n%50)) })
-				n++
-			}
-			f.report(b)
+			typing(b, openThrottled(b, rate)).report(b)
 		})
 	}
+}
+
+// typing is b's loop of typing a sale rate and Enter (typeAndCommit: 191
+// to 240, a new number each time) into tb's page, traced.
+func typing(b *testing.B, tb *tab) *pageFigures {
+	var f pageFigures
+	n := 0
+	for b.Loop() {
+		f.traced(tb, func() { typeAndCommit(tb, fmt.Sprint(191+n%50)) })
+		n++
+	}
+	return &f
 }
 
 // BenchmarkBrowserTypingWorkers is BenchmarkBrowserTypingAt at 1x with
@@ -182,13 +187,7 @@ func BenchmarkBrowserTypingWorkers(b *testing.B) {
 			tb.open(s.fileURL("index.html"))
 			tb.summaryOf("#summary", "")
 			workers := eval[int](tb, `shedsimWorkers.size`)
-			var f pageFigures
-			n := 0
-			for b.Loop() {
-				f.traced(tb, func() { typeAndCommit(tb, fmt.Sprint(191+n%50)) })
-				n++
-			}
-			f.report(b)
+			typing(b, tb).report(b)
 			b.ReportMetric(float64(workers), "workers")
 		})
 	}
