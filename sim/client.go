@@ -248,8 +248,10 @@ func (e *engine) retryOrSettle(i id, o outcome) {
 	ev := event{at: e.now + delay, seq: e.nextSeq(), a: j, kind: retryArrival}
 	if delay == e.retryDelay { // due in the order made, whatever the client
 		e.retryLine.pushBack(ev)
+		e.due(ev, fromRetryLine)
 	} else {
 		e.events.push(ev)
+		e.due(ev, fromHeap)
 	}
 }
 

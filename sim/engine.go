@@ -119,11 +119,16 @@ type engine struct {
 	// after exactly RetryDelayMS (see retryOrSettle).
 	refusing  ring[event]
 	retryLine ring[event]
-	queue     queue
-	queueSeq  uint64
-	refusals  ring[id] // refusal work waiting for a worker (rule 12)
-	free      int      // idle workers
-	lastEmpty int64    // codel: when an arrival last found the queue empty
+	// soonest is the earliest event of the lines and the heap of retries
+	// and incidents, and soonestFrom where it is (fromHeap when none):
+	// found again when it is handled, lowered by due when one is added.
+	soonest     event
+	soonestFrom int
+	queue       queue
+	queueSeq    uint64
+	refusals    ring[id] // refusal work waiting for a worker (rule 12)
+	free        int      // idle workers
+	lastEmpty   int64    // codel: when an arrival last found the queue empty
 
 	// the stretch of constant rate the last arrival was drawn in (rule 2):
 	// its mean gap, ns, and its end, ns (where the rate changes or the run
@@ -416,9 +421,14 @@ const (
 	fromServices         // a service ending
 )
 
+// noLineEvent is soonest when the lines and the heap of retries and
+// incidents are empty: after every time and seq.
+var noLineEvent = event{at: math.MaxInt64, seq: math.MaxUint64}
+
 // loop processes events in (time, seq) order until the run's end, stopping
 // at each of the series' steps, if the run has a series, to record it.
 func (e *engine) loop() {
+	e.findSoonest()
 	for {
 		at := e.until()
 		if at >= e.end {
@@ -428,132 +438,152 @@ func (e *engine) loop() {
 	}
 }
 
-// until processes events in (time, seq) order, the earliest of the next
-// arrival, the fronts of the lines and the heaps' tops, until the next is
-// at or after e.stop, and returns its time. Without a series e.stop is the
-// run's end, and the loop has nothing else to do. While the lines and the
-// heap of retries and incidents are empty, only new people and services
-// ending are left to choose between, and untilOthers does that alone.
+// until processes events in (time, seq) order until the next is at or
+// after e.stop, and returns its time. Without a series e.stop is the run's
+// end, and the loop has nothing else to do. New people and services ending,
+// most of a run's events, are handled by untilSoonest, which compares the
+// next arrival with the services' top and the earlier with soonest alone;
+// the lines' and the heap's events, and every event while a trace listens,
+// by handleNext.
 func (e *engine) until() int64 {
 	for {
-		if e.quiet() {
-			if at, stopped := e.untilOthers(); stopped {
-				return at
-			}
+		if e.trace == nil {
+			e.untilSoonest()
 		}
-		if at, stopped := e.untilAny(); stopped {
+		if at, stopped := e.handleNext(); stopped {
 			return at
 		}
 	}
 }
 
-// quiet reports whether the lines and the heap of retries and incidents
-// are empty, and nothing is tracing the events.
-func (e *engine) quiet() bool {
-	return e.timeouts.n|e.refusing.n|e.retryLine.n|e.events.n == 0 && e.trace == nil
-}
-
-// untilAny is until's general case: it returns with the next event's time
-// when that is at or after e.stop (stopped true), or once it has emptied
-// the last line or the heap (stopped false).
-func (e *engine) untilAny() (at int64, stopped bool) {
+// untilSoonest handles new people and services ending while the earlier
+// of the next arrival and the services' top comes before soonest, the
+// earliest event of the lines and the heap, and before e.stop.
+func (e *engine) untilSoonest() {
 	for {
-		at, seq, next := e.arrival, e.arrSeq, fromArrivals
-		if e.timeouts.n > 0 {
-			if ev := &e.timeouts.buf[e.timeouts.head]; ev.before(at, seq) {
-				at, seq, next = ev.at, ev.seq, fromTimeouts
+		if e.services.n > 0 && e.services.buf[0].before(e.arrival, e.arrSeq) {
+			if !e.advanceTo(e.services.buf[0].at, e.services.buf[0].seq) {
+				return
 			}
-		}
-		if e.refusing.n|e.retryLine.n > 0 { // one test when both are empty
-			if e.refusing.n > 0 {
-				if ev := &e.refusing.buf[e.refusing.head]; ev.before(at, seq) {
-					at, seq, next = ev.at, ev.seq, fromRefusing
-				}
-			}
-			if e.retryLine.n > 0 {
-				if ev := &e.retryLine.buf[e.retryLine.head]; ev.before(at, seq) {
-					at, seq, next = ev.at, ev.seq, fromRetryLine
-				}
-			}
-		}
-		if e.events.n > 0 && e.events.buf[0].before(at, seq) {
-			at, seq, next = e.events.buf[0].at, e.events.buf[0].seq, fromHeap
-		}
-		if e.services.n > 0 && e.services.buf[0].before(at, seq) {
-			at, next = e.services.buf[0].at, fromServices
-		}
-		if at >= e.stop {
-			return at, true
-		}
-		if at < e.now {
-			panic("sim: time went backwards, from " + strconv.FormatInt(e.now, 10) + " to " + strconv.FormatInt(at, 10) + " ns")
-		}
-		e.now = at
-		if e.trace != nil {
-			e.traceNext(next)
-		}
-		switch next {
-		case fromArrivals:
-			e.newPerson()
-			continue
-		case fromServices:
 			e.endService()
-			continue
-		case fromTimeouts:
-			e.giveUp(e.timeouts.popFront().a)
-			if e.timeouts.n > 0 {
-				continue
+		} else {
+			if !e.advanceTo(e.arrival, e.arrSeq) {
+				return
 			}
-		case fromRefusing:
-			e.finishRefusal(e.refusing.popFront().a)
-			if e.refusing.n > 0 {
-				continue
-			}
-		case fromRetryLine:
-			e.send(e.retryLine.popFront().a)
-			if e.retryLine.n > 0 {
-				continue
-			}
-		default:
-			ev := e.events.buf[0]
-			e.events.pop()
-			if ev.kind == retryArrival {
-				e.send(ev.a)
-			} else {
-				e.incident(ev.kind)
-			}
-		}
-		if e.quiet() { // a line or the heap was emptied: the others may be
-			return at, false
+			e.newPerson()
 		}
 	}
 }
 
-// untilOthers is until while there are only new people and services
-// ending to choose from, as in most of a run without retries, and no
-// trace: it returns with the next event's time when that is at or after
-// e.stop (stopped true), or once a line or the heap has an event (stopped
-// false).
-func (e *engine) untilOthers() (at int64, stopped bool) {
-	for {
-		at = e.arrival
-		if e.services.n > 0 && e.services.buf[0].before(at, e.arrSeq) {
-			at = e.services.buf[0].at
-			if at >= e.stop {
-				return at, true
-			}
-			e.now = at
-			e.endService()
+// advanceTo moves the clock to at, the time of an arrival or a service
+// ending whose seq is seq, if it comes before soonest and e.stop, and says
+// whether it did.
+func (e *engine) advanceTo(at int64, seq uint64) bool {
+	if e.soonest.before(at, seq) || at >= e.stop {
+		return false
+	}
+	e.now = at
+	return true
+}
+
+// handleNext handles the next event, the earliest of the next arrival, the
+// services' top and soonest, unless it is at or after e.stop: then it
+// returns its time with stopped true.
+func (e *engine) handleNext() (at int64, stopped bool) {
+	at, seq, next := e.arrival, e.arrSeq, fromArrivals
+	if e.services.n > 0 && e.services.buf[0].before(at, seq) {
+		at, seq, next = e.services.buf[0].at, e.services.buf[0].seq, fromServices
+	}
+	if e.soonest.before(at, seq) {
+		at, next = e.soonest.at, e.soonestFrom
+	}
+	if at >= e.stop {
+		return at, true
+	}
+	if at < e.now {
+		panic("sim: time went backwards, from " + strconv.FormatInt(e.now, 10) + " to " + strconv.FormatInt(at, 10) + " ns")
+	}
+	e.now = at
+	if e.trace != nil {
+		e.traceNext(next)
+	}
+	switch next {
+	case fromArrivals:
+		e.newPerson()
+	case fromServices:
+		e.endService()
+	default:
+		e.handleSoonest(next)
+	}
+	return at, false
+}
+
+// handleSoonest handles soonest, the front of the line next names or the
+// heap's top, and then finds the soonest event again.
+func (e *engine) handleSoonest(next int) {
+	switch next {
+	case fromTimeouts:
+		e.giveUp(e.timeouts.popFront().a)
+		if e.trace == nil {
+			e.dropCancelledTimeouts()
+		}
+	case fromRefusing:
+		e.finishRefusal(e.refusing.popFront().a)
+	case fromRetryLine:
+		e.send(e.retryLine.popFront().a)
+	default:
+		ev := e.events.buf[0]
+		e.events.pop()
+		if ev.kind == retryArrival {
+			e.send(ev.a)
 		} else {
-			if at >= e.stop {
-				return at, true
-			}
-			e.now = at
-			e.newPerson()
+			e.incident(ev.kind)
 		}
-		if e.timeouts.n|e.refusing.n|e.retryLine.n|e.events.n != 0 {
-			return at, false
+	}
+	e.findSoonest()
+}
+
+// dropCancelledTimeouts lets go, ahead of their time, of the timeouts at
+// the line's front whose clients have heard back already: a timeout whose
+// attempt was answered or refused does nothing but release it (giveUp),
+// and under lifo and priority almost every timeout is one (a request waits
+// less than its client's timeout), so handling them one by one as events
+// would cost the loop a choice of the next event each. A trace (tests
+// only) hears every timeout at its own time instead.
+func (e *engine) dropCancelledTimeouts() {
+	for e.timeouts.n > 0 {
+		i := e.timeouts.front().a
+		if !e.at(i).replied {
+			return
 		}
+		e.timeouts.popFront()
+		e.release(i)
+	}
+}
+
+// findSoonest sets soonest to the earliest of the lines' fronts and the
+// heap's top, and soonestFrom to where it is; noLineEvent if all are empty.
+func (e *engine) findSoonest() {
+	e.soonest, e.soonestFrom = noLineEvent, fromHeap
+	if e.timeouts.n > 0 {
+		e.due(e.timeouts.front(), fromTimeouts)
+	}
+	if e.refusing.n > 0 {
+		e.due(e.refusing.front(), fromRefusing)
+	}
+	if e.retryLine.n > 0 {
+		e.due(e.retryLine.front(), fromRetryLine)
+	}
+	if e.events.n > 0 {
+		e.due(e.events.buf[0], fromHeap)
+	}
+}
+
+// due notes ev, just added to the line or the heap from names, as the
+// soonest of their events if it comes before the soonest so far.
+func (e *engine) due(ev event, from int) {
+	if ev.before(e.soonest.at, e.soonest.seq) {
+		e.soonest, e.soonestFrom = ev, from
 	}
 }
 
@@ -628,7 +658,9 @@ func (e *engine) arrive(i id) {
 		// whose person gives up first is followed by none (rule 4a), so
 		// the line holds only deadlines t0 + timeout, in the order made.
 		a.refs++
-		e.timeouts.pushBack(event{at: e.deadline(a), seq: e.nextSeq(), a: i, kind: timeoutDue})
+		ev := event{at: e.deadline(a), seq: e.nextSeq(), a: i, kind: timeoutDue}
+		e.timeouts.pushBack(ev)
+		e.due(ev, fromTimeouts)
 	}
 	if a.try > 1 {
 		e.retriesSent++
@@ -713,7 +745,9 @@ func (e *engine) startWork() {
 			if during := min(done, e.peopleEnd) - max(e.now, e.peopleStart); during > 0 {
 				e.saleRefusingNS += during
 			}
-			e.refusing.pushBack(event{at: done, seq: e.nextSeq(), a: i, kind: refusalDone})
+			ev := event{at: done, seq: e.nextSeq(), a: i, kind: refusalDone}
+			e.refusing.pushBack(ev)
+			e.due(ev, fromRefusing)
 			continue
 		}
 		if e.queue.len() == 0 {
