@@ -151,6 +151,7 @@ func (c Config) patientTries(n int) float64 {
 // send is the client sending attempt i: the throttle client may refuse it
 // itself (Client Throttle), otherwise it arrives at the service.
 func (e *engine) send(i id) {
+	a := e.at(i)
 	switch e.cfg.Client {
 	case Ratio:
 		e.history.advance(e.now)
@@ -161,12 +162,12 @@ func (e *engine) send(i id) {
 		e.history.add(sentRequests)
 		if p := throttleProbability(req, acc, e.cfg.ThrottleK); p > 0 && e.clientRand.Float64() < p {
 			e.throttled++
-			e.hear(i)
-			e.release(i)
+			e.hear(a)
+			e.release(i, a)
 			return
 		}
 	}
-	e.arrive(i)
+	e.arrive(i, a)
 }
 
 // accepted tells the sending side that a was answered: the throttle client
@@ -194,11 +195,10 @@ func (e *engine) countAccept(a *attempt) {
 	}
 }
 
-// retryOrSettle decides, after attempt i ended with o (refused or timed
+// retryOrSettle decides, after attempt a ended with o (refused or timed
 // out), whether its client tries again and when (rule 13 and Client);
 // otherwise the person ends with o (rule 14).
-func (e *engine) retryOrSettle(i id, o outcome) {
-	a := e.at(i)
+func (e *engine) retryOrSettle(a *attempt, o outcome) {
 	if e.final(a) {
 		e.settle(a, o, 0)
 		return
@@ -238,7 +238,7 @@ func (e *engine) retryOrSettle(i id, o outcome) {
 		}
 	}
 	e.retriesMade++
-	j := e.alloc() // a stays put: blocks never move, and i is still held
+	j := e.alloc() // a stays put: blocks never move, and a is still held
 	b := e.at(j)
 	b.first, b.order, b.window, b.sale = a.first, a.order, a.window, a.sale
 	b.try = a.try + 1

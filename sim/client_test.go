@@ -61,12 +61,12 @@ func TestBackoffCeiling(t *testing.T) {
 			i := e.alloc()
 			a := e.at(i)
 			a.try, a.refs = try, 1
-			e.retryOrSettle(i, refused)
+			e.retryOrSettle(a, refused)
 			delay := nextScheduled(e) - e.now
 			assert.True(t, delay >= 0 && float64(delay) < ceiling,
 				"retry %d waited %d ns: outside [0, min(cap, base x 2^(n-1)))", try, delay)
 			shortest, longest = min(shortest, float64(delay)), max(longest, float64(delay))
-			e.release(i)
+			e.release(i, a)
 		}
 		assert.Less(t, shortest, 0.1*ceiling, "retry %d: 200 full-jitter draws reach the bottom tenth", try)
 		assert.Greater(t, longest, 0.9*ceiling, "retry %d: and the top tenth", try)
@@ -95,11 +95,11 @@ func TestRetryAfterIsHonoured(t *testing.T) {
 			i := e.alloc()
 			a := e.at(i)
 			a.try, a.refs = 1, 1
-			e.retryOrSettle(i, refused)
+			e.retryOrSettle(a, refused)
 			d := nextScheduled(e) - e.now
 			assert.True(t, d >= want && d < want+1e9, "%d waiting: a refused client waited %d ns, want [%d, %d)", waiting, d, want, want+1e9)
 			shortest, longest = min(shortest, d), max(longest, d)
-			e.release(i)
+			e.release(i, a)
 		}
 		assert.Greater(t, longest-shortest, int64(0.5e9), "%d waiting: 50 refused clients spread over the second after the hint", waiting)
 	}
@@ -119,7 +119,7 @@ func TestRetryAfterIsHonoured(t *testing.T) {
 	i := e.alloc()
 	a := e.at(i)
 	a.try, a.refs = 1, 1
-	e.retryOrSettle(i, timedOut)
+	e.retryOrSettle(a, timedOut)
 	assert.Equal(t, int64(1e9), nextScheduled(e)-e.now, "after a timeout, the fixed delay")
 }
 
@@ -139,8 +139,8 @@ func TestRatioNeverExceedsItsShare(t *testing.T) {
 		i := e.alloc()
 		a := e.at(i)
 		a.try, a.refs = 1, 1
-		e.retryOrSettle(i, timedOut)
-		e.release(i)
+		e.retryOrSettle(a, timedOut)
+		e.release(i, a)
 	}
 	made = e.retriesMade
 	assert.Equal(t, 10, made, "100 requests in the window allow 10 retries at 10%%")
@@ -159,8 +159,8 @@ func TestRatioNeverExceedsItsShare(t *testing.T) {
 		i := e.alloc()
 		a := e.at(i)
 		a.try, a.refs = tc.try, 1
-		e.retryOrSettle(i, timedOut)
-		e.release(i)
+		e.retryOrSettle(a, timedOut)
+		e.release(i, a)
 		assert.Equal(t, tc.retry, e.retriesMade > before, "attempt %d, with the window's ratio to spare: a retry %v", tc.try, tc.retry)
 	}
 }
@@ -179,8 +179,8 @@ func TestBudgetPrices(t *testing.T) {
 		i := e.alloc()
 		a := e.at(i)
 		a.try, a.refs = 1, 1
-		e.retryOrSettle(i, tc.o)
-		e.release(i)
+		e.retryOrSettle(a, tc.o)
+		e.release(i, a)
 		assert.Equal(t, int64(tc.cost), before-e.tokens, "outcome %d", tc.o)
 	}
 	assert.NotEqual(t, c.BudgetRefusalCost, c.BudgetTimeoutCost, "the defaults tell the two prices apart")

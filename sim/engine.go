@@ -393,11 +393,11 @@ func (e *engine) inSale(a *attempt) bool {
 // final reports whether a is its person's last possible attempt.
 func (e *engine) final(a *attempt) bool { return a.try > e.retries }
 
-// lost is a gone attempt i leaving the service unanswered: if it was its
+// lost is a gone attempt a leaving the service unanswered: if it was its
 // person's last attempt, nothing else will settle the person, who timed out
 // or gave up (rule 4a).
-func (e *engine) lost(i id) {
-	if a := e.at(i); e.final(a) || e.gaveUp(a) {
+func (e *engine) lost(a *attempt) {
+	if e.final(a) || e.gaveUp(a) {
 		e.settle(a, e.expired(a), 0)
 	}
 }
@@ -553,11 +553,12 @@ func (e *engine) handleSoonest(next int) {
 func (e *engine) dropCancelledTimeouts() {
 	for e.timeouts.n > 0 {
 		i := e.timeouts.front().a
-		if !e.at(i).replied {
+		a := e.at(i)
+		if !a.replied {
 			return
 		}
 		e.timeouts.popFront()
-		e.release(i)
+		e.release(i, a)
 	}
 }
 
@@ -636,14 +637,13 @@ func (e *engine) newPerson() {
 	if c := e.cfg.Client; c == Ratio || c == Throttle { // send does more than arrive
 		e.send(i)
 	} else {
-		e.arrive(i)
+		e.arrive(i, a)
 	}
 }
 
-// arrive admits, queues or refuses attempt i as the policy says, then puts
-// idle workers to work.
-func (e *engine) arrive(i id) {
-	a := e.at(i)
+// arrive admits, queues or refuses attempt i (a) as the policy says, then
+// puts idle workers to work.
+func (e *engine) arrive(i id, a *attempt) {
 	a.t0 = e.now
 	a.deadline = e.now + e.timeout
 	if e.patient {
@@ -706,8 +706,8 @@ func (e *engine) arrive(i id) {
 		// limits are at least 0), though its client may have given up
 		// already (rule 7: a patience under half a nanosecond).
 		if e.cfg.Policy == Skip && e.gone(a) {
-			e.lost(i)
-			e.release(i)
+			e.lost(a)
+			e.release(i, a)
 		} else {
 			e.serve(i, a)
 		}
@@ -789,8 +789,8 @@ func (e *engine) sheds(a *attempt) bool {
 // when its client has gone, since nobody is listening for a reply.
 func (e *engine) shed(i id, a *attempt) {
 	if e.cfg.Policy == Skip || e.gone(a) {
-		e.lost(i)
-		e.release(i)
+		e.lost(a)
+		e.release(i, a)
 		return
 	}
 	e.refuse(i)
@@ -872,27 +872,29 @@ func (e *engine) finishRefusal(i id) {
 // sayNo delivers a refusal to attempt i's client, who hears it unless it
 // has left (rule 13), and lets go of the attempt.
 func (e *engine) sayNo(i id) {
-	if e.gone(e.at(i)) { // a client that has left hears nothing
-		e.lost(i)
+	a := e.at(i)
+	if e.gone(a) { // a client that has left hears nothing
+		e.lost(a)
 	} else {
-		e.hear(i)
+		e.hear(a)
 	}
-	e.release(i)
+	e.release(i, a)
 }
 
-// hear is a client hearing "no" (rule 13).
-func (e *engine) hear(i id) {
-	e.at(i).replied = true
-	e.retryOrSettle(i, refused)
+// hear is attempt a's client hearing "no" (rule 13).
+func (e *engine) hear(a *attempt) {
+	a.replied = true
+	e.retryOrSettle(a, refused)
 }
 
 // giveUp is attempt i's client giving up, at its deadline, unless it was
 // answered or refused first (rule 4).
 func (e *engine) giveUp(i id) {
-	if a := e.at(i); !a.replied {
-		e.retryOrSettle(i, timedOut)
+	a := e.at(i)
+	if !a.replied {
+		e.retryOrSettle(a, timedOut)
 	}
-	e.release(i)
+	e.release(i, a)
 }
 
 // endService handles the services' top ending, now: its worker is free,
@@ -902,9 +904,10 @@ func (e *engine) giveUp(i id) {
 func (e *engine) endService() {
 	i := e.services.buf[0].a
 	e.free++
-	if a := e.at(i); e.gone(a) {
+	a := e.at(i)
+	if e.gone(a) {
 		e.wasted++ // served to nobody (rule 4)
-		e.lost(i)
+		e.lost(a)
 	} else {
 		a.replied = true
 		e.accepted(a)
@@ -917,7 +920,7 @@ func (e *engine) endService() {
 			e.waits.add(e.now - a.first)
 		}
 	}
-	e.release(i)
+	e.release(i, a)
 	e.finishing = true // the first service to start takes its worker
 	e.dispatch()
 	if e.finishing { // none did

@@ -312,5 +312,5 @@ func (e *engine) kill(ev event) {
 			e.settle(a, unfinished, 0)
 		}
 	}
-	e.release(ev.a)
+	e.release(ev.a, a)
 }

@@ -542,11 +542,12 @@ func TestPriorityEvictionKeepsArrivalOrder(t *testing.T) {
 		a.first, a.try, a.order = e.now, 1, order
 		return i
 	}
-	e.arrive(person(false)) // a worker takes it at once
-	e.arrive(person(false)) // it waits; the queue of 1 is full
+	arrive := func(i id) { e.arrive(i, e.at(i)) } // the pointer is taken before any allocation
+	arrive(person(false))                         // a worker takes it at once
+	arrive(person(false))                         // it waits; the queue of 1 is full
 	order := person(true)
 	e.pool = e.pool[:len(e.pool):len(e.pool)] // the next allocation must move the pool
-	e.arrive(order)                           // refuses the waiting preview, whose client retries
+	arrive(order)                             // refuses the waiting preview, whose client retries
 	require.Equal(t, 1, e.queue.len(), "the order waits in the preview's place")
 	assert.Equal(t, e.queueSeq, e.at(order).seq,
 		"the order's seq was written through a pointer into the pool as it was before the retry's allocation moved it")

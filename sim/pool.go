@@ -39,9 +39,10 @@ func (p pool) at(i id) *attempt { return &p[i>>blockBits][i&(blockSize-1)] }
 // at returns the attempt named i.
 func (e *engine) at(i id) *attempt { return e.pool.at(i) }
 
-// release drops one reference to attempt i; the last one recycles it.
-func (e *engine) release(i id) {
-	a := e.at(i)
+// release drops one reference to attempt i, a (its pointer, which the
+// caller has at hand: finding it again costs a lookup in the pool); the
+// last one recycles it.
+func (e *engine) release(i id, a *attempt) {
 	a.refs--
 	if a.refs == 0 {
 		*a = attempt{}
