@@ -125,8 +125,10 @@ type retry struct {
 	due     int64 // when it arrives, ns
 	made    int64 // when it was made, ns: a timeout or a refusal
 	first   int64 // its person's first arrival, ns
-	try     int32 // 2 for the first retry, ...
+	try     int16 // 2 for the first retry, ... (at most maxRetries + 1)
+	window  int16 // its person's window, by first arrival
 	order   bool
+	sale    bool // its person is one of the sale's (inSale)
 	refused bool // made after a refusal, not a timeout
 }
 
@@ -189,7 +191,6 @@ func (e *engine) arrivalOrder() bool {
 		// here or below: x is declared once, before the loop, since zeroing
 		// its 48 bytes for every attempt is a call into the runtime under
 		// WebAssembly (V8's memory.fill).
-		key := at // for the sale's window: x's person's first arrival, or a stand-in (saleKey)
 		if line == nil {
 			for at >= windowEnd {
 				window, windowEnd = window+1, windowEnd+windowNS
@@ -207,18 +208,18 @@ func (e *engine) arrivalOrder() bool {
 				gap, boundary = e.redraw(at, u, boundary)
 				limit = min(boundary, end)
 			}
+			// redraw has moved the window of the sale's people on to hold
+			// at, as it holds every new arrival until the next redraw
+			// (wave).
+			x.sale = uint64(at-l.waveFrom) < l.waveNS
 		} else {
 			r := line.popFront()
-			x.first, x.try, x.order, x.window = r.first, r.try, r.order, int16(r.first/windowNS)
+			x.first, x.try, x.order, x.sale, x.window = r.first, int32(r.try), r.order, r.sale, r.window
 			e.retriesSent++
-			key = r.first
-			if e.waveEvery > 0 {
-				key = e.saleKey(&x)
-			}
 		}
 		x.t0, x.deadline = at, at+timeout
-		w, sale := &e.windows[x.window], uint64(key-e.lines.waveFrom) < e.lines.waveNS
-		e.countArrival(w, sale, &x)
+		w, sale := &e.windows[x.window], x.sale
+		e.countArrival(w, sale, x.order, x.try)
 
 		// The queue as x finds it: those that have not left by now.
 		for left < len(waiting) && waiting[left] < at {
@@ -413,21 +414,10 @@ func (e *engine) wave(at, next int64) {
 		}
 		ns = f + n - from
 	}
-	if ns == 0 { // none: a window of one nanosecond before the run, which saleKey can still hit
+	if ns == 0 { // none: a window of one nanosecond before the run
 		from, ns = -1, 1
 	}
 	e.lines.waveFrom, e.lines.waveNS = from, uint64(ns)
-}
-
-// saleKey is a retry x's stand-in for its person's first arrival in the
-// test of the new arrivals' window, whose wave may not be the person's:
-// the window's start if the person is one of the sale's (wave keeps the
-// window at least a nanosecond long), else the nanosecond before it.
-func (e *engine) saleKey(x *attempt) int64 {
-	if e.inSale(x) {
-		return e.lines.waveFrom
-	}
-	return e.lines.waveFrom - 1
 }
 
 // waveOf is the wave of the sale's people that holds t, from its start for
@@ -448,79 +438,115 @@ func (e *engine) waveOf(t int64) (from, ns int64) {
 // end (the workers' tree's root at or after it), as the main loop would,
 // with less to do: nothing arriving from then on is served, so each
 // attempt is counted, joins the queue (or, the bounded queue full, is
-// refused) and waits out the run, and its client gives up at its deadline
-// (clientGaveUp). waiting holds when the attempts waiting as it starts
-// leave the queue (the run's end for those that never do), and newMade is
-// when the next new person's arrival was drawn. Retries with jitter are
-// made by nextJittered, in the main loop alone. It reports false, as
-// arrivalOrder does, at a tie.
+// refused) and waits out the run, and its client gives up at its deadline:
+// clientGaveUp's three ends, written out here, since in the post's retry
+// storm two attempts in three are this loop's. waiting holds when the
+// attempts waiting as it starts leave the queue (the run's end for those
+// that never do), and newMade is when the next new person's arrival was
+// drawn. Retries with jitter are made by nextJittered, in the main loop
+// alone. It reports false, as arrivalOrder does, at a tie.
 func (e *engine) waitOut(waiting []int64, newMade int64, tally *stepTally) bool {
 	l := &e.lines
-	end := e.end
-	bounded := e.cfg.Policy == Bounded
+	end, timeout, delay, retries := e.end, e.timeout, e.retryDelay, e.retries
+	bound := math.MaxInt // the queue's bound: none but the bounded queue's
+	if e.cfg.Policy == Bounded {
+		bound = e.bound
+	}
 	stuck := 0 // the attempts that joined the queue here, all waiting to the end
 	for {
 		at, made, line := e.arrival, newMade, (*ring[retry])(nil)
 		var tie bool
-		if at, made, line, tie = dueFirst(&l.timedOut, e.retryDelay, at, made, line); tie {
+		if at, made, line, tie = dueFirst(&l.timedOut, delay, at, made, line); tie {
 			return false
 		}
-		if at, _, line, tie = dueFirst(&l.refused, e.retryDelay, at, made, line); tie {
+		if at, _, line, tie = dueFirst(&l.refused, delay, at, made, line); tie {
 			return false
 		}
 		if at >= end {
 			return true
 		}
-		x := attempt{t0: at, deadline: at + e.timeout}
+		// The attempt arriving at at: its person's first arrival and
+		// window, its try, and whether the person came to order and is one
+		// of the sale's.
+		first, window, try, order, sale := at, int16(0), int16(1), false, false
 		if line == nil {
-			x.first, x.try, x.order = at, 1, e.orders.Float64() < e.cfg.OrderShare
+			window = int16(at / windowNS)
+			order = e.orders.Float64() < e.cfg.OrderShare
 			newMade = at
 			e.scheduleArrival(at) // as the event loop draws it: here, no faster way pays
+			sale = e.saleAt(at)   // not the main loop's test, whose window redraw moves on
 		} else {
-			r := line.popFront()
-			x.first, x.try, x.order = r.first, r.try, r.order
+			r := line.front()
+			line.head, line.n = (line.head+1)&(len(line.buf)-1), line.n-1 // popFront, with nothing to clear
+			first, window, try, order, sale = r.first, r.window, r.try, r.order, r.sale
 			e.retriesSent++
 		}
-		x.window = int16(x.first / windowNS)
-		w, sale := &e.windows[x.window], e.inSale(&x)
-		e.countArrival(w, sale, &x)
+		w := &e.windows[window]
+		e.countArrival(w, sale, order, int32(try))
+		e.waitedOut++
 		for len(waiting) > 0 && waiting[0] < at {
 			waiting = waiting[1:]
 		}
 		if len(waiting) > 0 && waiting[0] == at {
-			return false // one leaves as x arrives
+			return false // one leaves as it arrives
 		}
-		queue := len(waiting) + stuck // as x finds it
+		queue := len(waiting) + stuck // as it finds it
 		if tally != nil {
-			tally.arrive(at, x.try == 1)
+			tally.arrive(at, try == 1)
 		}
-		if bounded && queue >= e.bound {
-			e.refuseAt(&x, at)
+		deadline := at + timeout
+		if queue >= bound {
+			e.refuseAt(&attempt{first: first, t0: at, deadline: deadline, try: int32(try), window: window, order: order, sale: sale}, at)
 			continue
+		}
+		if stuck == 0 { // the longest wait here is the first's
+			e.longestWait = max(e.longestWait, end-at)
 		}
 		stuck++
 		e.longestQueue = max(e.longestQueue, queue+1)
 		if tally != nil {
 			tally.join(at, end, queue+1)
 		}
-		e.longestWait = max(e.longestWait, end-at)
-		e.clientGaveUp(&x)
+		// Its client gives up at its deadline (clientGaveUp), and its person
+		// ends, as count counts them, or retries.
+		switch {
+		case deadline >= end: // not reached
+			w.Unfinished++
+			if sale {
+				e.sale.Unfinished++
+			}
+		case int32(try) > retries || deadline+delay >= end: // its last attempt, or a retry never sent (retryLater)
+			e.retriesMade += b2i(int32(try) <= retries)
+			w.TimedOut++
+			if sale {
+				e.sale.TimedOut++
+			}
+		default:
+			e.retriesMade++
+			r := &l.timedOut
+			if r.n == len(r.buf) {
+				r.grow()
+			}
+			r.buf[(r.head+r.n)&(len(r.buf)-1)] = retry{due: deadline + delay, made: deadline, first: first, try: try + 1, window: window, order: order, sale: sale}
+			r.n++
+		}
 	}
 }
 
-// countArrival counts attempt x arriving, in its window, w, and, if its
-// person is one of the sale's (sale), in the sale's counts: an attempt,
-// and a person if it is their first.
-func (e *engine) countArrival(w *Window, sale bool, x *attempt) {
+// countArrival counts an attempt arriving, its person's try'th, in its
+// window, w, and, if its person is one of the sale's (sale), in the sale's
+// counts: an attempt, and a person, who came to order or not, if it is
+// their first.
+func (e *engine) countArrival(w *Window, sale, order bool, try int32) {
 	w.Attempts++
 	if sale {
 		e.saleAttempts++
 	}
-	if x.try == 1 {
+	if try == 1 {
 		w.People++
 		if sale {
 			e.sale.People++
-			e.sale.Orders += b2i(x.order)
+			e.sale.Orders += b2i(order)
 		}
 	}
 }
@@ -576,7 +602,7 @@ func (e *engine) refuseAt(x *attempt, t int64) {
 // one due at or after the run's end is never sent, and its person ends as x
 // did. With jitter, the retry waits to be made (nextJittered).
 func (e *engine) retryLater(line *ring[retry], x *attempt, t int64, wasRefused bool) {
-	r := retry{due: t + e.retryDelay, made: t, first: x.first, try: x.try + 1, order: x.order, refused: wasRefused}
+	r := retry{due: t + e.retryDelay, made: t, first: x.first, try: int16(x.try + 1), window: x.window, order: x.order, sale: x.sale, refused: wasRefused}
 	if e.retryJitter > 0 {
 		if wasRefused {
 			e.lines.toMakeRefused.pushBack(r)
@@ -602,7 +628,7 @@ func (e *engine) retryLater(line *ring[retry], x *attempt, t int64, wasRefused b
 // neverSent settles the person of r, a retry due at or after the run's
 // end, as their last attempt ended (rule 14).
 func (e *engine) neverSent(r retry) {
-	a := attempt{first: r.first, order: r.order, window: int16(r.first / windowNS)}
+	a := attempt{first: r.first, order: r.order, window: r.window}
 	if r.refused {
 		e.settle(&a, refused, 0)
 	} else {

@@ -217,6 +217,9 @@ func TestArrivalOrderWaitsOut(t *testing.T) {
 	for _, tt := range tests {
 		for _, c := range []Config{tt.config, withSeries(tt.config, 1), withSeries(tt.config, 7.3)} {
 			assert.True(t, sameByBothPaths(t, tt.reason, c), "%s: computed by the arrival-order path", tt.reason)
+			e := newEngine(c, nil)
+			require.True(t, e.arrivalOrder(), tt.reason)
+			assert.Positive(t, e.waitedOut, "%s: attempts waited out apart (waitOut)", tt.reason)
 		}
 	}
 }

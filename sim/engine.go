@@ -34,9 +34,8 @@ type attempt struct {
 	// it was refused (rather than timed out), for people still waiting to
 	// retry when the run ends.
 	prevRefused bool
-	// sale is inSale, noted when its person arrives, for the event loop's
-	// counts as the attempt arrives, starts and is answered (the
-	// arrival-order path's attempts leave it unset).
+	// sale is inSale, noted when its person arrives, for the counts as the
+	// attempt arrives, starts and is answered.
 	sale bool
 }
 
@@ -140,7 +139,8 @@ type engine struct {
 	// time, what it is, and the attempt it is about.
 	trace func(at int64, what string, a *attempt)
 
-	lines arrivalLines // the arrival-order path's memory (arrivalorder.go)
+	lines     arrivalLines // the arrival-order path's memory (arrivalorder.go)
+	waitedOut int          // the attempts the arrival-order path's waitOut counted, for tests
 
 	pool  pool // every attempt in flight, by id, in blocks of no pointers, which the GC never scans
 	used  int  // ids handed out from the pool so far
@@ -377,17 +377,18 @@ func (e *engine) limit(a *attempt) int64 {
 // follows it.
 func (e *engine) gone(a *attempt) bool { return e.now >= e.deadline(a) }
 
-// inWindow reports whether a's person first arrived in the window of the
-// sale's people (rule 15), or of whatever the incidents measure instead:
-// peopleStart <= first < peopleEnd, in one unsigned comparison (first and
-// peopleStart are at least 0, so their difference does not overflow, and
-// it wraps to a huge number when first is before peopleStart).
-func (e *engine) inWindow(a *attempt) bool { return uint64(a.first-e.peopleStart) < e.peopleNS }
-
 // inSale reports whether a's person is one of the sale's people: in the
 // window, and for a sale that comes back, in one of its waves (rule 25).
-func (e *engine) inSale(a *attempt) bool {
-	return e.inWindow(a) && (e.waveEvery == 0 || (a.first-e.peopleStart)%e.waveEvery < e.waveLen)
+func (e *engine) inSale(a *attempt) bool { return e.saleAt(a.first) }
+
+// saleAt is inSale for a person who first arrived at first, ns: in the
+// window of the sale's people (rule 15), or of whatever the incidents
+// measure instead, peopleStart <= first < peopleEnd, in one unsigned
+// comparison (first and peopleStart are at least 0, so their difference
+// does not overflow, and it wraps to a huge number when first is before
+// peopleStart), and in a wave if the sale comes back.
+func (e *engine) saleAt(first int64) bool {
+	return uint64(first-e.peopleStart) < e.peopleNS && (e.waveEvery == 0 || (first-e.peopleStart)%e.waveEvery < e.waveLen)
 }
 
 // final reports whether a is its person's last possible attempt.
