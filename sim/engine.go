@@ -673,20 +673,21 @@ func (e *engine) arrive(i id, a *attempt) {
 	switch e.cfg.Policy {
 	case Bounded:
 		if e.queue.len() >= e.bound {
-			e.refuse(i)
+			e.refuse(i, a)
 			e.dispatch()
 			return
 		}
 	case Priority:
 		if e.queue.len() >= e.bound {
 			if !a.order || e.queue.previews.n == 0 {
-				e.refuse(i)
+				e.refuse(i, a)
 				e.dispatch()
 				return
 			}
 			p := e.queue.previews.popBack() // the newest preview makes room (rule 11)
-			e.noteQueueWait(e.at(p))
-			e.refuse(p)
+			pa := e.at(p)
+			e.noteQueueWait(pa)
+			e.refuse(p, pa)
 		}
 	case CoDel, LIFO:
 		// Fail at Scale's onNewRequest, decided now from the queue as this
@@ -794,7 +795,7 @@ func (e *engine) shed(i id, a *attempt) {
 		e.release(i, a)
 		return
 	}
-	e.refuse(i)
+	e.refuse(i, a)
 }
 
 // serve is an idle worker starting on attempt i (a).
@@ -848,11 +849,11 @@ func (e *engine) noteQueueWait(a *attempt) {
 	}
 }
 
-// refuse says no to attempt i: at once when refusing is free, else after a
-// worker has spent the refusal cost on it (rule 12).
-func (e *engine) refuse(i id) {
+// refuse says no to attempt i (a): at once when refusing is free, else
+// after a worker has spent the refusal cost on it (rule 12).
+func (e *engine) refuse(i id, a *attempt) {
 	if e.refusalCost == 0 {
-		e.sayNo(i)
+		e.sayNo(i, a)
 		return
 	}
 	e.refusals.pushBack(i)
@@ -866,14 +867,13 @@ func (e *engine) finishRefusal(i id) {
 	} else {
 		e.free++
 	}
-	e.sayNo(i)
+	e.sayNo(i, e.at(i))
 	e.dispatch()
 }
 
-// sayNo delivers a refusal to attempt i's client, who hears it unless it
-// has left (rule 13), and lets go of the attempt.
-func (e *engine) sayNo(i id) {
-	a := e.at(i)
+// sayNo delivers a refusal to attempt i's (a's) client, who hears it
+// unless it has left (rule 13), and lets go of the attempt.
+func (e *engine) sayNo(i id, a *attempt) {
 	if e.gone(a) { // a client that has left hears nothing
 		e.lost(a)
 	} else {
