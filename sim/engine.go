@@ -805,8 +805,19 @@ func (e *engine) serve(i id, a *attempt) {
 		e.noteServed(e.now - a.t0)
 	}
 	// Drawn when a worker starts it, from its own stream (rule 3), then
-	// stretched by the incidents (rule 23).
-	d := e.serviceNS()
+	// stretched by the incidents (rule 23). The post's exponential is
+	// serviceNS's draw with the ziggurat's first try inlined, as
+	// scheduleArrival draws a gap, rather than a call.
+	var d float64
+	if e.draw.exponential {
+		x, j, ok := e.service.expLayer()
+		if !ok {
+			x = e.service.expBeyond(j)
+		}
+		d = float64(e.draw.mean * x)
+	} else {
+		d = e.serviceNS()
+	}
 	if e.incidents {
 		d = e.stretch(a, d)
 	}
