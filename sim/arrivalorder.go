@@ -147,8 +147,8 @@ func (e *engine) arrivalOrder() bool {
 	l.toMakeRefused = ring[retry]{buf: l.toMakeRefused.buf}
 	l.jittered = l.jittered[:0]
 	l.next = ring[retry]{buf: l.next.buf}
-	jitter := e.retryJitter > 0
 	defer func() { l.free, l.waiting = free, waiting }()
+	jitter := e.retryJitter > 0
 	var tally *stepTally // nil without a series
 	if e.series != nil {
 		tally = &l.series
@@ -196,7 +196,7 @@ func (e *engine) arrivalOrder() bool {
 				window, windowEnd = window+1, windowEnd+windowNS
 			}
 			x.first, x.try, x.window = at, 1, window
-			x.order = e.orders.Float64() < e.cfg.OrderShare
+			x.order = e.comesToOrder()
 			newMade = at
 			u, j, ok := e.arrivals.expLayer()
 			if !ok {
@@ -213,8 +213,9 @@ func (e *engine) arrivalOrder() bool {
 			// (wave).
 			x.sale = uint64(at-l.waveFrom) < l.waveNS
 		} else {
-			r := line.popFront()
+			r := &line.buf[line.head]
 			x.first, x.try, x.order, x.sale, x.window = r.first, int32(r.try), r.order, r.sale, r.window
+			line.head, line.n = (line.head+1)&(len(line.buf)-1), line.n-1 // popFront, with nothing to clear
 			e.retriesSent++
 		}
 		x.t0, x.deadline = at, at+timeout
@@ -281,7 +282,7 @@ func (e *engine) arrivalOrder() bool {
 			}
 			// So is every attempt from now on: the rest is waitOut's
 			// (without jitter, whose retries are made above).
-			if !e.waitOut(waiting[left:], newMade, tally) {
+			if !e.waitOut(waiting[left:], newMade) {
 				return false
 			}
 			break
@@ -445,24 +446,20 @@ func (e *engine) waveOf(t int64) (from, ns int64) {
 // that never do), and newMade is when the next new person's arrival was
 // drawn. Retries with jitter are made by nextJittered, in the main loop
 // alone. It reports false, as arrivalOrder does, at a tie.
-func (e *engine) waitOut(waiting []int64, newMade int64, tally *stepTally) bool {
+func (e *engine) waitOut(waiting []int64, newMade int64) bool {
 	l := &e.lines
-	end, timeout, delay, retries := e.end, e.timeout, e.retryDelay, e.retries
-	bound := math.MaxInt // the queue's bound: none but the bounded queue's
-	if e.cfg.Policy == Bounded {
-		bound = e.bound
-	}
+	bounded := e.cfg.Policy == Bounded
 	stuck := 0 // the attempts that joined the queue here, all waiting to the end
 	for {
 		at, made, line := e.arrival, newMade, (*ring[retry])(nil)
 		var tie bool
-		if at, made, line, tie = dueFirst(&l.timedOut, delay, at, made, line); tie {
+		if at, made, line, tie = dueFirst(&l.timedOut, e.retryDelay, at, made, line); tie {
 			return false
 		}
-		if at, _, line, tie = dueFirst(&l.refused, delay, at, made, line); tie {
+		if at, _, line, tie = dueFirst(&l.refused, e.retryDelay, at, made, line); tie {
 			return false
 		}
-		if at >= end {
+		if at >= e.end {
 			return true
 		}
 		// The attempt arriving at at: its person's first arrival and
@@ -471,14 +468,14 @@ func (e *engine) waitOut(waiting []int64, newMade int64, tally *stepTally) bool 
 		first, window, try, order, sale := at, int16(0), int16(1), false, false
 		if line == nil {
 			window = int16(at / windowNS)
-			order = e.orders.Float64() < e.cfg.OrderShare
+			order = e.comesToOrder()
 			newMade = at
 			e.scheduleArrival(at) // as the event loop draws it: here, no faster way pays
 			sale = e.saleAt(at)   // not the main loop's test, whose window redraw moves on
 		} else {
-			r := line.front()
-			line.head, line.n = (line.head+1)&(len(line.buf)-1), line.n-1 // popFront, with nothing to clear
+			r := &line.buf[line.head]
 			first, window, try, order, sale = r.first, r.window, r.try, r.order, r.sale
+			line.head, line.n = (line.head+1)&(len(line.buf)-1), line.n-1 // popFront, with nothing to clear
 			e.retriesSent++
 		}
 		w := &e.windows[window]
@@ -491,32 +488,32 @@ func (e *engine) waitOut(waiting []int64, newMade int64, tally *stepTally) bool 
 			return false // one leaves as it arrives
 		}
 		queue := len(waiting) + stuck // as it finds it
-		if tally != nil {
-			tally.arrive(at, try == 1)
+		if e.series != nil {
+			l.series.arrive(at, try == 1)
 		}
-		deadline := at + timeout
-		if queue >= bound {
+		deadline := at + e.timeout
+		if bounded && queue >= e.bound {
 			e.refuseAt(&attempt{first: first, t0: at, deadline: deadline, try: int32(try), window: window, order: order, sale: sale}, at)
 			continue
 		}
 		if stuck == 0 { // the longest wait here is the first's
-			e.longestWait = max(e.longestWait, end-at)
+			e.longestWait = max(e.longestWait, e.end-at)
 		}
 		stuck++
 		e.longestQueue = max(e.longestQueue, queue+1)
-		if tally != nil {
-			tally.join(at, end, queue+1)
+		if e.series != nil {
+			l.series.join(at, e.end, queue+1)
 		}
 		// Its client gives up at its deadline (clientGaveUp), and its person
 		// ends, as count counts them, or retries.
 		switch {
-		case deadline >= end: // not reached
+		case deadline >= e.end: // not reached
 			w.Unfinished++
 			if sale {
 				e.sale.Unfinished++
 			}
-		case int32(try) > retries || deadline+delay >= end: // its last attempt, or a retry never sent (retryLater)
-			e.retriesMade += b2i(int32(try) <= retries)
+		case int32(try) > e.retries || deadline+e.retryDelay >= e.end: // its last attempt, or a retry never sent (retryLater)
+			e.retriesMade += b2i(int32(try) <= e.retries)
 			w.TimedOut++
 			if sale {
 				e.sale.TimedOut++
@@ -527,7 +524,7 @@ func (e *engine) waitOut(waiting []int64, newMade int64, tally *stepTally) bool 
 			if r.n == len(r.buf) {
 				r.grow()
 			}
-			r.buf[(r.head+r.n)&(len(r.buf)-1)] = retry{due: deadline + delay, made: deadline, first: first, try: try + 1, window: window, order: order, sale: sale}
+			r.buf[(r.head+r.n)&(len(r.buf)-1)] = retry{due: deadline + e.retryDelay, made: deadline, first: first, try: try + 1, window: window, order: order, sale: sale}
 			r.n++
 		}
 	}

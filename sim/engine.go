@@ -84,6 +84,10 @@ type engine struct {
 	killed             int   // requests lost with the worker serving them
 
 	arrivals, orders, service, jitter stream
+	// ordersBelow is OrderShare as a bound on the orders stream's draws:
+	// a person comes to order when the draw's top 53 bits are below it
+	// (comesToOrder).
+	ordersBelow uint64
 
 	draw         serviceDraw // how service times are drawn (rule 3a)
 	patient      bool        // people may give up before the timeout (rule 4a)
@@ -258,6 +262,7 @@ func newEngine(c Config, prev *engine) *engine {
 		e.bound = c.QueueBound()
 	}
 	e.queue.split = c.Policy == Priority
+	e.ordersBelow = uint64(math.Ceil(c.OrderShare * (1 << 53)))
 	e.pickup = c.Policy == Skip || c.Policy == CoDel || c.Policy == LIFO
 	if prev != nil {
 		e.recycle(prev)
@@ -390,6 +395,14 @@ func (e *engine) inSale(a *attempt) bool { return e.saleAt(a.first) }
 func (e *engine) saleAt(first int64) bool {
 	return uint64(first-e.peopleStart) < e.peopleNS && (e.waveEvery == 0 || (first-e.peopleStart)%e.waveEvery < e.waveLen)
 }
+
+// comesToOrder draws whether a new person comes to order rather than to
+// look (rule 1): whether the orders stream's next uniform draw, Float64,
+// is below OrderShare. Float64 is the draw's top 53 bits, k, times 2^-53,
+// both exactly, so the test is k < OrderShare * 2^53, and, k an integer,
+// k < ceil(OrderShare * 2^53), ordersBelow: the same answer for every
+// draw, without the conversion and the multiplication.
+func (e *engine) comesToOrder() bool { return e.orders.Uint64()>>11 < e.ordersBelow }
 
 // final reports whether a is its person's last possible attempt.
 func (e *engine) final(a *attempt) bool { return a.try > e.retries }
@@ -624,7 +637,7 @@ func (e *engine) newPerson() {
 	a.first = e.now
 	a.try = 1
 	a.refs = 1 // the sender; arrive passes it on to the system
-	a.order = e.orders.Float64() < e.cfg.OrderShare
+	a.order = e.comesToOrder()
 	a.window = int16(e.now / windowNS)
 	e.windows[a.window].People++
 	a.sale = e.inSale(a)
