@@ -457,12 +457,13 @@ func (e *engine) loop() {
 // end, and the loop has nothing else to do. New people and services ending,
 // most of a run's events, are handled by untilSoonest, which compares the
 // next arrival with the services' top and the earlier with soonest alone;
-// the lines' and the heap's events, and every event while a trace listens,
-// by handleNext.
+// runs of the lines' and the heap's events by untilLines; the event that
+// ends each run, and every event while a trace listens, by handleNext.
 func (e *engine) until() int64 {
 	for {
 		if e.trace == nil {
 			e.untilSoonest()
+			e.untilLines()
 		}
 		if at, stopped := e.handleNext(); stopped {
 			return at
@@ -500,24 +501,54 @@ func (e *engine) advanceTo(at int64, seq uint64) bool {
 	return true
 }
 
+// untilLines handles soonest, the lines' and the heap's earliest event,
+// while it comes before the next arrival, the services' top and e.stop.
+func (e *engine) untilLines() {
+	for e.soonest.at < e.stop {
+		if at, seq, _ := e.nextOwn(); !e.soonest.before(at, seq) {
+			return
+		}
+		e.advance(e.soonest.at)
+		e.handleSoonest(e.soonestFrom)
+	}
+}
+
+// nextOwn is the earlier of the next arrival and the services' top: its
+// time, seq and where it is (fromArrivals or fromServices).
+func (e *engine) nextOwn() (at int64, seq uint64, from int) {
+	if e.services.n > 0 && e.services.buf[0].before(e.arrival, e.arrSeq) {
+		return e.services.buf[0].at, e.services.buf[0].seq, fromServices
+	}
+	return e.arrival, e.arrSeq, fromArrivals
+}
+
+// advance moves the clock to at, the next event's time. It is small
+// enough to inline; the broken invariant's panic is a call of its own.
+func (e *engine) advance(at int64) {
+	if at < e.now {
+		timeWentBackwards(e.now, at)
+	}
+	e.now = at
+}
+
+// timeWentBackwards panics: an event came due before the one just handled,
+// from and to ns, which the loop's order of events rules out.
+func timeWentBackwards(from, to int64) {
+	panic("sim: time went backwards, from " + strconv.FormatInt(from, 10) + " to " + strconv.FormatInt(to, 10) + " ns")
+}
+
 // handleNext handles the next event, the earliest of the next arrival, the
 // services' top and soonest, unless it is at or after e.stop: then it
 // returns its time with stopped true.
 func (e *engine) handleNext() (at int64, stopped bool) {
-	at, seq, next := e.arrival, e.arrSeq, fromArrivals
-	if e.services.n > 0 && e.services.buf[0].before(at, seq) {
-		at, seq, next = e.services.buf[0].at, e.services.buf[0].seq, fromServices
-	}
+	at, seq, next := e.nextOwn()
 	if e.soonest.before(at, seq) {
 		at, next = e.soonest.at, e.soonestFrom
 	}
 	if at >= e.stop {
 		return at, true
 	}
-	if at < e.now {
-		panic("sim: time went backwards, from " + strconv.FormatInt(e.now, 10) + " to " + strconv.FormatInt(at, 10) + " ns")
-	}
-	e.now = at
+	e.advance(at)
 	if e.trace != nil {
 		e.traceNext(next)
 	}
@@ -579,19 +610,26 @@ func (e *engine) dropCancelledTimeouts() {
 // findSoonest sets soonest to the earliest of the lines' fronts and the
 // heap's top, and soonestFrom to where it is; noLineEvent if all are empty.
 func (e *engine) findSoonest() {
-	e.soonest, e.soonestFrom = noLineEvent, fromHeap
+	s, from := &noLineEvent, fromHeap
 	if e.timeouts.n > 0 {
-		e.due(e.timeouts.front(), fromTimeouts)
+		s, from = &e.timeouts.buf[e.timeouts.head], fromTimeouts
 	}
-	if e.refusing.n > 0 {
-		e.due(e.refusing.front(), fromRefusing)
+	if e.refusing.n|e.retryLine.n > 0 { // one test when both are empty
+		if e.refusing.n > 0 {
+			if f := &e.refusing.buf[e.refusing.head]; f.before(s.at, s.seq) {
+				s, from = f, fromRefusing
+			}
+		}
+		if e.retryLine.n > 0 {
+			if f := &e.retryLine.buf[e.retryLine.head]; f.before(s.at, s.seq) {
+				s, from = f, fromRetryLine
+			}
+		}
 	}
-	if e.retryLine.n > 0 {
-		e.due(e.retryLine.front(), fromRetryLine)
+	if e.events.n > 0 && e.events.buf[0].before(s.at, s.seq) {
+		s, from = &e.events.buf[0], fromHeap
 	}
-	if e.events.n > 0 {
-		e.due(e.events.buf[0], fromHeap)
-	}
+	e.soonest, e.soonestFrom = *s, from
 }
 
 // due notes ev, just added to the line or the heap from names, as the
