@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestGoldenEvents pins the first events of seed 1, in order, with their
@@ -52,5 +55,41 @@ func TestGoldenEvents(t *testing.T) {
 		}
 		e.loop()
 		golden(t, tc.name, b.Bytes())
+	}
+}
+
+// TestTraceOnlyListens holds a traced run to the same Result as the run
+// without a trace. The loop handles some events differently while a trace
+// listens: every timeout is an event heard at its own time, where without
+// one a timeout whose client has heard back is let go of early
+// (cancelsTimeouts), and every event goes through handleNext.
+func TestTraceOnlyListens(t *testing.T) {
+	with := func(f func(*Config)) Config {
+		c := DefaultConfig()
+		f(&c)
+		return c
+	}
+	cases := []struct {
+		reason string
+		c      Config
+	}{
+		{"lifo with 3 retries: nearly every timeout's client has heard back", with(func(c *Config) { c.Policy, c.Retries = LIFO, 3 })},
+		{"priority with 3 retries at a sale of 200/s", with(func(c *Config) { c.Policy, c.Retries, c.SaleRPS = Priority, 3, 200 })},
+		{"the unbounded queue with 3 retries: the timeouts are real", with(func(c *Config) { c.Retries = 3 })},
+		{"codel with 5 ms refusals and the ratio client", with(func(c *Config) { c.Policy, c.Retries, c.RefusalCostMS, c.Client = CoDel, 2, 5, Ratio })},
+		{"a bounded queue with backoff, patience and a loss of workers", with(func(c *Config) {
+			c.Policy, c.Retries, c.Client = Bounded, 3, Backoff
+			c.Patience, c.PatienceMS = ExponentialPatience, 1500
+			c.LossWorkers, c.LossStartS, c.LossS = 3, 90, 30
+		})},
+	}
+	for _, tc := range cases {
+		require.NoError(t, tc.c.Validate(), tc.reason)
+		traced := newEngine(tc.c, nil)
+		heard := 0
+		traced.trace = func(int64, string, *attempt) { heard++ }
+		traced.loop()
+		require.Greater(t, heard, 10000, "%s: the trace heard the run", tc.reason)
+		assert.Equal(t, eventLoopResult(tc.c), traced.result(), tc.reason)
 	}
 }
