@@ -123,8 +123,8 @@ type engine struct {
 	refusing  ring[event]
 	retryLine ring[event]
 	// soonest is the earliest event of the lines and the heap of retries
-	// and incidents, and soonestFrom where it is (fromHeap when none):
-	// found again when it is handled, lowered by due when one is added.
+	// and incidents, and soonestFrom where it is, while untilSoonest runs:
+	// untilLines notes it, and due lowers it when an event is added.
 	soonest     event
 	soonestFrom int
 	queue       queue
@@ -435,14 +435,13 @@ const (
 	fromServices         // a service ending
 )
 
-// noLineEvent is soonest when the lines and the heap of retries and
-// incidents are empty: after every time and seq.
+// noLineEvent is earliestLine's answer when the lines and the heap of
+// retries and incidents are empty: after every time and seq.
 var noLineEvent = event{at: math.MaxInt64, seq: math.MaxUint64}
 
 // loop processes events in (time, seq) order until the run's end, stopping
 // at each of the series' steps, if the run has a series, to record it.
 func (e *engine) loop() {
-	e.findSoonest()
 	for {
 		at := e.until()
 		if at >= e.end {
@@ -454,20 +453,49 @@ func (e *engine) loop() {
 
 // until processes events in (time, seq) order until the next is at or
 // after e.stop, and returns its time. Without a series e.stop is the run's
-// end, and the loop has nothing else to do. New people and services ending,
-// most of a run's events, are handled by untilSoonest, which compares the
-// next arrival with the services' top and the earlier with soonest alone;
-// runs of the lines' and the heap's events by untilLines; the event that
-// ends each run, and every event while a trace listens, by handleNext.
+// end, and the loop has nothing else to do. Two loops share the work:
+// untilLines handles the lines' and the heap's events while one of them
+// comes next, and when a new person or a service ending does, notes the
+// earliest of them as soonest; untilSoonest then handles new people and
+// services ending, most of a run's events, while they come before soonest,
+// with two comparisons each. While a trace listens, handleTraced takes
+// every event.
 func (e *engine) until() int64 {
 	for {
-		if e.trace == nil {
-			e.untilSoonest()
-			e.untilLines()
+		if e.trace != nil {
+			if at, stopped := e.handleTraced(); stopped {
+				return at
+			}
+			continue
 		}
-		if at, stopped := e.handleNext(); stopped {
+		if at, stopped := e.untilLines(); stopped {
 			return at
 		}
+		e.untilSoonest()
+	}
+}
+
+// untilLines handles the earliest of the lines' fronts and the heap's top
+// while it comes before the next arrival and the services' top. It returns
+// the next event's time with stopped true when that is at or after e.stop;
+// otherwise the next is a new person or a service ending, and it notes the
+// earliest of the lines and the heap as soonest.
+func (e *engine) untilLines() (at int64, stopped bool) {
+	for {
+		lineAt, lineSeq, from := e.earliestLine()
+		at, seq, _ := e.nextOwn()
+		if !comesBefore(lineAt, lineSeq, at, seq) {
+			if at >= e.stop {
+				return at, true
+			}
+			e.soonest, e.soonestFrom = event{at: lineAt, seq: lineSeq}, from
+			return at, false
+		}
+		if lineAt >= e.stop {
+			return lineAt, true
+		}
+		e.advance(lineAt)
+		e.handleLine(from)
 	}
 }
 
@@ -501,16 +529,11 @@ func (e *engine) advanceTo(at int64, seq uint64) bool {
 	return true
 }
 
-// untilLines handles soonest, the lines' and the heap's earliest event,
-// while it comes before the next arrival, the services' top and e.stop.
-func (e *engine) untilLines() {
-	for e.soonest.at < e.stop {
-		if at, seq, _ := e.nextOwn(); !e.soonest.before(at, seq) {
-			return
-		}
-		e.advance(e.soonest.at)
-		e.handleSoonest(e.soonestFrom)
-	}
+// comesBefore reports whether an event at (at, seq) comes before one at
+// (at2, seq2): events at the same time happen in the order they were
+// scheduled, as event.before says.
+func comesBefore(at int64, seq uint64, at2 int64, seq2 uint64) bool {
+	return at < at2 || (at == at2 && seq < seq2)
 }
 
 // nextOwn is the earlier of the next arrival and the services' top: its
@@ -537,39 +560,38 @@ func timeWentBackwards(from, to int64) {
 	panic("sim: time went backwards, from " + strconv.FormatInt(from, 10) + " to " + strconv.FormatInt(to, 10) + " ns")
 }
 
-// handleNext handles the next event, the earliest of the next arrival, the
-// services' top and soonest, unless it is at or after e.stop: then it
-// returns its time with stopped true.
-func (e *engine) handleNext() (at int64, stopped bool) {
+// handleTraced handles the next event, the earliest of the next arrival,
+// the services' top and the lines' and the heap's earliest, telling the
+// trace first, unless it is at or after e.stop: then it returns its time
+// with stopped true.
+func (e *engine) handleTraced() (at int64, stopped bool) {
 	at, seq, next := e.nextOwn()
-	if e.soonest.before(at, seq) {
-		at, next = e.soonest.at, e.soonestFrom
+	if lineAt, lineSeq, from := e.earliestLine(); comesBefore(lineAt, lineSeq, at, seq) {
+		at, next = lineAt, from
 	}
 	if at >= e.stop {
 		return at, true
 	}
 	e.advance(at)
-	if e.trace != nil {
-		e.traceNext(next)
-	}
+	e.traceNext(next)
 	switch next {
 	case fromArrivals:
 		e.newPerson()
 	case fromServices:
 		e.endService()
 	default:
-		e.handleSoonest(next)
+		e.handleLine(next)
 	}
 	return at, false
 }
 
-// handleSoonest handles soonest, the front of the line next names or the
-// heap's top, and then finds the soonest event again.
-func (e *engine) handleSoonest(next int) {
+// handleLine handles the front of the line next names, or the heap's top.
+func (e *engine) handleLine(next int) {
 	switch next {
 	case fromTimeouts:
-		e.giveUp(e.timeouts.popFront().a)
-		if e.trace == nil {
+		// Cancelled timeouts come in runs: after one, the others now at
+		// the line's front go at once (dropCancelledTimeouts).
+		if e.giveUp(e.timeouts.popFront().a) && e.trace == nil {
 			e.dropCancelledTimeouts()
 		}
 	case fromRefusing:
@@ -585,7 +607,6 @@ func (e *engine) handleSoonest(next int) {
 			e.incident(ev.kind)
 		}
 	}
-	e.findSoonest()
 }
 
 // dropCancelledTimeouts lets go, ahead of their time, of the timeouts at
@@ -607,29 +628,33 @@ func (e *engine) dropCancelledTimeouts() {
 	}
 }
 
-// findSoonest sets soonest to the earliest of the lines' fronts and the
-// heap's top, and soonestFrom to where it is; noLineEvent if all are empty.
-func (e *engine) findSoonest() {
-	s, from := &noLineEvent, fromHeap
+// earliestLine is the earliest of the lines' fronts and the heap's top:
+// its time, seq and where it is; noLineEvent's (fromHeap) when all are
+// empty.
+func (e *engine) earliestLine() (at int64, seq uint64, from int) {
+	at, seq, from = noLineEvent.at, noLineEvent.seq, fromHeap
 	if e.timeouts.n > 0 {
-		s, from = &e.timeouts.buf[e.timeouts.head], fromTimeouts
+		f := &e.timeouts.buf[e.timeouts.head]
+		at, seq, from = f.at, f.seq, fromTimeouts
 	}
 	if e.refusing.n|e.retryLine.n > 0 { // one test when both are empty
 		if e.refusing.n > 0 {
-			if f := &e.refusing.buf[e.refusing.head]; f.before(s.at, s.seq) {
-				s, from = f, fromRefusing
+			if f := &e.refusing.buf[e.refusing.head]; f.before(at, seq) {
+				at, seq, from = f.at, f.seq, fromRefusing
 			}
 		}
 		if e.retryLine.n > 0 {
-			if f := &e.retryLine.buf[e.retryLine.head]; f.before(s.at, s.seq) {
-				s, from = f, fromRetryLine
+			if f := &e.retryLine.buf[e.retryLine.head]; f.before(at, seq) {
+				at, seq, from = f.at, f.seq, fromRetryLine
 			}
 		}
 	}
-	if e.events.n > 0 && e.events.buf[0].before(s.at, s.seq) {
-		s, from = &e.events.buf[0], fromHeap
+	if e.events.n > 0 {
+		if f := &e.events.buf[0]; f.before(at, seq) {
+			at, seq, from = f.at, f.seq, fromHeap
+		}
 	}
-	e.soonest, e.soonestFrom = *s, from
+	return at, seq, from
 }
 
 // due notes ev, just added to the line or the heap from names, as the
@@ -951,13 +976,16 @@ func (e *engine) hear(a *attempt) {
 }
 
 // giveUp is attempt i's client giving up, at its deadline, unless it was
-// answered or refused first (rule 4).
-func (e *engine) giveUp(i id) {
+// answered or refused first (rule 4): then its timeout was cancelled, and
+// giveUp says so.
+func (e *engine) giveUp(i id) (cancelled bool) {
 	a := e.at(i)
-	if !a.replied {
+	cancelled = a.replied
+	if !cancelled {
 		e.retryOrSettle(a, timedOut)
 	}
 	e.release(i, a)
+	return cancelled
 }
 
 // endService handles the services' top ending, now: its worker is free,

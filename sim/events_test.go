@@ -62,7 +62,7 @@ func TestGoldenEvents(t *testing.T) {
 // without a trace. The loop handles some events differently while a trace
 // listens: every timeout is an event heard at its own time, where without
 // one a timeout whose client has heard back is let go of early
-// (cancelsTimeouts), and every event goes through handleNext.
+// (dropCancelledTimeouts), and every event goes through handleTraced.
 func TestTraceOnlyListens(t *testing.T) {
 	with := func(f func(*Config)) Config {
 		c := DefaultConfig()
