@@ -26,17 +26,18 @@ import (
 // whether a retry follows and when. Retries a fixed delay after a timeout or
 // a refusal come due in the order they are made, so each kind is a
 // first-in-first-out line, merged with the new arrivals by due time; with
-// jitter, they are made (and their jitter drawn) in the order the event loop
-// makes them, then come due from a heap.
+// jitter, or the backoff client's delays, they are made (and their delays
+// drawn) in the order the event loop makes them, then come due from a heap.
 //
 // It takes exactly the Configs arrivalOrderTakes accepts: the policies
 // fifo, skip, bounded and codel (every one that serves the oldest request
-// first), the post's fixed client (with or without jitter), and refusals
-// that cost nothing, at any value of the model's other fields that it
-// knows (the workers, the service's mean and shape, rates, sale, duration,
-// the sale's ramps and waves, a slowdown, timeout, retries, their delay
-// and jitter, bound, order share, CoDel's M and N, seed, the time series'
-// step, and the other clients' knobs, which the fixed client never reads);
+// first), the post's fixed client (with or without jitter) and backoff with
+// full jitter, and refusals that cost nothing, at any value of the model's
+// other fields that it knows (the workers, the service's mean and shape,
+// rates, sale, duration, the sale's ramps and waves, a slowdown, timeout,
+// retries, their delay and jitter, backoff's base and cap, bound, order
+// share, CoDel's M and N, seed, the time series' step, and the other
+// clients' knobs, which these two never read);
 // any field it does not know must be at its default. New arrivals do not depend on the
 // service, so a shaped sale's (rule 25) are drawn as the event loop draws
 // them, by thinning (redraw), and the waves decide who is the sale's
@@ -83,14 +84,18 @@ func arrivalOrderTakes(c Config) bool {
 	// A slowdown (rule 23): a service's time is stretched by when it
 	// starts, which the path knows when it draws it.
 	c.SlowFactor, c.SlowStartS, c.SlowS = d.SlowFactor, d.SlowStartS, d.SlowS
-	// The other clients' knobs, which the fixed client never reads.
-	if c.Client == Fixed {
-		c.BackoffBaseMS, c.BackoffCapMS = d.BackoffBaseMS, d.BackoffCapMS
+	// The clients: the post's fixed one, and backoff with full jitter,
+	// whose delays vary as jitter makes the fixed client's, each drawn as
+	// its retry is made (variedDelay), whatever came before; neither
+	// reads the other clients' knobs.
+	switch c.Client {
+	case Fixed, Backoff:
+		c.Client, c.BackoffBaseMS, c.BackoffCapMS = d.Client, d.BackoffBaseMS, d.BackoffCapMS
 		c.BudgetTokens, c.BudgetRefusalCost, c.BudgetTimeoutCost, c.BudgetRefill = d.BudgetTokens, d.BudgetRefusalCost, d.BudgetTimeoutCost, d.BudgetRefill
 		c.RatioMax, c.ThrottleK, c.ClientWindowS = d.RatioMax, d.ThrottleK, d.ClientWindowS
 	}
-	// What is left must be the defaults: the fixed client, free refusals,
-	// and every field not named above.
+	// What is left must be the defaults: free refusals, and every field
+	// not named above.
 	return c == d
 }
 
@@ -118,6 +123,10 @@ type arrivalLines struct {
 	// plain says the service times are the post's, exponential and never
 	// stretched: drawn in the loop itself.
 	plain bool
+	// varied says retries' delays vary, with jitter or by the backoff
+	// client: made in the event loop's order, due from a heap (retryLater,
+	// nextJittered).
+	varied bool
 }
 
 // retry is a retry made and not yet sent.
@@ -148,7 +157,7 @@ func (e *engine) arrivalOrder() bool {
 	l.jittered = l.jittered[:0]
 	l.next = ring[retry]{buf: l.next.buf}
 	defer func() { l.free, l.waiting = free, waiting }()
-	jitter := e.retryJitter > 0
+	varied := l.varied
 	var tally *stepTally // nil without a series
 	if e.series != nil {
 		tally = &l.series
@@ -178,7 +187,7 @@ func (e *engine) arrivalOrder() bool {
 				return false
 			}
 		}
-		if jitter {
+		if varied {
 			var ok bool
 			if at, line, ok = e.nextJittered(at, made); !ok {
 				return false
@@ -277,7 +286,7 @@ func (e *engine) arrivalOrder() bool {
 		if p >= end { // still waiting when the run ends
 			e.longestWait = max(e.longestWait, end-at)
 			e.clientGaveUp(&x)
-			if jitter {
+			if varied {
 				continue
 			}
 			// So is every attempt from now on: the rest is waitOut's
@@ -392,6 +401,7 @@ func (e *engine) redraw(at int64, u float64, boundary int64) (float64, int64) {
 // the sale's people among the new arrivals (arrivalLines.waveFrom).
 func (e *engine) startLines() {
 	e.lines.plain = e.draw.exponential && !e.incidents
+	e.lines.varied = e.retryJitter > 0 || e.cfg.Client == Backoff
 	e.lines.waveFrom, e.lines.waveNS = e.peopleStart, e.peopleNS
 	if e.waveEvery > 0 {
 		e.wave(e.arrival, e.arrival)
@@ -600,7 +610,7 @@ func (e *engine) refuseAt(x *attempt, t int64) {
 // did. With jitter, the retry waits to be made (nextJittered).
 func (e *engine) retryLater(line *ring[retry], x *attempt, t int64, wasRefused bool) {
 	r := retry{due: t + e.retryDelay, made: t, first: x.first, try: int16(x.try + 1), window: x.window, order: x.order, sale: x.sale, refused: wasRefused}
-	if e.retryJitter > 0 {
+	if e.lines.varied {
 		if wasRefused {
 			e.lines.toMakeRefused.pushBack(r)
 		} else {
@@ -672,7 +682,7 @@ func (e *engine) nextJittered(arrival, arrivalMade int64) (at int64, line *ring[
 		}
 		r := first.popFront()
 		e.retriesMade++
-		r.due = r.made + e.retryDelay + int64(float64(float64(e.retryJitter)*e.jitter.Float64()))
+		r.due = r.made + e.variedDelay(r.try-1)
 		if r.due >= e.end {
 			e.neverSent(r)
 			continue
@@ -687,6 +697,18 @@ func (e *engine) nextJittered(arrival, arrivalMade int64) (at int64, line *ring[
 		l.next.pushBack(r)
 	}
 	return at, line, true
+}
+
+// variedDelay draws the delay of a retry made as its person's try'th
+// attempt ends, as the event loop's retryOrSettle draws it: for the backoff
+// client a uniform draw under min(BackoffCapMS, BackoffBaseMS x 2^(try-1))
+// from the client's stream, for the fixed client RetryDelayMS and a uniform
+// jitter under RetryJitterMS from the jitter's (rule 13).
+func (e *engine) variedDelay(try int16) int64 {
+	if e.cfg.Client == Backoff {
+		return int64(float64(backoffCeiling(e.backoffBase, e.backoffCap, int32(try)) * e.clientRand.Float64()))
+	}
+	return e.retryDelay + int64(float64(float64(e.retryJitter)*e.jitter.Float64()))
 }
 
 // retryHeap is a binary min-heap of retries by (due, made).

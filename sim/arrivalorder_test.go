@@ -3,6 +3,7 @@ package sim
 import (
 	"encoding/json"
 	"flag"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -99,6 +100,13 @@ func arrivalOrderConfig(r *rand.Rand, budget float64) Config {
 		c.RefusalCostMS = pick(0, 20) // unread: they never refuse
 	}
 	c.Seed = r.Uint64N(MaxSeed + 1)
+	// The client: the post's, or backoff with full jitter, its base and
+	// cap across their range (a base of 0 retries at once).
+	if r.IntN(3) == 0 {
+		c.Client = Backoff
+		c.BackoffBaseMS = pick(1000, 0, 1e-6, c.TimeoutMS, spread(1e-6, 1e5))
+		c.BackoffCapMS = pick(20000, 0, c.BackoffBaseMS, c.BackoffBaseMS*8, spread(1e-6, 1e6))
+	}
 	// The sale's shape (rule 25), where the sale has a rate and a length
 	// of its own: a ramp up to half of it, waves that fit the run (back
 	// to back, or apart), or both.
@@ -224,6 +232,21 @@ func TestArrivalOrderWaitsOut(t *testing.T) {
 	}
 }
 
+// TestArrivalOrderBackoff compares the two paths on the post's storm with
+// the backoff client ("Clients that behave"), under each policy the
+// arrival-order path takes, at the client's defaults and with a cap that
+// keeps every delay under a second: each must be computed by the path.
+func TestArrivalOrderBackoff(t *testing.T) {
+	for _, p := range []Policy{FIFO, Skip, Bounded, CoDel} {
+		for _, capMS := range []float64{20000, 800} {
+			c := DefaultConfig()
+			c.Policy, c.Client, c.Retries, c.BackoffCapMS = p, Backoff, 3, capMS
+			what := fmt.Sprintf("%s, backoff capped at %g ms", p, capMS)
+			assert.True(t, sameByBothPaths(t, what, c), "%s: computed by the arrival-order path", what)
+		}
+	}
+}
+
 // TestArrivalOrderTakes checks which Configs the arrival-order path takes.
 func TestArrivalOrderTakes(t *testing.T) {
 	tests := []struct {
@@ -266,12 +289,23 @@ func TestArrivalOrderTakes(t *testing.T) {
 		}, true},
 	}
 	for _, cl := range Clients[1:] {
+		reason, takes := "the "+cl.String()+" client decides from a history", false
+		if cl == Backoff {
+			reason, takes = "the backoff client draws each retry's delay as it is made, whatever came before", true
+		}
 		tests = append(tests, struct {
 			reason string
 			change func(*Config)
 			takes  bool
-		}{"the " + cl.String() + " client decides from a history", func(c *Config) { c.Client, c.Retries = cl, 3 }, false})
+		}{reason, func(c *Config) { c.Client, c.Retries = cl, 3 }, takes})
 	}
+	tests = append(tests, struct {
+		reason string
+		change func(*Config)
+		takes  bool
+	}{"the backoff client never reads the fixed client's jitter", func(c *Config) {
+		c.Client, c.Retries, c.RetryJitterMS, c.BackoffBaseMS, c.BackoffCapMS = Backoff, 3, 500, 20, 300
+	}, true})
 	for _, tt := range tests {
 		c := DefaultConfig()
 		tt.change(&c)
@@ -283,20 +317,18 @@ func TestArrivalOrderTakes(t *testing.T) {
 }
 
 // arrivalOrderFields are the Config fields the arrival-order path takes
-// at any value in the post's shop (reads, or never needs, as
-// arrivalOrderTakes says); arrivalOrderDeclines, those it declines when
-// they leave their default. A field in neither list, such as one added
-// after this path, must be declined: TestArrivalOrderDeclinesNewFields.
-var (
-	arrivalOrderFields = []string{
-		"Policy", "Workers", "ServiceMS", "NormalRPS", "SaleRPS", "SaleStartS", "SaleS", "DurationS",
-		"TimeoutMS", "Retries", "RetryDelayMS", "RetryJitterMS", "Queue", "RefusalCostMS", "OrderShare",
-		"CoDelTargetMS", "CoDelIntervalMS", "BackoffBaseMS", "BackoffCapMS", "BudgetTokens",
-		"BudgetRefusalCost", "BudgetTimeoutCost", "BudgetRefill", "RatioMax", "ThrottleK", "ClientWindowS", "Seed", "SeriesStepS", "Service", "ServiceP99MS",
-		"SaleRampS", "SaleWaves", "SaleEveryS", "SlowFactor", "SlowStartS", "SlowS",
-	}
-	arrivalOrderDeclines = []string{"Client"}
-)
+// in the post's shop at the value next to their default (reads, or never
+// needs, as arrivalOrderTakes says: the next policy, skip, and the next
+// client, backoff; TestArrivalOrderTakes holds it to the others). A field
+// not in the list, such as one added after this path, must be declined:
+// TestArrivalOrderDeclinesNewFields.
+var arrivalOrderFields = []string{
+	"Policy", "Workers", "ServiceMS", "NormalRPS", "SaleRPS", "SaleStartS", "SaleS", "DurationS",
+	"TimeoutMS", "Retries", "RetryDelayMS", "RetryJitterMS", "Queue", "RefusalCostMS", "OrderShare",
+	"CoDelTargetMS", "CoDelIntervalMS", "Client", "BackoffBaseMS", "BackoffCapMS", "BudgetTokens",
+	"BudgetRefusalCost", "BudgetTimeoutCost", "BudgetRefill", "RatioMax", "ThrottleK", "ClientWindowS", "Seed", "SeriesStepS", "Service", "ServiceP99MS",
+	"SaleRampS", "SaleWaves", "SaleEveryS", "SlowFactor", "SlowStartS", "SlowS",
+}
 
 // TestArrivalOrderDeclinesNewFields sets each field of Config in turn to
 // a value other than its default, by reflection, so that it covers fields
@@ -312,9 +344,7 @@ func TestArrivalOrderDeclinesNewFields(t *testing.T) {
 		require.NotEqual(t, DefaultConfig(), c, "field %s changed", name)
 		switch {
 		case slices.Contains(arrivalOrderFields, name):
-			assert.True(t, arrivalOrderTakes(c), "%s is one the arrival-order path takes at any value", name)
-		case slices.Contains(arrivalOrderDeclines, name):
-			assert.False(t, arrivalOrderTakes(c), "%s is one the arrival-order path declines", name)
+			assert.True(t, arrivalOrderTakes(c), "%s is one the arrival-order path takes", name)
 		default:
 			assert.False(t, arrivalOrderTakes(c), "%s is new to the arrival-order path, which must decline it until it computes it exactly (and the differential tests prove it)", name)
 		}
@@ -364,7 +394,7 @@ func changeValue(v reflect.Value) bool {
 // FuzzArrivalOrder runs both paths on Configs made from the fuzzer's
 // values and requires the same Result, byte for byte (json.Marshal). A
 // Config the arrival-order path would decline is moved into its domain
-// (one of its policies, the fixed client, free refusals where
+// (one of its policies, the fixed client or backoff, free refusals where
 // they are read), so that every execution compares something.
 //
 //	go test ./sim -run='^$' -fuzz=FuzzArrivalOrder -fuzztime=60s
@@ -393,6 +423,12 @@ func FuzzArrivalOrder(f *testing.F) {
 			c.RefusalCostMS = refusalCostMS
 		}
 		c.Seed, c.SeriesStepS = seed, seriesStepS
+		if uint(client)%2 == 1 { // backoff, at a base and cap from a few across their range
+			bases := []float64{1000, 0, 1e-6, 1, 50, 1e5}
+			c.Client = Backoff
+			c.BackoffBaseMS = bases[uint(client/2)%6]
+			c.BackoffCapMS = []float64{20000, 0, 1, c.BackoffBaseMS, c.BackoffBaseMS * 8}[uint(client/12)%5]
+		}
 		c.SaleRampS, c.SaleWaves, c.SaleEveryS = saleRampS, saleWaves, saleEveryS
 		c.SlowFactor, c.SlowStartS, c.SlowS = slowFactor, slowStartS, slowS
 		c.Service, c.ServiceP99MS = ServiceShape(uint(service)%3), serviceP99MS

@@ -34,6 +34,16 @@ func BenchmarkRetryStorm(b *testing.B) {
 	reportAttempts(b, benchRun(b, c))
 }
 
+// BenchmarkRetryStormBackoff is the retry storm with the backoff client
+// (full jitter, its defaults), which the arrival-order path computes since
+// issue 15: its retries made in the event loop's order, due from a heap.
+func BenchmarkRetryStormBackoff(b *testing.B) {
+	b.ReportAllocs()
+	c := DefaultConfig()
+	c.Retries, c.Client = 3, Backoff
+	reportAttempts(b, benchRun(b, c))
+}
+
 // BenchmarkRunLIFO is the default config under adaptive LIFO, which only
 // the event loop runs: the figure issue 15's trim of the event loop aims at.
 func BenchmarkRunLIFO(b *testing.B) {

@@ -71,7 +71,8 @@ func TestArrivalOrderOnParityConfigs(t *testing.T) {
 
 // intoArrivalOrder is c within the arrival-order path's domain: the
 // fields it takes (arrivalOrderFields) kept, every other at its default,
-// lifo as codel and priority as the bounded queue, refusals free.
+// lifo as codel and priority as the bounded queue, refusals free, and a
+// client that keeps a history as the post's fixed one.
 func intoArrivalOrder(c Config) Config {
 	out := DefaultConfig()
 	from, to := reflect.ValueOf(c), reflect.ValueOf(&out).Elem()
@@ -86,6 +87,9 @@ func intoArrivalOrder(c Config) Config {
 	}
 	if out.Policy == Bounded || out.Policy == CoDel {
 		out.RefusalCostMS = 0
+	}
+	if out.Client != Backoff { // the clients that keep a history, as the post's
+		out.Client = Fixed
 	}
 	return out
 }
