@@ -435,10 +435,6 @@ const (
 	fromServices         // a service ending
 )
 
-// noLineEvent is earliestLine's answer when the lines and the heap of
-// retries and incidents are empty: after every time and seq.
-var noLineEvent = event{at: math.MaxInt64, seq: math.MaxUint64}
-
 // loop processes events in (time, seq) order until the run's end, stopping
 // at each of the series' steps, if the run has a series, to record it.
 func (e *engine) loop() {
@@ -458,20 +454,19 @@ func (e *engine) loop() {
 // comes next, and when a new person or a service ending does, notes the
 // earliest of them as soonest; untilSoonest then handles new people and
 // services ending, most of a run's events, while they come before soonest,
-// with two comparisons each. While a trace listens, handleTraced takes
-// every event.
+// with two comparisons each. While a trace listens, untilLines tells it of
+// each of its events, and handleOwnTraced takes the new people and the
+// services ending one at a time.
 func (e *engine) until() int64 {
 	for {
-		if e.trace != nil {
-			if at, stopped := e.handleTraced(); stopped {
-				return at
-			}
-			continue
-		}
 		if at, stopped := e.untilLines(); stopped {
 			return at
 		}
-		e.untilSoonest()
+		if e.trace != nil {
+			e.handleOwnTraced()
+		} else {
+			e.untilSoonest()
+		}
 	}
 }
 
@@ -479,10 +474,34 @@ func (e *engine) until() int64 {
 // while it comes before the next arrival and the services' top. It returns
 // the next event's time with stopped true when that is at or after e.stop;
 // otherwise the next is a new person or a service ending, and it notes the
-// earliest of the lines and the heap as soonest.
+// earliest of the lines and the heap as soonest. A trace hears each event
+// it handles.
 func (e *engine) untilLines() (at int64, stopped bool) {
 	for {
-		lineAt, lineSeq, from := e.earliestLine()
+		// the lines' fronts' and the heap's top's earliest: after every
+		// time and seq when all are empty
+		lineAt, lineSeq, from := int64(math.MaxInt64), uint64(math.MaxUint64), fromHeap
+		if e.timeouts.n > 0 {
+			f := &e.timeouts.buf[e.timeouts.head]
+			lineAt, lineSeq, from = f.at, f.seq, fromTimeouts
+		}
+		if e.refusing.n|e.retryLine.n > 0 { // one test when both are empty
+			if e.refusing.n > 0 {
+				if f := &e.refusing.buf[e.refusing.head]; f.before(lineAt, lineSeq) {
+					lineAt, lineSeq, from = f.at, f.seq, fromRefusing
+				}
+			}
+			if e.retryLine.n > 0 {
+				if f := &e.retryLine.buf[e.retryLine.head]; f.before(lineAt, lineSeq) {
+					lineAt, lineSeq, from = f.at, f.seq, fromRetryLine
+				}
+			}
+		}
+		if e.events.n > 0 {
+			if f := &e.events.buf[0]; f.before(lineAt, lineSeq) {
+				lineAt, lineSeq, from = f.at, f.seq, fromHeap
+			}
+		}
 		at, seq, _ := e.nextOwn()
 		if !comesBefore(lineAt, lineSeq, at, seq) {
 			if at >= e.stop {
@@ -495,6 +514,9 @@ func (e *engine) untilLines() (at int64, stopped bool) {
 			return lineAt, true
 		}
 		e.advance(lineAt)
+		if e.trace != nil {
+			e.traceNext(from)
+		}
 		e.handleLine(from)
 	}
 }
@@ -560,29 +582,17 @@ func timeWentBackwards(from, to int64) {
 	panic("sim: time went backwards, from " + strconv.FormatInt(from, 10) + " to " + strconv.FormatInt(to, 10) + " ns")
 }
 
-// handleTraced handles the next event, the earliest of the next arrival,
-// the services' top and the lines' and the heap's earliest, telling the
-// trace first, unless it is at or after e.stop: then it returns its time
-// with stopped true.
-func (e *engine) handleTraced() (at int64, stopped bool) {
-	at, seq, next := e.nextOwn()
-	if lineAt, lineSeq, from := e.earliestLine(); comesBefore(lineAt, lineSeq, at, seq) {
-		at, next = lineAt, from
-	}
-	if at >= e.stop {
-		return at, true
-	}
+// handleOwnTraced handles the next arrival or service ending, which
+// untilLines has found to come next, telling the trace first.
+func (e *engine) handleOwnTraced() {
+	at, _, next := e.nextOwn()
 	e.advance(at)
 	e.traceNext(next)
-	switch next {
-	case fromArrivals:
-		e.newPerson()
-	case fromServices:
+	if next == fromServices {
 		e.endService()
-	default:
-		e.handleLine(next)
+	} else {
+		e.newPerson()
 	}
-	return at, false
 }
 
 // handleLine handles the front of the line next names, or the heap's top.
@@ -626,35 +636,6 @@ func (e *engine) dropCancelledTimeouts() {
 		e.timeouts.popFront()
 		e.release(i, a)
 	}
-}
-
-// earliestLine is the earliest of the lines' fronts and the heap's top:
-// its time, seq and where it is; noLineEvent's (fromHeap) when all are
-// empty.
-func (e *engine) earliestLine() (at int64, seq uint64, from int) {
-	at, seq, from = noLineEvent.at, noLineEvent.seq, fromHeap
-	if e.timeouts.n > 0 {
-		f := &e.timeouts.buf[e.timeouts.head]
-		at, seq, from = f.at, f.seq, fromTimeouts
-	}
-	if e.refusing.n|e.retryLine.n > 0 { // one test when both are empty
-		if e.refusing.n > 0 {
-			if f := &e.refusing.buf[e.refusing.head]; f.before(at, seq) {
-				at, seq, from = f.at, f.seq, fromRefusing
-			}
-		}
-		if e.retryLine.n > 0 {
-			if f := &e.retryLine.buf[e.retryLine.head]; f.before(at, seq) {
-				at, seq, from = f.at, f.seq, fromRetryLine
-			}
-		}
-	}
-	if e.events.n > 0 {
-		if f := &e.events.buf[0]; f.before(at, seq) {
-			at, seq, from = f.at, f.seq, fromHeap
-		}
-	}
-	return at, seq, from
 }
 
 // due notes ev, just added to the line or the heap from names, as the

@@ -62,7 +62,8 @@ func TestGoldenEvents(t *testing.T) {
 // without a trace. The loop handles some events differently while a trace
 // listens: every timeout is an event heard at its own time, where without
 // one a timeout whose client has heard back is let go of early
-// (dropCancelledTimeouts), and every event goes through handleTraced.
+// (dropCancelledTimeouts), and new people and services ending go one at a
+// time through handleOwnTraced rather than untilSoonest.
 func TestTraceOnlyListens(t *testing.T) {
 	with := func(f func(*Config)) Config {
 		c := DefaultConfig()
