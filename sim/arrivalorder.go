@@ -26,13 +26,15 @@ import (
 // whether a retry follows and when. Retries a fixed delay after a timeout or
 // a refusal come due in the order they are made, so each kind is a
 // first-in-first-out line, merged with the new arrivals by due time; with
-// jitter, or the backoff client's delays, they are made (and their delays
-// drawn) in the order the event loop makes them, then come due from a heap.
+// jitter, or the backoff client's or Retry-After's delays, they are made
+// (and their delays drawn) in the order the event loop makes them, then
+// come due from a heap.
 //
 // It takes exactly the Configs arrivalOrderTakes accepts: the policies
 // fifo, skip, bounded and codel (every one that serves the oldest request
-// first), the post's fixed client (with or without jitter) and backoff with
-// full jitter, and refusals that cost nothing, at any value of the model's
+// first), the post's fixed client (with or without jitter), backoff with
+// full jitter and, but under codel, Retry-After, and refusals that cost
+// nothing, at any value of the model's
 // other fields that it knows (the workers, the service's mean and shape,
 // rates, sale, duration, the sale's ramps and waves, a slowdown, timeout,
 // retries, their delay and jitter, backoff's base and cap, bound, order
@@ -61,6 +63,9 @@ import (
 // field added to Config later is declined until this function learns it.
 func arrivalOrderTakes(c Config) bool {
 	d := DefaultConfig()
+	if c.Client == RetryAfter && c.Policy == CoDel { // the hint's queue is one the path has not met (below)
+		return false
+	}
 	switch c.Policy {
 	case FIFO, Skip:
 		c.RefusalCostMS = d.RefusalCostMS // unread: they never refuse
@@ -84,12 +89,16 @@ func arrivalOrderTakes(c Config) bool {
 	// A slowdown (rule 23): a service's time is stretched by when it
 	// starts, which the path knows when it draws it.
 	c.SlowFactor, c.SlowStartS, c.SlowS = d.SlowFactor, d.SlowStartS, d.SlowS
-	// The clients: the post's fixed one, and backoff with full jitter,
-	// whose delays vary as jitter makes the fixed client's, each drawn as
-	// its retry is made (variedDelay), whatever came before; neither
-	// reads the other clients' knobs.
+	// The clients: the post's fixed one; backoff with full jitter, whose
+	// delays vary as jitter makes the fixed client's, each drawn as its
+	// retry is made (variedDelay), whatever came before; and Retry-After,
+	// where the refusals' hint is the queue's as the path knows it when it
+	// refuses: the bounded queue's, full at an arrival (fifo and skip never
+	// refuse, so that it is then the fixed client; codel refuses as a
+	// worker takes a request, when the queue holds arrivals the path has
+	// not met yet). None reads the other clients' knobs.
 	switch c.Client {
-	case Fixed, Backoff:
+	case Fixed, Backoff, RetryAfter:
 		c.Client, c.BackoffBaseMS, c.BackoffCapMS = d.Client, d.BackoffBaseMS, d.BackoffCapMS
 		c.BudgetTokens, c.BudgetRefusalCost, c.BudgetTimeoutCost, c.BudgetRefill = d.BudgetTokens, d.BudgetRefusalCost, d.BudgetTimeoutCost, d.BudgetRefill
 		c.RatioMax, c.ThrottleK, c.ClientWindowS = d.RatioMax, d.ThrottleK, d.ClientWindowS
@@ -159,7 +168,7 @@ func (e *engine) arrivalOrder() bool {
 	defer func() { l.free, l.waiting = free, waiting }()
 	// l.varied, computed again here rather than loaded from l: the load
 	// cost the default run 3% more instructions under WebAssembly (V8's).
-	varied := e.retryJitter > 0 || e.cfg.Client == Backoff
+	varied := e.retriesVary()
 	var tally *stepTally // nil without a series
 	if e.series != nil {
 		tally = &l.series
@@ -403,7 +412,7 @@ func (e *engine) redraw(at int64, u float64, boundary int64) (float64, int64) {
 // the sale's people among the new arrivals (arrivalLines.waveFrom).
 func (e *engine) startLines() {
 	e.lines.plain = e.draw.exponential && !e.incidents
-	e.lines.varied = e.retryJitter > 0 || e.cfg.Client == Backoff
+	e.lines.varied = e.retriesVary()
 	e.lines.waveFrom, e.lines.waveNS = e.peopleStart, e.peopleNS
 	if e.waveEvery > 0 {
 		e.wave(e.arrival, e.arrival)
@@ -684,7 +693,7 @@ func (e *engine) nextJittered(arrival, arrivalMade int64) (at int64, line *ring[
 		}
 		r := first.popFront()
 		e.retriesMade++
-		r.due = r.made + e.variedDelay(r.try-1)
+		r.due = r.made + e.variedDelay(r.try-1, r.refused)
 		if r.due >= e.end {
 			e.neverSent(r)
 			continue
@@ -701,16 +710,33 @@ func (e *engine) nextJittered(arrival, arrivalMade int64) (at int64, line *ring[
 	return at, line, true
 }
 
+// retriesVary reports whether retries' delays vary, so that they are made
+// in the event loop's order and come due from a heap: with jitter, for the
+// backoff client, and for Retry-After's refusals (the bounded queue's).
+func (e *engine) retriesVary() bool {
+	return e.retryJitter > 0 || e.cfg.Client == Backoff || (e.cfg.Client == RetryAfter && e.cfg.Policy == Bounded)
+}
+
 // variedDelay draws the delay of a retry made as its person's try'th
-// attempt ends, as the event loop's retryOrSettle draws it: for the backoff
-// client a uniform draw under min(BackoffCapMS, BackoffBaseMS x 2^(try-1))
-// from the client's stream, for the fixed client RetryDelayMS and a uniform
-// jitter under RetryJitterMS from the jitter's (rule 13).
-func (e *engine) variedDelay(try int16) int64 {
+// attempt ends, refused or timed out, as the event loop's retryOrSettle
+// draws it: for the backoff client a uniform draw under min(BackoffCapMS,
+// BackoffBaseMS x 2^(try-1)) from the client's stream; otherwise
+// RetryDelayMS with a uniform jitter under RetryJitterMS, if any, from the
+// jitter's (rule 13), which for Retry-After's refusals the hint then
+// replaces, with a second of jitter from the client's stream: the hint is
+// the bounded queue's, full.
+func (e *engine) variedDelay(try int16, refused bool) int64 {
 	if e.cfg.Client == Backoff {
 		return int64(float64(backoffCeiling(e.backoffBase, e.backoffCap, int32(try)) * e.clientRand.Float64()))
 	}
-	return e.retryDelay + int64(float64(float64(e.retryJitter)*e.jitter.Float64()))
+	delay := e.retryDelay
+	if e.retryJitter > 0 {
+		delay += int64(float64(float64(e.retryJitter) * e.jitter.Float64()))
+	}
+	if refused && e.cfg.Client == RetryAfter {
+		delay = e.retryAfterFor(e.bound) + int64(float64(1e9*e.clientRand.Float64()))
+	}
+	return delay
 }
 
 // retryHeap is a binary min-heap of retries by (due, made).

@@ -100,12 +100,18 @@ func arrivalOrderConfig(r *rand.Rand, budget float64) Config {
 		c.RefusalCostMS = pick(0, 20) // unread: they never refuse
 	}
 	c.Seed = r.Uint64N(MaxSeed + 1)
-	// The client: the post's, or backoff with full jitter, its base and
-	// cap across their range (a base of 0 retries at once).
-	if r.IntN(3) == 0 {
+	// The client: the post's; backoff with full jitter, its base and cap
+	// across their range (a base of 0 retries at once); or Retry-After,
+	// but for codel.
+	switch r.IntN(4) {
+	case 0:
 		c.Client = Backoff
 		c.BackoffBaseMS = pick(1000, 0, 1e-6, c.TimeoutMS, spread(1e-6, 1e5))
 		c.BackoffCapMS = pick(20000, 0, c.BackoffBaseMS, c.BackoffBaseMS*8, spread(1e-6, 1e6))
+	case 1:
+		if c.Policy != CoDel {
+			c.Client = RetryAfter
+		}
 	}
 	// The sale's shape (rule 25), where the sale has a rate and a length
 	// of its own: a ramp up to half of it, waves that fit the run (back
@@ -232,11 +238,14 @@ func TestArrivalOrderWaitsOut(t *testing.T) {
 	}
 }
 
-// TestArrivalOrderBackoff compares the two paths on the post's storm with
-// the backoff client ("Clients that behave"), under each policy the
-// arrival-order path takes, at the client's defaults and with a cap that
-// keeps every delay under a second: each must be computed by the path.
-func TestArrivalOrderBackoff(t *testing.T) {
+// TestArrivalOrderClients compares the two paths on the post's storm with
+// the clients the arrival-order path takes besides the post's ("Clients
+// that behave"): backoff under each of its policies, at the client's
+// defaults and with a cap that keeps every delay under a second, and
+// Retry-After from a bounded queue of 40 whose last places wait past a
+// timeout of 300 ms, so that retries follow refusals and timeouts both,
+// with jitter and without. Each must be computed by the path.
+func TestArrivalOrderClients(t *testing.T) {
 	for _, p := range []Policy{FIFO, Skip, Bounded, CoDel} {
 		for _, capMS := range []float64{20000, 800} {
 			c := DefaultConfig()
@@ -244,6 +253,12 @@ func TestArrivalOrderBackoff(t *testing.T) {
 			what := fmt.Sprintf("%s, backoff capped at %g ms", p, capMS)
 			assert.True(t, sameByBothPaths(t, what, c), "%s: computed by the arrival-order path", what)
 		}
+	}
+	for _, jitterMS := range []float64{0, 500} {
+		c := DefaultConfig()
+		c.Policy, c.Queue, c.Client, c.Retries, c.RetryJitterMS, c.TimeoutMS = Bounded, 40, RetryAfter, 3, jitterMS, 300
+		what := fmt.Sprintf("a bounded queue of 40, Retry-After, jitter %g ms", jitterMS)
+		assert.True(t, sameByBothPaths(t, what, c), "%s: computed by the arrival-order path", what)
 	}
 }
 
@@ -290,8 +305,11 @@ func TestArrivalOrderTakes(t *testing.T) {
 	}
 	for _, cl := range Clients[1:] {
 		reason, takes := "the "+cl.String()+" client decides from a history", false
-		if cl == Backoff {
+		switch cl {
+		case Backoff:
 			reason, takes = "the backoff client draws each retry's delay as it is made, whatever came before", true
+		case RetryAfter:
+			reason, takes = "the unbounded queue refuses nobody, so Retry-After is the fixed client", true
 		}
 		tests = append(tests, struct {
 			reason string
@@ -299,13 +317,18 @@ func TestArrivalOrderTakes(t *testing.T) {
 			takes  bool
 		}{reason, func(c *Config) { c.Client, c.Retries = cl, 3 }, takes})
 	}
-	tests = append(tests, struct {
+	type takesCase = struct {
 		reason string
 		change func(*Config)
 		takes  bool
-	}{"the backoff client never reads the fixed client's jitter", func(c *Config) {
+	}
+	tests = append(tests, takesCase{"the backoff client never reads the fixed client's jitter", func(c *Config) {
 		c.Client, c.Retries, c.RetryJitterMS, c.BackoffBaseMS, c.BackoffCapMS = Backoff, 3, 500, 20, 300
-	}, true})
+	}, true}, takesCase{"Retry-After from the bounded queue: full, as the path refuses at an arrival", func(c *Config) {
+		c.Policy, c.Queue, c.Client, c.Retries = Bounded, 40, RetryAfter, 3
+	}, true}, takesCase{"Retry-After from codel: its refusals' queue holds arrivals the path has not met", func(c *Config) {
+		c.Policy, c.Client, c.Retries = CoDel, RetryAfter, 3
+	}, false})
 	for _, tt := range tests {
 		c := DefaultConfig()
 		tt.change(&c)
@@ -394,7 +417,7 @@ func changeValue(v reflect.Value) bool {
 // FuzzArrivalOrder runs both paths on Configs made from the fuzzer's
 // values and requires the same Result, byte for byte (json.Marshal). A
 // Config the arrival-order path would decline is moved into its domain
-// (one of its policies, the fixed client or backoff, free refusals where
+// (one of its policies, the fixed client, backoff or Retry-After, free refusals where
 // they are read), so that every execution compares something.
 //
 //	go test ./sim -run='^$' -fuzz=FuzzArrivalOrder -fuzztime=60s
@@ -423,11 +446,16 @@ func FuzzArrivalOrder(f *testing.F) {
 			c.RefusalCostMS = refusalCostMS
 		}
 		c.Seed, c.SeriesStepS = seed, seriesStepS
-		if uint(client)%2 == 1 { // backoff, at a base and cap from a few across their range
+		switch uint(client) % 3 {
+		case 1: // backoff, at a base and cap from a few across their range
 			bases := []float64{1000, 0, 1e-6, 1, 50, 1e5}
 			c.Client = Backoff
-			c.BackoffBaseMS = bases[uint(client/2)%6]
-			c.BackoffCapMS = []float64{20000, 0, 1, c.BackoffBaseMS, c.BackoffBaseMS * 8}[uint(client/12)%5]
+			c.BackoffBaseMS = bases[uint(client/3)%6]
+			c.BackoffCapMS = []float64{20000, 0, 1, c.BackoffBaseMS, c.BackoffBaseMS * 8}[uint(client/18)%5]
+		case 2: // Retry-After, but for codel
+			if c.Policy != CoDel {
+				c.Client = RetryAfter
+			}
 		}
 		c.SaleRampS, c.SaleWaves, c.SaleEveryS = saleRampS, saleWaves, saleEveryS
 		c.SlowFactor, c.SlowStartS, c.SlowS = slowFactor, slowStartS, slowS

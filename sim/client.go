@@ -276,8 +276,11 @@ func backoffCeiling(base, cap float64, n int32) float64 {
 // waiting would take to drain at full capacity, in whole seconds as HTTP
 // sends it, at least 1 and at most a day (the longest run), so that a vast
 // queue cannot overflow the clock.
-func (e *engine) retryAfter() int64 {
-	drain := float64(e.queue.len()) / e.capacityPerNS // ns
+func (e *engine) retryAfter() int64 { return e.retryAfterFor(e.queue.len()) }
+
+// retryAfterFor is retryAfter with waiting requests in the queue.
+func (e *engine) retryAfterFor(waiting int) int64 {
+	drain := float64(waiting) / e.capacityPerNS // ns
 	s := min(max(math.Ceil(drain/1e9), 1), maxDuration)
 	return int64(s) * 1_000_000_000
 }

@@ -88,7 +88,10 @@ func intoArrivalOrder(c Config) Config {
 	if out.Policy == Bounded || out.Policy == CoDel {
 		out.RefusalCostMS = 0
 	}
-	if out.Client != Backoff { // the clients that keep a history, as the post's
+	switch {
+	case out.Client == Backoff:
+	case out.Client == RetryAfter && out.Policy != CoDel:
+	default: // the clients that keep a history, as the post's
 		out.Client = Fixed
 	}
 	return out
