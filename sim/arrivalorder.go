@@ -167,7 +167,7 @@ func (e *engine) arrivalOrder() bool {
 	l.next = ring[retry]{buf: l.next.buf}
 	defer func() { l.free, l.waiting = free, waiting }()
 	// l.varied, computed again here rather than loaded from l: the load
-	// cost the default run 3% more instructions under WebAssembly (V8's).
+	// cost the default run 5% more instructions under WebAssembly (V8's).
 	varied := e.retriesVary()
 	var tally *stepTally // nil without a series
 	if e.series != nil {
