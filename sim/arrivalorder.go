@@ -132,10 +132,6 @@ type arrivalLines struct {
 	// plain says the service times are the post's, exponential and never
 	// stretched: drawn in the loop itself.
 	plain bool
-	// varied says retries' delays vary, with jitter or by the backoff
-	// client: made in the event loop's order, due from a heap (retryLater,
-	// nextJittered).
-	varied bool
 }
 
 // retry is a retry made and not yet sent.
@@ -166,8 +162,8 @@ func (e *engine) arrivalOrder() bool {
 	l.jittered = l.jittered[:0]
 	l.next = ring[retry]{buf: l.next.buf}
 	defer func() { l.free, l.waiting = free, waiting }()
-	// l.varied, computed again here rather than loaded from l: the load
-	// cost the default run 5% more instructions under WebAssembly (V8's).
+	// Computed, not kept in e.lines: loaded from there, it cost the
+	// default run 5% more instructions under WebAssembly (V8's).
 	varied := e.retriesVary()
 	var tally *stepTally // nil without a series
 	if e.series != nil {
@@ -412,7 +408,6 @@ func (e *engine) redraw(at int64, u float64, boundary int64) (float64, int64) {
 // the sale's people among the new arrivals (arrivalLines.waveFrom).
 func (e *engine) startLines() {
 	e.lines.plain = e.draw.exponential && !e.incidents
-	e.lines.varied = e.retriesVary()
 	e.lines.waveFrom, e.lines.waveNS = e.peopleStart, e.peopleNS
 	if e.waveEvery > 0 {
 		e.wave(e.arrival, e.arrival)
@@ -468,6 +463,7 @@ func (e *engine) waveOf(t int64) (from, ns int64) {
 // drawn. Retries with jitter are made by nextJittered, in the main loop
 // alone. It reports false, as arrivalOrder does, at a tie.
 func (e *engine) waitOut(waiting []int64, newMade int64) bool {
+	e.waitedOut = true
 	l := &e.lines
 	bounded := e.cfg.Policy == Bounded
 	stuck := 0 // the attempts that joined the queue here, all waiting to the end
@@ -501,7 +497,6 @@ func (e *engine) waitOut(waiting []int64, newMade int64) bool {
 		}
 		w := &e.windows[window]
 		e.countArrival(w, sale, order, int32(try))
-		e.waitedOut++
 		for len(waiting) > 0 && waiting[0] < at {
 			waiting = waiting[1:]
 		}
@@ -621,7 +616,7 @@ func (e *engine) refuseAt(x *attempt, t int64) {
 // did. With jitter, the retry waits to be made (nextJittered).
 func (e *engine) retryLater(line *ring[retry], x *attempt, t int64, wasRefused bool) {
 	r := retry{due: t + e.retryDelay, made: t, first: x.first, try: int16(x.try + 1), window: x.window, order: x.order, sale: x.sale, refused: wasRefused}
-	if e.lines.varied {
+	if e.retriesVary() {
 		if wasRefused {
 			e.lines.toMakeRefused.pushBack(r)
 		} else {

@@ -144,7 +144,7 @@ type engine struct {
 	trace func(at int64, what string, a *attempt)
 
 	lines     arrivalLines // the arrival-order path's memory (arrivalorder.go)
-	waitedOut int          // the attempts the arrival-order path's waitOut counted, for tests
+	waitedOut bool         // the arrival-order path's waitOut ran, for tests
 
 	pool  pool // every attempt in flight, by id, in blocks of no pointers, which the GC never scans
 	used  int  // ids handed out from the pool so far
