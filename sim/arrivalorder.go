@@ -55,6 +55,11 @@ import (
 // Once every worker is busy until the run's end (the stuck queue of the
 // post's retry storm), nothing arriving later is served, and the rest of
 // the run, each attempt counted, queued and given up on, is waitOut's.
+//
+// Under fifo, with the post's service times, no series and no jitter,
+// the common attempt (a new person's first, answered or timed out for
+// good, while no retry waits) is newcomers' (newcomers.go), a smaller loop
+// that leaves every other attempt, untouched, to this one.
 
 // arrivalOrderTakes reports whether the arrival-order path computes c's
 // Result exactly. It is an allow-list by construction: it sets the fields
@@ -180,7 +185,13 @@ func (e *engine) arrivalOrder() bool {
 	limit := min(boundary, end)
 	window, windowEnd := int16(0), int64(windowNS) // the new people's window, and its end
 	var x attempt                                  // the attempt arriving (below)
+	fast := e.newcomersTake()
 	for {
+		if fast && l.timedOut.n|l.refused.n == 0 { // the common attempts, until one that is not
+			c := crowd{gap: gap, limit: limit, windowEnd: windowEnd, newMade: newMade, waiting: waiting, left: left, earliest: earliest, window: window}
+			e.newcomers(&c, free)
+			newMade, waiting, left, earliest = c.newMade, c.waiting, c.left, c.earliest
+		}
 		// The next attempt to arrive, as the event loop orders them: by
 		// time, then by when each was made (its seq). Made at the same
 		// time, their order is the event loop's to know.

@@ -145,6 +145,11 @@ type engine struct {
 
 	lines     arrivalLines // the arrival-order path's memory (arrivalorder.go)
 	waitedOut bool         // the arrival-order path's waitOut ran, for tests
+	// newcomersTook counts the attempts newcomers computed, and
+	// newcomersLeft the attempts it left to arrivalOrder's loop, by why:
+	// for tests.
+	newcomersTook int
+	newcomersLeft [newcomersLeaves]int
 
 	pool  pool // every attempt in flight, by id, in blocks of no pointers, which the GC never scans
 	used  int  // ids handed out from the pool so far

@@ -1,0 +1,223 @@
+package sim
+
+import (
+	"math"
+	"slices"
+)
+
+// newcomers is the arrival-order path's loop for the attempt it meets
+// most: a new person's first, while no retry waits to be sent, under fifo
+// with the post's service times (exponential, never stretched) and no
+// series or jitter.
+//
+// It works each attempt out before it takes anything: the next new
+// arrival's draw and the service's, peeked from their streams, the queue
+// as the attempt finds it, when it leaves the queue (Kiefer and
+// Wolfowitz, as in arrivalOrder) and how it ends. Only if that is the
+// common case does it take it: the draws, the counts, the queue and the
+// worker. The common case is an attempt answered, or timed out with no
+// retry to follow, before the run's end, whose draws fall inside their
+// ziggurat layers, with no tie, and no window or rate boundary before the
+// next new arrival. Anything else (newcomersLeft lists it) it leaves,
+// untouched, to arrivalOrder's loop, which computes every attempt, and
+// returns. So the attempts it computes are computed as that loop computes
+// them, to the bit (the differential tests and FuzzArrivalOrder hold the
+// two paths equal; TestNewcomers that each way out is met).
+//
+// What it is for: under WebAssembly, every branch taken goes back through
+// the function's dispatch table, with every value live across the loop
+// moved into place (the README's "Speed and size"). Its loop takes about
+// nine such branches an attempt against arrivalOrder's eighteen, and keeps
+// fewer values live: a default run, 95% of whose attempts it computes,
+// went from 28.8 M to 19.7 M instructions under Node (V8's), and from
+// 10.9 M to 9.5 M natively.
+
+// Why newcomers left an attempt to arrivalOrder's loop (counted for tests
+// in engine.newcomersLeft).
+const (
+	leftAtWindow      = iota // a new window, or the run's end
+	leftBeyondArrival        // the next new arrival's draw is beyond its layer
+	leftAtRate               // the rate changes before the next new arrival
+	leftAtLeaving            // one leaves the queue as it arrives
+	leftAtFreeing            // a worker frees as it arrives
+	leftBeyondService        // its service time's draw is beyond its layer
+	leftAtEnd                // unfinished at the end, or still waiting
+	leftAtTimeout            // a timeout the run never reaches, or one a retry follows
+	leftForRoom              // no room to join the queue
+	newcomersLeaves          // how many ways out
+)
+
+// crowd is arrivalOrder's state that newcomers reads and carries on.
+type crowd struct {
+	gap       float64 // the new arrivals' mean gap, ns, until limit
+	limit     int64   // where that rate ends, or the run's end, ns
+	windowEnd int64   // the end of the new people's window, ns
+	newMade   int64   // when the next new arrival was drawn, ns
+	waiting   []int64 // when each attempt still waiting leaves the queue
+	left      int     // waiting[left:] have not left
+	earliest  uint64  // the workers' tree's root
+	window    int16   // the new people's window
+	before    counted // the counts as newcomers starts, kept here, not in the loop's values
+}
+
+// counted is some of the engine's counts as newcomers starts, from which
+// the counts that follow from the others are settled once it stops.
+type counted struct {
+	attempts, answered int   // the window's
+	sale, saleAnswered int   // the sale's attempts and answered
+	usefulNS           int64 // the workers' useful time
+}
+
+// newcomersTake reports whether newcomers may compute attempts of e's
+// Config.
+func (e *engine) newcomersTake() bool {
+	return e.cfg.Policy == FIFO && e.lines.plain && e.series == nil && !e.retriesVary()
+}
+
+// newcomers computes new people's first attempts from c's state, as
+// described above, until it meets one that is not the common case, which
+// it leaves to the caller.
+func (e *engine) newcomers(c *crowd, free freeTree) {
+	gap, limit, window, windowEnd := c.gap, c.limit, c.window, c.windowEnd
+	left, earliest := c.left, c.earliest
+	// The queue, queue[left:len(queue)-1], keeps math.MaxInt64 in its last
+	// place, so that its front is read without a test of its length.
+	queue := c.waiting
+	if len(queue)+2 > cap(queue) && left > 0 && left >= len(queue)/2 { // as arrivalOrder makes room
+		queue, left = queue[:copy(queue, queue[left:])], 0
+	}
+	queue = slices.Grow(queue, 2)
+	queue = append(queue, math.MaxInt64)
+	w := &e.windows[window]
+	c.before = counted{attempts: w.Attempts, answered: w.Answered, sale: e.saleAttempts, saleAnswered: e.sale.Answered, usefulNS: e.usefulNS}
+	end, timeout, mean := e.end, e.timeout, e.draw.mean
+	// A timeout from mayTimeOut on is not the common case: the run's end
+	// with no retries (a timed-out first attempt is its person's last),
+	// and any time with them.
+	mayTimeOut := end
+	if e.retries > 0 {
+		mayTimeOut = math.MinInt64
+	}
+	var why int
+	for {
+		at := e.arrival
+		if at >= windowEnd { // a new window (or the run's end)
+			why = leftAtWindow
+			break
+		}
+		// The next new arrival's draw, not yet taken (expLayer).
+		nextArrivals := e.arrivals.state + splitmixGamma
+		ja := uint32(mix64(nextArrivals) >> 32)
+		if ja >= ke[ja&0xFF] { // beyond its layer
+			why = leftBeyondArrival
+			break
+		}
+		da := float64(gap * float64(float64(ja)*float64(we[ja&0xFF])))
+		if !(da < float64(limit-at)) { // the rate changes first, or the run ends
+			why = leftAtRate
+			break
+		}
+		// The queue as it finds it: those that have not left by at.
+		for queue[left] < at {
+			left++
+		}
+		top, k := int64(earliest>>workerBits)-1, int(earliest&workerMask)
+		if queue[left] == at { // one leaves the queue as it arrives
+			why = leftAtLeaving
+			break
+		}
+		if top == at { // a worker frees as it arrives
+			why = leftAtFreeing
+			break
+		}
+		p := max(at, top)
+		// Its service time's draw, not yet taken.
+		nextService := e.service.state + splitmixGamma
+		js := uint32(mix64(nextService) >> 32)
+		if js >= ke[js&0xFF] {
+			why = leftBeyondService
+			break
+		}
+		d := float64(mean*float64(float64(js)*float64(we[js&0xFF]))) + 0.5
+		if d >= float64(end-p) { // unfinished, or still waiting at the end
+			why = leftAtEnd
+			break
+		}
+		done := p + int64(d)
+		deadline := at + timeout
+		answered := b2i(done < deadline)
+		if b2i(done >= deadline)&b2i(deadline >= mayTimeOut) != 0 { // a timeout the run never reaches, or a retry
+			why = leftAtTimeout
+			break
+		}
+		if len(queue)+1 > cap(queue) { // no room to join the queue
+			why = leftForRoom
+			break
+		}
+
+		// Taken: the draws.
+		e.arrivals.state, e.service.state = nextArrivals, nextService
+		e.arrival = at + int64(da)
+		order := b2i(e.comesToOrder())
+		c.newMade = at
+		sale := b2i(uint64(at-e.lines.waveFrom) < e.lines.waveNS)
+		// The counts, as countArrival and count make them, but those that
+		// follow from these, settled once it stops.
+		w := &e.windows[window]
+		w.Attempts++
+		w.Answered += answered
+		e.saleAttempts += sale
+		e.sale.Orders += sale & order
+		e.sale.Answered += sale & answered
+		e.sale.OrdersAnswered += sale & answered & order
+		busy := done - p
+		e.usefulNS += busy * int64(answered)
+		e.wastedNS += busy // less the useful, below
+		// The queue: emptied, if it is, then joined, if x waits, then the
+		// sentinel.
+		n := len(queue) - 1
+		empty := b2i(left == n)
+		n, left = n*(1-empty), left*(1-empty)
+		queue = queue[:n+2]
+		queue[n], queue[n+1] = p, math.MaxInt64
+		n += b2i(p > at)
+		queue[n] = math.MaxInt64
+		queue = queue[:n+1]
+		e.longestQueue = max(e.longestQueue, n-left)
+		e.longestWait = max(e.longestWait, p-at)
+		// noteServed, for the sale's people.
+		waited := p - at
+		e.saleWaited += sale & b2i(waited > 0)
+		var carry uint64
+		e.saleWaitLo, carry = addCarry(e.saleWaitLo, uint64(waited)&-uint64(sale))
+		e.saleWaitHi += carry
+		earliest = free.replace(k, done)
+		if sale&answered != 0 {
+			e.waits.add(done - at)
+		}
+	}
+	c.waiting, c.left, c.earliest = queue[:len(queue)-1], left, earliest
+	// What follows from the counts above: every attempt here is a person's
+	// first, served, and answered or timed out.
+	w, before := &e.windows[window], &c.before
+	attempts, answered := w.Attempts-before.attempts, w.Answered-before.answered
+	w.People += attempts
+	w.TimedOut += attempts - answered
+	e.wasted += attempts - answered
+	sale, saleAnswered := e.saleAttempts-before.sale, e.sale.Answered-before.saleAnswered
+	e.sale.People += sale
+	e.saleServed += sale
+	e.sale.TimedOut += sale - saleAnswered
+	e.wastedNS -= e.usefulNS - before.usefulNS
+	e.newcomersTook += attempts
+	e.newcomersLeft[why]++
+}
+
+// splitmixGamma is the stream's step (random.go).
+const splitmixGamma = 0x9e3779b97f4a7c15
+
+// addCarry is bits.Add64(a, b, 0).
+func addCarry(a, b uint64) (sum, carry uint64) {
+	sum = a + b
+	return sum, uint64(b2i(sum < a))
+}

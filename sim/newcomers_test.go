@@ -1,0 +1,96 @@
+package sim
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestNewcomers holds newcomers to what it is for and to what it must
+// leave alone. The default run: it computes nearly every attempt, and the
+// Result is the event loop's, byte for byte. Random fifo Configs it may
+// run (arrivalOrderConfig's, drawn towards the edges): the same, and every
+// way it leaves an attempt to arrivalOrder's loop is met, so that each is
+// shown to hand over an attempt the loop then computes as the event loop
+// does.
+func TestNewcomers(t *testing.T) {
+	// byBoth runs c by the arrival-order path, and if that computes it,
+	// by the event loop too, and requires the same Result. It returns the
+	// arrival-order path's engine, spent at a tie, which Run then leaves
+	// to the event loop.
+	byBoth := func(what string, c Config) *engine {
+		t.Helper()
+		require.NoError(t, c.Validate(), what)
+		e := newEngine(c, nil)
+		if !e.arrivalOrder() {
+			return e
+		}
+		want, err := json.Marshal(eventLoopResult(c))
+		require.NoError(t, err)
+		got, err := json.Marshal(e.result())
+		require.NoError(t, err)
+		cj, _ := json.Marshal(c)
+		assert.Equal(t, string(want), string(got), "%s: newcomers and the arrival-order path differ from the event loop\nconfig: %s", what, cj)
+		return e
+	}
+
+	e := byBoth("the default run", DefaultConfig())
+	r := e.result()
+	assert.Greater(t, e.newcomersTook, r.Attempts*9/10, "newcomers computes nearly every attempt of the default run (%d of %d; left: %v)", e.newcomersTook, r.Attempts, e.newcomersLeft)
+
+	d := DefaultConfig()
+	var took int
+	var left [newcomersLeaves]int
+	// Arrivals 10 µs apart on average, to workers busy half the time or
+	// nine tenths of it: an arrival as a worker frees, or as one waiting
+	// leaves the queue, to the nanosecond, within the run for any seed.
+	// newcomers leaves it to arrivalOrder's loop, which leaves the run to
+	// the event loop.
+	for _, busy := range []struct {
+		workers int
+		rps     float64
+	}{{1, 50_000}, {8, 90_000}} {
+		for seed := uint64(1); seed <= 5; seed++ {
+			c := d
+			c.Workers, c.ServiceMS, c.NormalRPS, c.SaleRPS, c.Seed = busy.workers, 0.01*float64(busy.workers), busy.rps, busy.rps, seed
+			c.DurationS, c.SaleStartS, c.SaleS = 20, 0, 10
+			what := fmt.Sprintf("%d workers at %.0f a second, seed %d", busy.workers, busy.rps, seed)
+			e := byBoth(what, c)
+			ties := e.newcomersLeft[leftAtLeaving] + e.newcomersLeft[leftAtFreeing]
+			assert.Equal(t, 1, ties, "%s: newcomers leaves the tie to arrivalOrder's loop", what)
+			left[leftAtLeaving] += e.newcomersLeft[leftAtLeaving]
+			left[leftAtFreeing] += e.newcomersLeft[leftAtFreeing]
+			got, err := Run(c)
+			require.NoError(t, err)
+			assert.Equal(t, eventLoopResult(c), got, "%s: Run gives the event loop's Result", what)
+		}
+	}
+	rnd := rand.New(rand.NewPCG(15, 1934))
+	for i := range 600 {
+		c := arrivalOrderConfig(rnd, 20_000)
+		// what newcomers takes: fifo, exponential and never stretched,
+		// no series, retries at a fixed delay
+		c.Policy, c.Service, c.ServiceP99MS, c.SeriesStepS = FIFO, d.Service, d.ServiceP99MS, 0
+		c.SlowFactor, c.SlowStartS, c.SlowS = d.SlowFactor, d.SlowStartS, d.SlowS
+		c.Client, c.RetryJitterMS = Fixed, 0
+		if c.Validate() != nil {
+			continue
+		}
+		e := byBoth("random fifo config "+strconv.Itoa(i), c)
+		require.True(t, e.newcomersTake(), "newcomers takes config %d", i)
+		took += e.newcomersTook
+		for why, k := range e.newcomersLeft {
+			left[why] += k
+		}
+	}
+	t.Logf("newcomers computed %d attempts and left %v", took, left)
+	assert.Positive(t, took)
+	for why, k := range left {
+		assert.Positive(t, k, "some attempt leaves newcomers for reason %d (see newcomersLeft's list)", why)
+	}
+}
