@@ -178,12 +178,11 @@ func (e *engine) newcomers(c *crowd, free freeTree) {
 		n := len(queue) - 1
 		empty := b2i(left == n)
 		n, left = n*(1-empty), left*(1-empty)
-		queue = queue[:n+2]
-		queue[n], queue[n+1] = p, math.MaxInt64
-		n += b2i(p > at)
-		queue[n] = math.MaxInt64
-		queue = queue[:n+1]
-		e.longestQueue = max(e.longestQueue, n-left)
+		waits := b2i(p > at)
+		queue = queue[:n+1+waits]
+		queue[n] = p // the sentinel's place, if x does not wait
+		queue[n+waits] = math.MaxInt64
+		e.longestQueue = max(e.longestQueue, n+waits-left)
 		e.longestWait = max(e.longestWait, p-at)
 		// noteServed, for the sale's people.
 		waited := p - at
