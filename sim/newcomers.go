@@ -99,6 +99,7 @@ func (e *engine) newcomers(c *crowd, free freeTree) {
 		mayTimeOut = math.MinInt64
 	}
 	var why int
+	arrivalsState, serviceState := e.arrivals.state, e.service.state
 	for {
 		at := e.arrival
 		if at >= windowEnd { // a new window (or the run's end)
@@ -106,7 +107,7 @@ func (e *engine) newcomers(c *crowd, free freeTree) {
 			break
 		}
 		// The next new arrival's draw, not yet taken (expLayer).
-		nextArrivals := e.arrivals.state + splitmixGamma
+		nextArrivals := arrivalsState + splitmixGamma
 		ja := uint32(mix64(nextArrivals) >> 32)
 		if ja >= ke[ja&0xFF] { // beyond its layer
 			why = leftBeyondArrival
@@ -132,7 +133,7 @@ func (e *engine) newcomers(c *crowd, free freeTree) {
 		}
 		p := max(at, top)
 		// Its service time's draw, not yet taken.
-		nextService := e.service.state + splitmixGamma
+		nextService := serviceState + splitmixGamma
 		js := uint32(mix64(nextService) >> 32)
 		if js >= ke[js&0xFF] {
 			why = leftBeyondService
@@ -156,7 +157,7 @@ func (e *engine) newcomers(c *crowd, free freeTree) {
 		}
 
 		// Taken: the draws.
-		e.arrivals.state, e.service.state = nextArrivals, nextService
+		arrivalsState, serviceState = nextArrivals, nextService
 		e.arrival = at + int64(da)
 		order := b2i(e.comesToOrder())
 		c.newMade = at
@@ -196,6 +197,7 @@ func (e *engine) newcomers(c *crowd, free freeTree) {
 		}
 	}
 	c.waiting, c.left, c.earliest = queue[:len(queue)-1], left, earliest
+	e.arrivals.state, e.service.state = arrivalsState, serviceState
 	// What follows from the counts above: every attempt here is a person's
 	// first, served, and answered or timed out.
 	w, before := &e.windows[window], &c.before
