@@ -6,9 +6,11 @@ import (
 )
 
 // newcomers is the arrival-order path's loop for the attempt it meets
-// most: a new person's first, while no retry waits to be sent, under fifo
-// with the post's service times (exponential, never stretched) and no
-// series or jitter.
+// most: a new person's first, while no retry waits to be sent. It takes
+// exactly the Configs the path takes with fifo, the post's service times
+// (exponential, never stretched), no series, and retries at a fixed delay
+// (no jitter and not the backoff client: retriesVary false); in the
+// others it never runs.
 //
 // It works each attempt out before it takes anything: the next new
 // arrival's draw and the service's, peeked from their streams, the queue
