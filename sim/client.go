@@ -259,7 +259,11 @@ func (e *engine) retryOrSettle(a *attempt, o outcome) {
 // probability, max(0, (requests - k x accepts) / (requests + 1)), with
 // requests and accepts counted over the client's recent history.
 func throttleProbability(requests, accepts, k float64) float64 {
-	return max(0, (requests-float64(k*accepts))/(requests+1))
+	p := (requests - float64(k*accepts)) / (requests + 1)
+	if p < 0 { // max, written out, as in backoffCeiling
+		p = 0
+	}
+	return p
 }
 
 // backoffCeiling is the full-jitter backoff's bound for a client's retry
@@ -269,7 +273,10 @@ func backoffCeiling(base, cap float64, n int32) float64 {
 	for k := int32(1); k < n && ceiling < cap; k++ {
 		ceiling *= 2
 	}
-	return min(ceiling, cap)
+	if ceiling > cap { // min, written out: of floats, under WebAssembly, min is a call
+		ceiling = cap
+	}
+	return ceiling
 }
 
 // retryAfter is the server's Retry-After hint, in ns: how long the requests
@@ -281,6 +288,12 @@ func (e *engine) retryAfter() int64 { return e.retryAfterFor(e.queue.len()) }
 // retryAfterFor is retryAfter with waiting requests in the queue.
 func (e *engine) retryAfterFor(waiting int) int64 {
 	drain := float64(waiting) / e.capacityPerNS // ns
-	s := min(max(math.Ceil(drain/1e9), 1), maxDuration)
+	s := math.Ceil(drain / 1e9)
+	switch { // min and max, written out, as in backoffCeiling
+	case s < 1:
+		s = 1
+	case s > maxDuration:
+		s = maxDuration
+	}
 	return int64(s) * 1_000_000_000
 }

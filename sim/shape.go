@@ -138,7 +138,10 @@ func (e *engine) thin(t int64, drawn float64) {
 	e.arrival = math.MaxInt64
 	for t < e.end {
 		from, to, lo, hi := e.piece(t)
-		top := max(lo, hi)
+		top := lo // max, written out, as in backoffCeiling
+		if hi > lo {
+			top = hi
+		}
 		if top > 0 {
 			x := drawn
 			if x < 0 {
