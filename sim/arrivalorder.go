@@ -283,10 +283,7 @@ func (e *engine) arrivalOrder() bool {
 		// x joins the queue if it must wait (p > at), written so as not
 		// to branch on it: the branch is too hard to predict.
 		if len(waiting) == cap(waiting) {
-			if left > 0 && left >= len(waiting)/2 {
-				waiting, left = waiting[:copy(waiting, waiting[left:])], 0
-			}
-			waiting = slices.Grow(waiting, 1)
+			waiting, left = roomInQueue(waiting, left, 1)
 		}
 		n := len(waiting)
 		waiting = waiting[:n+1]
@@ -850,6 +847,16 @@ func (t freeTree) replace(worker int, at int64) (root uint64) {
 		}
 		v = earlier(v, t[(i^1)&mask])
 	}
+}
+
+// roomInQueue makes room for n more in waiting, the queue's leaving
+// times, whose first left have left: it moves the rest to the front if
+// they are at most half, and otherwise grows it.
+func roomInQueue(waiting []int64, left, n int) ([]int64, int) {
+	if len(waiting)+n > cap(waiting) && left > 0 && left >= len(waiting)/2 {
+		waiting, left = waiting[:copy(waiting, waiting[left:])], 0
+	}
+	return slices.Grow(waiting, n), left
 }
 
 // b2i is 1 for true and 0 for false; the compiler makes it a flag, not a

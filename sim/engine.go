@@ -556,13 +556,6 @@ func (e *engine) advanceTo(at int64, seq uint64) bool {
 	return true
 }
 
-// comesBefore reports whether an event at (at, seq) comes before one at
-// (at2, seq2): events at the same time happen in the order they were
-// scheduled, as event.before says.
-func comesBefore(at int64, seq uint64, at2 int64, seq2 uint64) bool {
-	return at < at2 || (at == at2 && seq < seq2)
-}
-
 // nextOwn is the earlier of the next arrival and the services' top: its
 // time, seq and where it is (fromArrivals or fromServices).
 func (e *engine) nextOwn() (at int64, seq uint64, from int) {

@@ -2,7 +2,7 @@ package sim
 
 import (
 	"math"
-	"slices"
+	"math/bits"
 )
 
 // newcomers is the arrival-order path's loop for the attempt it meets
@@ -32,7 +32,7 @@ import (
 // nine such branches an attempt against arrivalOrder's eighteen, and keeps
 // fewer values live: a default run, 95% of whose attempts it computes,
 // went from 28.8 M to 19.0 M instructions under Node (V8's), and from
-// 10.9 M to 9.24 M natively.
+// 10.9 M to 9.3 M natively.
 
 // Why newcomers left an attempt to arrivalOrder's loop (counted for tests
 // in engine.newcomersLeft).
@@ -81,14 +81,10 @@ func (e *engine) newcomersTake() bool {
 // it leaves to the caller.
 func (e *engine) newcomers(c *crowd, free freeTree) {
 	gap, limit, window, windowEnd := c.gap, c.limit, c.window, c.windowEnd
-	left, earliest := c.left, c.earliest
+	earliest := c.earliest
 	// The queue, queue[left:len(queue)-1], keeps math.MaxInt64 in its last
 	// place, so that its front is read without a test of its length.
-	queue := c.waiting
-	if len(queue)+2 > cap(queue) && left > 0 && left >= len(queue)/2 { // as arrivalOrder makes room
-		queue, left = queue[:copy(queue, queue[left:])], 0
-	}
-	queue = slices.Grow(queue, 2)
+	queue, left := roomInQueue(c.waiting, c.left, 2)
 	queue = append(queue, math.MaxInt64)
 	w := &e.windows[window]
 	c.before = counted{attempts: w.Attempts, answered: w.Answered, sale: e.saleAttempts, saleAnswered: e.sale.Answered, usefulNS: e.usefulNS}
@@ -110,12 +106,12 @@ func (e *engine) newcomers(c *crowd, free freeTree) {
 		}
 		// The next new arrival's draw, not yet taken (expLayer).
 		nextArrivals := arrivalsState + splitmixGamma
-		ja := uint32(mix64(nextArrivals) >> 32)
-		if ja >= ke[ja&0xFF] { // beyond its layer
+		ua, _, ok := layerDraw(mix64(nextArrivals))
+		if !ok { // beyond its layer
 			why = leftBeyondArrival
 			break
 		}
-		da := float64(gap * float64(float64(ja)*float64(we[ja&0xFF])))
+		da := float64(gap * ua)
 		if !(da < float64(limit-at)) { // the rate changes first, or the run ends
 			why = leftAtRate
 			break
@@ -136,12 +132,12 @@ func (e *engine) newcomers(c *crowd, free freeTree) {
 		p := max(at, top)
 		// Its service time's draw, not yet taken.
 		nextService := serviceState + splitmixGamma
-		js := uint32(mix64(nextService) >> 32)
-		if js >= ke[js&0xFF] {
+		us, _, ok := layerDraw(mix64(nextService))
+		if !ok {
 			why = leftBeyondService
 			break
 		}
-		d := float64(mean*float64(float64(js)*float64(we[js&0xFF]))) + 0.5
+		d := float64(mean*us) + 0.5
 		if d >= float64(end-p) { // unfinished, or still waiting at the end
 			why = leftAtEnd
 			break
@@ -191,7 +187,7 @@ func (e *engine) newcomers(c *crowd, free freeTree) {
 		waited := p - at
 		e.saleWaited += sale & b2i(waited > 0)
 		var carry uint64
-		e.saleWaitLo, carry = addCarry(e.saleWaitLo, uint64(waited)&-uint64(sale))
+		e.saleWaitLo, carry = bits.Add64(e.saleWaitLo, uint64(waited)&-uint64(sale), 0)
 		e.saleWaitHi += carry
 		earliest = free.replace(k, done)
 		if sale&answered != 0 {
@@ -214,13 +210,4 @@ func (e *engine) newcomers(c *crowd, free freeTree) {
 	e.wastedNS -= e.usefulNS - before.usefulNS
 	e.newcomersTook += attempts
 	e.newcomersLeft[why]++
-}
-
-// splitmixGamma is the stream's step (random.go).
-const splitmixGamma = 0x9e3779b97f4a7c15
-
-// addCarry is bits.Add64(a, b, 0).
-func addCarry(a, b uint64) (sum, carry uint64) {
-	sum = a + b
-	return sum, uint64(b2i(sum < a))
 }

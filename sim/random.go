@@ -25,13 +25,17 @@ func mix64(z uint64) uint64 {
 	return z ^ (z >> 31)
 }
 
+// splitmixGamma is splitmix64's step: each draw adds it to the state
+// (the golden ratio's fraction of 2^64, odd).
+const splitmixGamma = 0x9e3779b97f4a7c15
+
 func newStream(seed, purpose uint64) stream {
-	return stream{state: mix64(seed) ^ mix64(purpose*0x9e3779b97f4a7c15)}
+	return stream{state: mix64(seed) ^ mix64(purpose*splitmixGamma)}
 }
 
 // Uint64 returns the next 64 random bits.
 func (s *stream) Uint64() uint64 {
-	s.state += 0x9e3779b97f4a7c15
+	s.state += splitmixGamma
 	return mix64(s.state)
 }
 

@@ -131,8 +131,13 @@ type event struct {
 	kind eventKind
 }
 
-func (e *event) before(at int64, seq uint64) bool {
-	return e.at < at || (e.at == at && e.seq < seq)
+func (e *event) before(at int64, seq uint64) bool { return comesBefore(e.at, e.seq, at, seq) }
+
+// comesBefore reports whether an event at (at, seq) comes before one at
+// (at2, seq2): events at the same time happen in the order they were
+// scheduled.
+func comesBefore(at int64, seq uint64, at2 int64, seq2 uint64) bool {
+	return at < at2 || (at == at2 && seq < seq2)
 }
 
 // eventHeap is a binary min-heap of events ordered by (at, seq), as

@@ -29,7 +29,14 @@ func (s *stream) ExpFloat64() float64 {
 // in the layer's rectangle, as about 98.9% do; else expBeyond(j) finishes
 // the draw.
 func (s *stream) expLayer() (x float64, j uint32, ok bool) {
-	j = uint32(s.Uint64() >> 32)
+	return layerDraw(s.Uint64())
+}
+
+// layerDraw is expLayer's try from the draw's 64 random bits, bits: the
+// top 32 of them, j, as expLayer returns them. newcomers tries a draw
+// from bits it has not yet taken from the stream.
+func layerDraw(bits uint64) (x float64, j uint32, ok bool) {
+	j = uint32(bits >> 32)
 	i := j & 0xFF
 	return float64(j) * float64(we[i]), j, j < ke[i]
 }
