@@ -816,9 +816,13 @@ const (
 	_ = uint(1<<(64-workerBits) - 1 - maxDuration*1e9) // and every time up to a day's end, plus one
 )
 
+// writtenOut is the fewest leaves a tree has, so that up to that many
+// workers (the post's eight) take newcomers' walk to the root written out.
+const writtenOut = 8
+
 // start makes every one of workers free from the start, reusing t's memory.
 func (t freeTree) start(workers int) freeTree {
-	m := 1
+	m := writtenOut
 	for m < workers {
 		m *= 2
 	}
