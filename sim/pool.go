@@ -68,5 +68,6 @@ func (e *engine) recycle(old *engine) {
 	e.retryLine = ring[event]{buf: old.retryLine.buf}
 	e.lines = old.lines
 	clear(old.waits.counts)
-	e.waits = waitHistogram{counts: old.waits.counts}
+	clear(old.waits.groups)
+	e.waits = waitHistogram{counts: old.waits.counts, groups: old.waits.groups}
 }
