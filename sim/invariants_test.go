@@ -693,7 +693,11 @@ func TestPolicyText(t *testing.T) {
 		require.NoError(t, q.UnmarshalText(b))
 		assert.Equal(t, p, q)
 		assert.NotEqual(t, p.String(), p.Title(), "a title is the post's name, not the key")
+		assert.NotEmpty(t, p.Short(), "every policy has a short label")
+		assert.Less(t, len(p.Short()), len(p.Title()), "a short label is shorter than the title")
 	}
+	assert.Len(t, policyKeys.shorts, len(policyKeys.names), "a short label for every policy")
+	assert.Equal(t, "Policy(42)", Policy(42).Short(), "outside the set, the name")
 	_, err := ParsePolicy("random")
 	assert.ErrorContains(t, err, "fifo, skip, bounded, codel, lifo, priority", "the error lists the policies")
 	var q Policy

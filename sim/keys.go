@@ -7,13 +7,14 @@ import (
 )
 
 // keys is a closed set of values numbered 0, 1, 2, ... (the Policy and the
-// Client types): each value's key, used in JSON, URLs and flags, and its
-// title for people.
+// Client types): each value's key, used in JSON, URLs and flags, its title
+// for people, and, for some, a word or two for a chart's direct labels.
 type keys struct {
 	typ    string   // the Go type, for an invalid value: "Policy(42)"
 	noun   string   // for messages: "unknown policy"
 	names  []string // the keys, by value
 	titles []string // the titles, by value
+	shorts []string // the short labels, by value; nil where a type has none
 }
 
 func (k keys) valid(i int) bool { return i >= 0 && i < len(k.names) }
@@ -32,6 +33,15 @@ func (k keys) title(i int) string {
 		return k.name(i)
 	}
 	return k.titles[i]
+}
+
+// short returns value i's short label, or its name outside the set or
+// where the type has none.
+func (k keys) short(i int) string {
+	if !k.valid(i) || k.shorts == nil {
+		return k.name(i)
+	}
+	return k.shorts[i]
 }
 
 // list is the keys for a message: "fifo, skip, bounded, ...".

@@ -53,6 +53,7 @@ var policyKeys = keys{
 		"Newest first (adaptive LIFO)",
 		"Priority for orders",
 	},
+	shorts: []string{"unbounded", "skip", "bounded", "CoDel", "LIFO", "priority"},
 }
 
 // String returns the policy's key, as used in JSON, URLs and flags ("fifo").
@@ -60,6 +61,10 @@ func (p Policy) String() string { return policyKeys.name(int(p)) }
 
 // Title returns the policy's name as the post writes it ("Bounded queue").
 func (p Policy) Title() string { return policyKeys.title(int(p)) }
+
+// Short returns the policy's name in a word or two ("bounded"), for a
+// chart's direct labels, where the title would not fit.
+func (p Policy) Short() string { return policyKeys.short(int(p)) }
 
 // ParsePolicy returns the policy whose key is s, ignoring case and spaces.
 func ParsePolicy(s string) (Policy, error) {

@@ -243,24 +243,6 @@ func cellLabel(kx, ky sweep.Knob, base sim.Config, x, y float64) string {
 	return kx.Label(c) + ", " + ky.Label(c)
 }
 
-// PolicyShort is a policy's name in a word or two, for a chart's direct
-// label: "unbounded", "skip", "bounded", "CoDel", "LIFO", "priority".
-func PolicyShort(p sim.Policy) string {
-	switch p {
-	case sim.FIFO:
-		return "unbounded"
-	case sim.Skip:
-		return "skip"
-	case sim.Bounded:
-		return "bounded"
-	case sim.CoDel:
-		return "CoDel"
-	case sim.LIFO:
-		return "LIFO"
-	}
-	return "priority"
-}
-
 // spreadEnds moves the curves' names (End) apart, top to bottom in the
 // order of their heights, so that each is at least sweepEndGap below the
 // one above it, and all lie between top and bottom: each as near its
@@ -323,7 +305,7 @@ type SweepCurve struct {
 	Flips  []ChartMark    `json:"flips"`
 	Below  []ChartMark    `json:"below"`
 	// End is the curve's direct label, its policy's short name
-	// (PolicyShort), right of the plot beside the curve's last point,
+	// (sim.Policy.Short), right of the plot beside the curve's last point,
 	// moved apart from the other curves' so that none overlap where
 	// their answered shares are near-equal; a zero Label for a curve
 	// with no point yet.
@@ -423,7 +405,7 @@ func Sweep(sw sweep.Sweep) SweepChart {
 		}
 		if n := len(c.Runs); n > 0 {
 			last := c.Runs[n-1][len(c.Runs[n-1])-1]
-			c.End = ChartMark{X: sweepL + sweepPW + 6, Y: last.Y, Label: PolicyShort(cv.Policy)}
+			c.End = ChartMark{X: sweepL + sweepPW + 6, Y: last.Y, Label: cv.Policy.Short()}
 		}
 		ch.Curves = append(ch.Curves, c)
 	}

@@ -75,7 +75,7 @@ func TestSweepEnds(t *testing.T) {
 	p := ch.Plot
 	var ys []float64
 	for i, cv := range ch.Curves {
-		assert.Equal(t, PolicyShort(sim.Policies[i]), cv.End.Label, "the curve's name")
+		assert.Equal(t, sim.Policies[i].Short(), cv.End.Label, "the curve's name")
 		assert.Greater(t, cv.End.X, p.X+p.W, "right of the plot")
 		assert.True(t, cv.End.Y >= p.Y && cv.End.Y <= p.Y+p.H, "inside the plot's height: %v", cv.End.Y)
 		ys = append(ys, cv.End.Y)
