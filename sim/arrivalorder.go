@@ -157,7 +157,11 @@ type retry struct {
 // same time; the event loop must then run the Config on a fresh engine.
 func (e *engine) arrivalOrder() bool {
 	l := &e.lines
-	free := l.free.start(e.cfg.Workers)
+	least := 1 // the fewest leaves: eight where newcomers walks them written out
+	if e.newcomersTake() {
+		least = writtenOut
+	}
+	free := l.free.start(e.cfg.Workers, least)
 	earliest := free[1]               // the tree's root
 	waiting, left := l.waiting[:0], 0 // waiting[left:] have not left the queue
 	l.timedOut = ring[retry]{buf: l.timedOut.buf}
@@ -820,13 +824,15 @@ const (
 	_ = uint(1<<(64-workerBits) - 1 - maxDuration*1e9) // and every time up to a day's end, plus one
 )
 
-// writtenOut is the fewest leaves a tree has, so that up to that many
-// workers (the post's eight) take newcomers' walk to the root written out.
+// writtenOut is the fewest leaves of a tree newcomers walks, so that up to
+// that many workers (the post's eight) take its walk to the root written
+// out.
 const writtenOut = 8
 
-// start makes every one of workers free from the start, reusing t's memory.
-func (t freeTree) start(workers int) freeTree {
-	m := writtenOut
+// start makes every one of workers free from the start, in a tree of at
+// least least leaves (a power of two), reusing t's memory.
+func (t freeTree) start(workers, least int) freeTree {
+	m := least
 	for m < workers {
 		m *= 2
 	}

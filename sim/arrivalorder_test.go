@@ -481,20 +481,23 @@ func TestFreeTree(t *testing.T) {
 	tests := []struct {
 		reason  string
 		workers int
+		least   int   // the fewest leaves
 		longest int64 // the longest service, ns
 	}{
-		{"one worker: the root is the leaf", 1, 1e9},
-		{"two", 2, 1e9},
-		{"three: a tree padded with a worker never free", 3, 1e9},
-		{"the shop's eight", 8, 1e9},
-		{"nine: padded to sixteen", 9, 1e9},
-		{"a thousand", 1000, 1e9},
-		{"the most workers", MaxWorkers, 1e9},
-		{"times up to a day's end", 5, maxDuration * 1e9 / 100},
+		{"one worker: the root is the leaf", 1, 1, 1e9},
+		{"one worker, in newcomers' eight leaves", 1, writtenOut, 1e9},
+		{"two", 2, 1, 1e9},
+		{"three: a tree padded with a worker never free", 3, 1, 1e9},
+		{"three, in newcomers' eight leaves", 3, writtenOut, 1e9},
+		{"the shop's eight", 8, writtenOut, 1e9},
+		{"nine: padded to sixteen", 9, writtenOut, 1e9},
+		{"a thousand", 1000, 1, 1e9},
+		{"the most workers", MaxWorkers, 1, 1e9},
+		{"times up to a day's end", 5, 1, maxDuration * 1e9 / 100},
 	}
 	r := rand.New(rand.NewPCG(17, 47))
 	for _, tt := range tests {
-		tree := freeTree(nil).start(tt.workers)
+		tree := freeTree(nil).start(tt.workers, tt.least)
 		free := make([]int64, tt.workers)
 		for i := range free {
 			free[i] = -1
