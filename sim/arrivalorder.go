@@ -189,12 +189,15 @@ func (e *engine) arrivalOrder() bool {
 	limit := min(boundary, end)
 	window, windowEnd := int16(0), int64(windowNS) // the new people's window, and its end
 	var x attempt                                  // the attempt arriving (below)
+	// Asked again, not kept from the tree's start above: a few loads once a
+	// run, where the value held from there moved the loop's registers (the
+	// backoff storm 90.17 M to 90.88 M instructions).
 	fast := e.newcomersTake()
 	for {
 		if fast && l.timedOut.n|l.refused.n == 0 { // the common attempts, until one that is not
-			c := crowd{gap: gap, limit: limit, windowEnd: windowEnd, newMade: newMade, waiting: waiting, left: left, earliest: earliest, window: window}
+			c := crowd{gap: gap, limit: limit, windowEnd: windowEnd, newMade: newMade, waiting: waiting, left: left, window: window}
 			e.newcomers(&c, free)
-			newMade, waiting, left, earliest = c.newMade, c.waiting, c.left, c.earliest
+			newMade, waiting, left, earliest = c.newMade, c.waiting, c.left, free[1]
 		}
 		// The next attempt to arrive, as the event loop orders them: by
 		// time, then by when each was made (its seq). Made at the same
@@ -342,10 +345,7 @@ func (e *engine) arrivalOrder() bool {
 		} else { // a service-time shape (rule 3a), then the slowdown (rule 23)
 			d = e.slowed(p, e.serviceNS())
 		}
-		d += 0.5
-		if d > float64(end) {
-			d = float64(end)
-		}
+		d = atMost(d+0.5, float64(end))
 		done := p + int64(d)
 		earliest = free.replace(k, min(done, end)) // done at or after the end is never free again
 		if tally != nil {

@@ -259,11 +259,25 @@ func (e *engine) retryOrSettle(a *attempt, o outcome) {
 // probability, max(0, (requests - k x accepts) / (requests + 1)), with
 // requests and accepts counted over the client's recent history.
 func throttleProbability(requests, accepts, k float64) float64 {
-	p := (requests - float64(k*accepts)) / (requests + 1)
-	if p < 0 { // max, written out, as in backoffCeiling
-		p = 0
+	return atLeast((requests-float64(k*accepts))/(requests+1), 0)
+}
+
+// atMost and atLeast are min(x, limit) and max(x, limit) for floats that
+// are never NaN, written as a comparison: under WebAssembly Go's min and
+// max of floats are calls (runtime.fmin64), and a call spills every live
+// value.
+func atMost(x, limit float64) float64 {
+	if x > limit {
+		return limit
 	}
-	return p
+	return x
+}
+
+func atLeast(x, limit float64) float64 {
+	if x < limit {
+		return limit
+	}
+	return x
 }
 
 // backoffCeiling is the full-jitter backoff's bound for a client's retry
@@ -273,10 +287,7 @@ func backoffCeiling(base, cap float64, n int32) float64 {
 	for k := int32(1); k < n && ceiling < cap; k++ {
 		ceiling *= 2
 	}
-	if ceiling > cap { // min, written out: of floats, under WebAssembly, min is a call
-		ceiling = cap
-	}
-	return ceiling
+	return atMost(ceiling, cap)
 }
 
 // retryAfter is the server's Retry-After hint, in ns: how long the requests
@@ -288,12 +299,6 @@ func (e *engine) retryAfter() int64 { return e.retryAfterFor(e.queue.len()) }
 // retryAfterFor is retryAfter with waiting requests in the queue.
 func (e *engine) retryAfterFor(waiting int) int64 {
 	drain := float64(waiting) / e.capacityPerNS // ns
-	s := math.Ceil(drain / 1e9)
-	switch { // min and max, written out, as in backoffCeiling
-	case s < 1:
-		s = 1
-	case s > maxDuration:
-		s = maxDuration
-	}
+	s := atMost(atLeast(math.Ceil(drain/1e9), 1), maxDuration)
 	return int64(s) * 1_000_000_000
 }

@@ -44,13 +44,11 @@ func (h *waitHistogram) add(waitNS int64) {
 		waitNS = 0
 	}
 	i := waitBucket(uint64(waitNS) / 1000)
-	if i >= len(h.counts) {
+	if i >= len(h.counts) { // grown, and its groups with it: a group for every bucket
 		grown := make([]uint32, i+1+i/4)
 		copy(grown, h.counts)
 		h.counts = grown
-	}
-	if g := i >> groupBits; g >= len(h.groups) {
-		h.groups = append(h.groups, make([]uint32, g+1-len(h.groups))...)
+		h.groups = append(h.groups, make([]uint32, (len(grown)-1)>>groupBits+1-len(h.groups))...)
 	}
 	h.counts[i]++
 	h.groups[i>>groupBits]++

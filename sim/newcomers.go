@@ -58,7 +58,6 @@ type crowd struct {
 	newMade   int64   // when the next new arrival was drawn, ns
 	waiting   []int64 // when each attempt still waiting leaves the queue
 	left      int     // waiting[left:] have not left
-	earliest  uint64  // the workers' tree's root
 	window    int16   // the new people's window
 	before    counted // the counts as newcomers starts, kept here, not in the loop's values
 }
@@ -82,7 +81,7 @@ func (e *engine) newcomersTake() bool {
 // it leaves to the caller.
 func (e *engine) newcomers(c *crowd, free freeTree) {
 	gap, limit, window, windowEnd := c.gap, c.limit, c.window, c.windowEnd
-	earliest := c.earliest
+	earliest := free[1] // the tree's root
 	// The queue, queue[left:len(queue)-1], keeps math.MaxInt64 in its last
 	// place, so that its front is read without a test of its length.
 	queue, left := roomInQueue(c.waiting, c.left, 2)
@@ -225,7 +224,7 @@ func (e *engine) newcomers(c *crowd, free freeTree) {
 			e.waits.add(done - at)
 		}
 	}
-	c.waiting, c.left, c.earliest = queue[:len(queue)-1], left, earliest
+	c.waiting, c.left = queue[:len(queue)-1], left
 	e.arrivals.state, e.service.state = arrivalsState, serviceState
 	// What follows from the counts above: every attempt here is a person's
 	// first, served, and answered or timed out.

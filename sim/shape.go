@@ -138,10 +138,7 @@ func (e *engine) thin(t int64, drawn float64) {
 	e.arrival = math.MaxInt64
 	for t < e.end {
 		from, to, lo, hi := e.piece(t)
-		top := lo // max, written out, as in backoffCeiling
-		if hi > lo {
-			top = hi
-		}
+		top := atLeast(lo, hi) // the higher
 		if top > 0 {
 			x := drawn
 			if x < 0 {
