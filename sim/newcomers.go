@@ -32,8 +32,8 @@ import (
 // four such branches an attempt against arrivalOrder's eighteen (its walk
 // to the workers' root, written out, takes none), and keeps fewer values
 // live: a default run, 95% of whose attempts it computes, went from
-// 28.8 M to 16.8 M instructions under Node (V8's), and from 10.9 M to
-// 8.8 M natively.
+// 28.8 M to 16.5 M instructions under Node (V8's), and from 10.9 M to
+// 8.7 M natively.
 
 // Why newcomers left an attempt to arrivalOrder's loop (counted for tests
 // in engine.newcomersLeft).
