@@ -68,15 +68,15 @@ import (
 // field added to Config later is declined until this function learns it.
 func arrivalOrderTakes(c Config) bool {
 	d := DefaultConfig()
-	if c.Client == RetryAfter && c.Policy == CoDel { // the hint's queue is one the path has not met (below)
+	sp := c.Policy.spec()
+	if !sp.arrivalOrder { // lifo and priority take requests out of arrival order
 		return false
 	}
-	switch c.Policy {
-	case FIFO, Skip:
-		c.RefusalCostMS = d.RefusalCostMS // unread: they never refuse
-	case Bounded, CoDel:
-	default: // lifo and priority take requests out of arrival order
+	if c.Client == RetryAfter && sp.shed == shedOverLimit { // the hint's queue is one the path has not met (below)
 		return false
+	}
+	if !c.Policy.Refuses() {
+		c.RefusalCostMS = d.RefusalCostMS // unread: it never refuses
 	}
 	// The model's fields, any value; the bound and CoDel's M and N are
 	// read by the policies they belong to and unread by the others.
@@ -181,7 +181,8 @@ func (e *engine) arrivalOrder() bool {
 	}
 
 	end, timeout, retries := e.end, e.timeout, e.retries
-	codel, skip, bounded := e.cfg.Policy == CoDel, e.cfg.Policy == Skip, e.cfg.Policy == Bounded
+	// the policy's mechanisms (policy.go), the ones this path knows
+	codel, skip, bounded := e.admitRule == admitCoDel, e.shedRule == shedAbandoned, e.admitRule == admitBound
 	newMade := int64(-1) // when the next new person's arrival was drawn: before the run for the first
 	// The rate of new arrivals where the next one is (rule 2): draws that
 	// land before limit are scheduleArrival's, without its call.
@@ -477,7 +478,7 @@ func (e *engine) waveOf(t int64) (from, ns int64) {
 func (e *engine) waitOut(waiting []int64, newMade int64) bool {
 	e.waitedOut = true
 	l := &e.lines
-	bounded := e.cfg.Policy == Bounded
+	bounded := e.admitRule == admitBound // the only admission on this path that refuses (arrivalOrderTakes)
 	stuck := 0 // the attempts that joined the queue here, all waiting to the end
 	for {
 		at, made, line := e.arrival, newMade, (*ring[retry])(nil)
@@ -725,7 +726,7 @@ func (e *engine) nextJittered(arrival, arrivalMade int64) (at int64, line *ring[
 // in the event loop's order and come due from a heap: with jitter, for the
 // backoff client, and for Retry-After's refusals (the bounded queue's).
 func (e *engine) retriesVary() bool {
-	return e.retryJitter > 0 || e.cfg.Client == Backoff || (e.cfg.Client == RetryAfter && e.cfg.Policy == Bounded)
+	return e.retryJitter > 0 || e.cfg.Client == Backoff || (e.cfg.Client == RetryAfter && e.admitRule == admitBound)
 }
 
 // variedDelay draws the delay of a retry made as its person's try'th

@@ -524,10 +524,10 @@ func (c Config) Drains(retries int) bool {
 // work nobody waits for, so only for it does the fluid view (Drains) decide
 // whether a spike can leave it stuck.
 func (c Config) HoldsTimeout() bool {
-	switch c.Policy {
-	case Bounded, Priority:
+	switch {
+	case c.Policy.Bounds():
 		return c.QueueSeconds()*1000 >= c.TimeoutMS
-	case CoDel, LIFO:
+	case c.Policy.spec().shed == shedOverLimit:
 		return max(c.CoDelIntervalMS, c.CoDelTargetMS) >= c.TimeoutMS
 	default:
 		return true

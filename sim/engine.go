@@ -59,7 +59,14 @@ type engine struct {
 	refusalCost, codelTarget, codelInterval int64
 	normalGap, saleGap                      float64 // mean ns between arrivals; 0 for no arrivals; saleGap -1 for a shaped sale
 	bound                                   int
-	pickup                                  bool // the policy may drop or refuse a request a worker picks up: skip, codel, lifo
+	// the policy's mechanisms, from its spec (policy.go): what it does
+	// with an arrival, how a worker takes from the queue, and what it
+	// drops or refuses as a worker picks a request up; pickup says it
+	// sheds anything there
+	admitRule admission
+	takeRule  taking
+	shedRule  shedding
+	pickup    bool
 	retries                                 int32
 	// who is measured (rule 15) and from when back to normal is (rule 17):
 	// the sale's, unless an incident alone triggers the run (see
@@ -263,12 +270,14 @@ func newEngine(c Config, prev *engine) *engine {
 	if c.SaleRPS > 0 {
 		e.saleGap = 1e9 / c.SaleRPS
 	}
-	if c.Policy == Bounded || c.Policy == Priority {
+	sp := c.Policy.spec()
+	e.admitRule, e.takeRule, e.shedRule = sp.admit, sp.take, sp.shed
+	if e.admitRule == admitBound || e.admitRule == admitPriority {
 		e.bound = c.QueueBound()
 	}
-	e.queue.split = c.Policy == Priority
+	e.queue.split = e.takeRule == takeOldestOfTwo
 	e.ordersBelow = uint64(math.Ceil(c.OrderShare * (1 << 53)))
-	e.pickup = c.Policy == Skip || c.Policy == CoDel || c.Policy == LIFO
+	e.pickup = e.shedRule != shedNothing
 	if prev != nil {
 		e.recycle(prev)
 	}
@@ -725,14 +734,14 @@ func (e *engine) arrive(i id, a *attempt) {
 	if a.sale {
 		e.saleAttempts++
 	}
-	switch e.cfg.Policy {
-	case Bounded:
+	switch e.admitRule {
+	case admitBound:
 		if e.queue.len() >= e.bound {
 			e.refuse(i, a)
 			e.dispatch()
 			return
 		}
-	case Priority:
+	case admitPriority:
 		if e.queue.len() >= e.bound {
 			if !a.order || e.queue.previews.n == 0 {
 				e.refuse(i, a)
@@ -744,7 +753,7 @@ func (e *engine) arrive(i id, a *attempt) {
 			e.noteQueueWait(pa)
 			e.refuse(p, pa)
 		}
-	case CoDel, LIFO:
+	case admitCoDel:
 		// Fail at Scale's onNewRequest, decided now from the queue as this
 		// request finds it (rule 9).
 		if e.queue.len() == 0 {
@@ -762,7 +771,7 @@ func (e *engine) arrive(i id, a *attempt) {
 		// once, having waited no time, so over no limit (rule 9; the
 		// limits are at least 0), though its client may have given up
 		// already (rule 7: a patience under half a nanosecond).
-		if e.cfg.Policy == Skip && e.gone(a) {
+		if e.shedRule == shedAbandoned && e.gone(a) {
 			e.lost(a)
 			e.release(i, a)
 		} else {
@@ -812,7 +821,7 @@ func (e *engine) startWork() {
 		}
 		var i id
 		switch {
-		case e.cfg.Policy == LIFO && e.now-e.lastEmpty > e.codelInterval:
+		case e.takeRule == takeNewestCrowded && e.now-e.lastEmpty > e.codelInterval:
 			i = e.queue.popNewest(e.pool) // adaptive LIFO (rule 10)
 		case !e.queue.split:
 			i = e.queue.previews.popFront() // the oldest of one line
@@ -833,10 +842,10 @@ func (e *engine) startWork() {
 // just picked up, rather than serve it: skip the abandoned (rule 7), or a
 // request over its limit (rule 9).
 func (e *engine) sheds(a *attempt) bool {
-	switch e.cfg.Policy {
-	case Skip:
+	switch e.shedRule {
+	case shedAbandoned:
 		return e.gone(a)
-	case CoDel, LIFO:
+	case shedOverLimit:
 		return e.now-a.t0 > e.limit(a)
 	}
 	return false
@@ -845,7 +854,7 @@ func (e *engine) sheds(a *attempt) bool {
 // shed drops or refuses attempt i (a), which the policy sheds: silently
 // when its client has gone, since nobody is listening for a reply.
 func (e *engine) shed(i id, a *attempt) {
-	if e.cfg.Policy == Skip || e.gone(a) {
+	if e.shedRule == shedAbandoned || e.gone(a) {
 		e.lost(a)
 		e.release(i, a)
 		return

@@ -73,7 +73,7 @@ type counted struct {
 // newcomersTake reports whether newcomers may compute attempts of e's
 // Config.
 func (e *engine) newcomersTake() bool {
-	return e.cfg.Policy == FIFO && e.lines.plain && e.series == nil && !e.retriesVary()
+	return e.admitRule == admitAll && e.shedRule == shedNothing && e.lines.plain && e.series == nil && !e.retriesVary()
 }
 
 // newcomers computes new people's first attempts from c's state, as

@@ -115,12 +115,12 @@ var (
 	LabTimeoutMS = []float64{1000, 2000, 4000}
 )
 
-// Lab returns the lab's 162 Configs: every policy x retries 0, 1, 3 x sale
-// 70 (none), 150, 200 per second x timeout 1, 2, 4 s, in that nesting
-// order, otherwise the defaults.
+// Lab returns the post's lab: each of the post's policies (PostPolicies)
+// x retries 0, 1, 3 x sale 70 (none), 150, 200 per second x timeout 1, 2,
+// 4 s, in that nesting order, otherwise the defaults: 162 Configs.
 func Lab() []Config {
-	out := make([]Config, 0, len(Policies)*len(LabRetries)*len(LabSaleRPS)*len(LabTimeoutMS))
-	for _, p := range Policies {
+	out := make([]Config, 0, len(PostPolicies)*len(LabRetries)*len(LabSaleRPS)*len(LabTimeoutMS))
+	for _, p := range PostPolicies {
 		for _, r := range LabRetries {
 			for _, s := range LabSaleRPS {
 				for _, t := range LabTimeoutMS {

@@ -54,18 +54,24 @@ var clientSettings = map[string][]Client{
 	"client_window_s":     {Ratio, Throttle},
 }
 
-// policySettings are the settings each policy reads of its own.
-var policySettings = map[string][]Policy{
-	"queue":             {Bounded, Priority},
-	"codel_target_ms":   {CoDel, LIFO},
-	"codel_interval_ms": {CoDel, LIFO},
+// policyOwners returns the policies that read key's setting of their own
+// (policySpec.settings), and the refusal cost for every policy that
+// refuses (rule 12); nil for a setting no policy owns.
+func policyOwners(key string) []Policy {
+	var out []Policy
+	for _, p := range Policies {
+		if slices.Contains(p.spec().settings, key) || key == "refusal_cost_ms" && p.Refuses() {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // unused is why key's setting counts for nothing in c under s, marked as
 // NewFieldError reads it, or "" if it counts.
 func (c Config) unused(key string, s Scope) string {
 	noRetries := "needs {retries} above 0 (with none, no client retries): give {retries}, or leave out {" + key + "}"
-	if owners, ok := policySettings[key]; ok && !s.EveryPolicy && !slices.Contains(owners, c.Policy) {
+	if owners := policyOwners(key); owners != nil && !s.EveryPolicy && !slices.Contains(owners, c.Policy) {
 		return "needs " + either("policy", owners) + " (the policy is " + c.Policy.String() + "): choose one, or leave out {" + key + "}"
 	}
 	if owners, ok := clientSettings[key]; ok {

@@ -221,7 +221,7 @@ func (w *labWidget) render(l LabRun) {
 		sale = "no sale"
 	}
 	desc := c.Policy.Title() + ", " + retries + ", " + sale + ", a " + report.Duration(c.TimeoutMS) + " timeout"
-	w.title.SetTextContent("Run " + strconv.Itoa(l.Index+1) + " of 162: " + desc)
+	w.title.SetTextContent("Run " + strconv.Itoa(l.Index+1) + " of " + strconv.Itoa(len(sim.Lab())) + ": " + desc)
 	w.summary.SetTextContent(desc + ": " + report.Percent(r.Sale.AnsweredShare) + " of " + report.SalePeople(c) + " answered; " + l.Recovered + ".")
 
 	who := "Of the " + report.Count(r.Sale.People) + " people who arrived during the sale (" + report.Seconds(c.SaleStartS) + " to " + report.Seconds(c.SaleEndS()) + ")"

@@ -23,7 +23,15 @@ type Advice struct {
 }
 
 // earlyNo are the policies that say no before the timeout does.
-var earlyNo = []sim.Policy{sim.Bounded, sim.CoDel, sim.LIFO, sim.Priority}
+var earlyNo = func() []sim.Policy {
+	var out []sim.Policy
+	for _, p := range sim.Policies {
+		if p.RefusesEarly() {
+			out = append(out, p)
+		}
+	}
+	return out
+}()
 
 // Advise says what to change about c, given compared, c run under every
 // policy (as Compare returns it). It runs what it quotes: the fewest
@@ -203,7 +211,7 @@ func advise(c sim.Config, compared []sim.Result, runs func([]sim.Config) ([]sim.
 				strconv.Itoa(c.BudgetTokens), Percent(r.Sale.AnsweredShare), andRecovered(" and ", r), AttemptsPerPerson(r.AttemptsPerPerson), Number(cur.AttemptsPerPerson, 2)), Config: alt, Answered: r.Sale.AnsweredShare})
 		}
 	}
-	if (c.Policy == sim.Bounded || c.Policy == sim.Priority) && c.HoldsTimeout() && c.Queue != 0 && cur.Sale.TimedOut > 0 {
+	if c.Policy.Bounds() && c.HoldsTimeout() && c.Queue != 0 && cur.Sale.TimedOut > 0 {
 		alt = c
 		alt.Queue = 0
 		// (Not when the automatic bound would answer no more.)
@@ -213,7 +221,7 @@ func advise(c sim.Config, compared []sim.Result, runs func([]sim.Config) ([]sim.
 				Count(r.Config.QueueBound()), Seconds(r.Config.QueueSeconds()), Percent(r.Sale.AnsweredShare)), Config: alt, Answered: r.Sale.AnsweredShare})
 		}
 	}
-	if c.RefusalCostMS > 0 && c.Policy != sim.FIFO && c.Policy != sim.Skip {
+	if c.RefusalCostMS > 0 && c.Policy.Refuses() {
 		alt = c
 		alt.RefusalCostMS = 0
 		// (Not when it answers as many, as the text quotes the answered share alone.)

@@ -161,17 +161,7 @@ func fill(template string, args ...string) string {
 
 // PolicyNoun is a policy as a sentence names it: "the bounded queue",
 // "skipping the abandoned", "priority for orders".
-func PolicyNoun(p sim.Policy) string {
-	switch p {
-	case sim.Skip:
-		return "skipping the abandoned"
-	case sim.LIFO:
-		return "adaptive LIFO (newest first)"
-	case sim.Priority:
-		return "priority for orders"
-	}
-	return "the " + InSentence(p.Title())
-}
+func PolicyNoun(p sim.Policy) string { return p.Noun() }
 
 // capital returns s with its first letter in upper case, to start a
 // sentence.

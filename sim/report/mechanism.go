@@ -257,7 +257,7 @@ func queueChart(r sim.Result) SeriesChart {
 	for k := range s.Points {
 		top = max(top, work(k), wait(k))
 	}
-	bounded := c.Policy == sim.Bounded || c.Policy == sim.Priority
+	bounded := c.Policy.Bounds()
 	mark := timeout
 	if bounded {
 		top = max(top, c.QueueSeconds())
@@ -413,7 +413,7 @@ func queueSentence(r sim.Result) string {
 	most := s.Points[peak]
 	if first < 0 {
 		text := fill("The queue never held more than %s of work (%s)", workSeconds(work(peak)), requests(most.Queue))
-		if (c.Policy == sim.Bounded || c.Policy == sim.Priority) && most.Queue >= c.QueueBound() {
+		if (c.Policy.Bounds()) && most.Queue >= c.QueueBound() {
 			text += ", its bound"
 		}
 		return text + fill(", under the %s the client waits.", Duration(c.TimeoutMS))

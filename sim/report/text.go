@@ -272,7 +272,7 @@ func WritePostTables(w io.Writer, base sim.Config) error {
 	}
 	const overBudget = "over budget"
 
-	rs, e := Compare(base)
+	rs, e := variants(base, sim.PostPolicies, func(c *sim.Config, p sim.Policy) { c.Policy = p }) // the post's: its rows are the post's
 	if e != nil {
 		return e
 	}
@@ -348,7 +348,7 @@ func WritePostTables(w io.Writer, base sim.Config) error {
 	p("\nWith retries, %s apart, after a timeout or a refusal: answered, and back to normal.\n\n", Duration(base.RetryDelayMS))
 	rt := Table{Header: []string{"Policy", "retries=0", "back", "retries=1", "back", "retries=3", "back"}}
 	skipped := false
-	for _, pol := range sim.Policies {
+	for _, pol := range sim.PostPolicies {
 		row := []string{pol.Title()}
 		for _, n := range []int{0, 1, 3} {
 			c := base
@@ -462,7 +462,7 @@ func WriteView(w io.Writer, v View) error {
 	}
 	c := v.Config
 	p("%s.\n", Describe(c))
-	if c.Policy == sim.Bounded || c.Policy == sim.Priority {
+	if c.Policy.Bounds() {
 		p("Queue bound %s, %s of work.\n", Count(v.QueueBound), Seconds(v.QueueSeconds))
 	}
 	// The one run asked for first; every policy for comparison after it.

@@ -183,7 +183,7 @@ func loadFluid(c sim.Config) string {
 		return s + fill(": under the %s/s of normal traffic even with nobody waiting.", tries)
 	}
 	s += fill(": under the %s/s the normal traffic sends once %s wait, and from there the queue only grows", tries, Count(q))
-	if (c.Policy == sim.Bounded || c.Policy == sim.Priority) && c.QueueBound() < q {
+	if c.Policy.Bounds() && c.QueueBound() < q {
 		return s + fill(". A bound of %s keeps it short of that: at most %s as long, %s/s.",
 			Count(c.QueueBound()), times(c.LoadFactor(c.QueueBound())), Number(c.CapacityAtRPS(c.QueueBound()), 2))
 	}

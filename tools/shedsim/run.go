@@ -32,12 +32,12 @@ type options struct {
 
 // commandFlags defines the command's own flags on fs.
 func commandFlags(fs *flag.FlagSet, o *options) {
-	fs.StringVar(&o.policy, "policy", "", "one run of this policy: fifo, skip, bounded, codel, lifo or priority")
+	fs.StringVar(&o.policy, "policy", "", "one run of this policy: "+orList(sim.PolicyKeys()))
 	fs.StringVar(&o.client, "client", "", "how clients retry: fixed (the post's), backoff, budget, ratio, retry-after or throttle")
 	fs.BoolVar(&o.timeline, "timeline", false, "answered per 10 s, every policy")
 	fs.BoolVar(&o.clients, "clients", false, "every client strategy side by side, for --policy (default fifo)")
 	fs.BoolVar(&o.json, "json", false, "print the Result (or every policy's Results) as JSON")
-	fs.BoolVar(&o.lab, "lab", false, "print the lab's 162 runs as JSON")
+	fs.BoolVar(&o.lab, "lab", false, "print the lab's "+strconv.Itoa(len(sim.Lab()))+" runs as JSON")
 	fs.IntVar(&o.seeds, "seeds", 0, "run this many seeds from --seed and summarise mean and spread")
 	fs.StringVar(&o.sample, "sample", "", "start from one of the post's situations (--sample list)")
 	fs.BoolVar(&o.series, "series", false, "one run over time, a row a step: the queue, the workers, attempts, throughput and goodput (with --json, the Result carrying them)")
@@ -196,17 +196,17 @@ func run(args []string, stdout, stderr io.Writer) error {
 // emptyHelp is what to give instead of an empty --policy, --client or
 // --sample, which would otherwise read as not given.
 var emptyHelp = map[string]string{
-	"policy": "give one of " + strings.Join(policyKeys(), ", ") + ", or leave out --policy for every policy",
+	"policy": "give one of " + strings.Join(sim.PolicyKeys(), ", ") + ", or leave out --policy for every policy",
 	"client": "give one of " + strings.Join(clientKeys(), ", ") + ", or leave out --client for the post's fixed delay",
 	"sample": "give one of " + strings.Join(sim.SampleKeys(), ", ") + ", or list",
 }
 
-func policyKeys() []string {
-	var out []string
-	for _, p := range sim.Policies {
-		out = append(out, p.String())
+// orList writes keys as a sentence lists them: "a, b or c".
+func orList(keys []string) string {
+	if len(keys) < 2 {
+		return strings.Join(keys, "")
 	}
-	return out
+	return strings.Join(keys[:len(keys)-1], ", ") + " or " + keys[len(keys)-1]
 }
 
 func clientKeys() []string {
@@ -314,7 +314,7 @@ func checkOutputs(set map[string]bool, listSamples bool) error {
 	for _, name := range names {
 		switch {
 		case set["lab"] && name != "lab" && name != "json":
-			return usageError{"--" + name + ": --lab prints the lab's own 162 runs, which no flag changes; drop --" + name}
+			return usageError{"--" + name + ": --lab prints the lab's own "+strconv.Itoa(len(sim.Lab()))+" runs, which no flag changes; drop --" + name}
 		case listSamples && name != "sample":
 			return usageError{"--" + name + ": --sample list only lists the samples; drop --" + name}
 		case set["timeline"] && name == "policy":

@@ -43,7 +43,7 @@ func newSweepFlags(name string) *sweepFlags {
 	f.fs = flag.NewFlagSet("shedsim "+name, flag.ContinueOnError)
 	f.fs.SetOutput(io.Discard)
 	f.fs.Usage = func() {}
-	f.fs.StringVar(&f.policy, "policy", "", "policy: fifo, skip, bounded, codel, lifo or priority")
+	f.fs.StringVar(&f.policy, "policy", "", "policy: "+orList(sim.PolicyKeys()))
 	f.fs.StringVar(&f.client, "client", "", "how clients retry: fixed (the post's), backoff, budget, ratio, retry-after or throttle")
 	configFlags(f.fs, &f.c)
 	f.fs.IntVar(&f.seeds, "seeds", 10, "seeds each setting runs, from --seed (the same seeds at every setting)")
