@@ -882,3 +882,16 @@ func b2i(b bool) int {
 	}
 	return 0
 }
+
+// arrivalOrderPolicies are the policies whose runs the arrival-order path
+// computes (policySpec.arrivalOrder), in the order of Policies: the tests
+// of the two paths draw from these.
+func arrivalOrderPolicies() []Policy {
+	var out []Policy
+	for _, p := range Policies {
+		if p.spec().arrivalOrder {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -79,7 +79,7 @@ func arrivalOrderConfig(r *rand.Rand, budget float64) Config {
 	pick := func(xs ...float64) float64 { return xs[r.IntN(len(xs))] }
 	spread := func(lo, hi float64) float64 { return lo * math.Pow(hi/lo, r.Float64()) }
 	c := DefaultConfig()
-	c.Policy = []Policy{FIFO, Skip, Bounded, CoDel}[r.IntN(4)]
+	c.Policy = arrivalOrderPolicies()[r.IntN(len(arrivalOrderPolicies()))]
 	c.Workers = []int{1, 2, 3, 8, 13, 50, 1000}[r.IntN(7)]
 	c.ServiceMS = pick(80, 0.001, 0.01, 1, spread(0.001, 1e4))
 	c.DurationS = pick(300, 10, 60, spread(10, 3600))
@@ -96,7 +96,7 @@ func arrivalOrderConfig(r *rand.Rand, budget float64) Config {
 	c.OrderShare = pick(0.2, 0, 1, r.Float64())
 	c.CoDelTargetMS = pick(5, 0, spread(0.001, 1e4))
 	c.CoDelIntervalMS = pick(100, 1e-6, spread(0.001, 1e5))
-	if c.Policy == FIFO || c.Policy == Skip {
+	if !c.Policy.Refuses() {
 		c.RefusalCostMS = pick(0, 20) // unread: they never refuse
 	}
 	c.Seed = r.Uint64N(MaxSeed + 1)
@@ -109,7 +109,7 @@ func arrivalOrderConfig(r *rand.Rand, budget float64) Config {
 		c.BackoffBaseMS = pick(1000, 0, 1e-6, c.TimeoutMS, spread(1e-6, 1e5))
 		c.BackoffCapMS = pick(20000, 0, c.BackoffBaseMS, c.BackoffBaseMS*8, spread(1e-6, 1e6))
 	case 1:
-		if c.Policy != CoDel {
+		if c.Policy.spec().shed != shedOverLimit { // as arrivalOrderTakes
 			c.Client = RetryAfter
 		}
 	}
@@ -246,7 +246,7 @@ func TestArrivalOrderWaitsOut(t *testing.T) {
 // timeout of 300 ms, so that retries follow refusals and timeouts both,
 // with jitter and without. Each must be computed by the path.
 func TestArrivalOrderClients(t *testing.T) {
-	for _, p := range []Policy{FIFO, Skip, Bounded, CoDel} {
+	for _, p := range arrivalOrderPolicies() {
 		for _, capMS := range []float64{20000, 800} {
 			c := DefaultConfig()
 			c.Policy, c.Client, c.Retries, c.BackoffCapMS = p, Backoff, 3, capMS
@@ -437,12 +437,12 @@ func FuzzArrivalOrder(f *testing.F) {
 		saleRampS float64, saleWaves int, saleEveryS float64, _ int, // the sale's shape; the heap, declined
 		seriesStepS float64) {
 		c := DefaultConfig()
-		c.Policy = []Policy{FIFO, Skip, Bounded, CoDel}[uint(policy)%4]
+		c.Policy = arrivalOrderPolicies()[uint(policy)%uint(len(arrivalOrderPolicies()))]
 		c.Workers, c.ServiceMS, c.NormalRPS, c.SaleRPS = workers, serviceMS, normalRPS, saleRPS
 		c.SaleStartS, c.SaleS, c.DurationS, c.TimeoutMS, c.Retries = saleStartS, saleS, durationS, timeoutMS, retries
 		c.RetryDelayMS, c.RetryJitterMS, c.Queue, c.OrderShare = retryDelayMS, jitterMS, queue, orderShare
 		c.CoDelTargetMS, c.CoDelIntervalMS = codelTargetMS, codelIntervalMS
-		if c.Policy == FIFO || c.Policy == Skip {
+		if !c.Policy.Refuses() {
 			c.RefusalCostMS = refusalCostMS
 		}
 		c.Seed, c.SeriesStepS = seed, seriesStepS
@@ -453,7 +453,7 @@ func FuzzArrivalOrder(f *testing.F) {
 			c.BackoffBaseMS = bases[uint(client/3)%6]
 			c.BackoffCapMS = []float64{20000, 0, 1, c.BackoffBaseMS, c.BackoffBaseMS * 8}[uint(client/18)%5]
 		case 2: // Retry-After, but for codel
-			if c.Policy != CoDel {
+			if c.Policy.spec().shed != shedOverLimit { // as arrivalOrderTakes
 				c.Client = RetryAfter
 			}
 		}

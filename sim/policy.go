@@ -47,6 +47,9 @@ type policySpec struct {
 	// arrivalOrder says the arrival-order path (arrivalorder.go) computes
 	// the policy's runs; the event loop computes every policy's.
 	arrivalOrder bool
+	// samples are the policy's own samples, which Samples lists after the
+	// post's; a policy that is not the post's brings at least one.
+	samples []Sample
 }
 
 // admission is what a policy does with a request as it arrives.

@@ -20,7 +20,7 @@ func Samples() []Sample {
 		f(&c)
 		return c
 	}
-	return []Sample{
+	out := []Sample{
 		{"sale", "The sale", "The shop's sale: 150 a second for a minute against 100 a second of capacity, into an unbounded queue.", d},
 		{"skip", "Skip the abandoned", "Workers drop requests whose client has already left.",
 			with(func(c *Config) { c.Policy = Skip })},
@@ -80,6 +80,10 @@ func Samples() []Sample {
 				c.TimeoutMS, c.Retries, c.Patience, c.PatienceMS = 10000, 3, ExponentialPatience, 3000
 			})},
 	}
+	for _, p := range Policies { // then each policy's own (policySpec.samples)
+		out = append(out, p.spec().samples...)
+	}
+	return out
 }
 
 // deploy is the deploy samples' incident: no sale, and 3 of the 8 workers
