@@ -3,6 +3,7 @@ package sim
 import (
 	"errors"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -339,6 +340,12 @@ func (c Config) Validate() error {
 			bad(field, limits.Num(x)+" is too small: "+use)
 		case x > hi:
 			bad(field, limits.Num(x)+" is too large: "+use)
+		case x != 0 && nsPer(field) > 0 && float64(x*nsPer(field)) < 0.5: // rounds to no time at all (rule 1)
+			least := "use 0 or at least "
+			if loOpen {
+				least = "use at least "
+			}
+			bad(field, limits.Num(x)+" rounds to 0 ns, under the engine's 1 ns: "+least+limits.Num(1/nsPer(field))+unit)
 		default:
 			return true
 		}
@@ -352,10 +359,17 @@ func (c Config) Validate() error {
 	if !policyKeys.valid(int(c.Policy)) {
 		bad("policy", strconv.Itoa(int(c.Policy))+" is not a policy: use one of "+policyKeys.list())
 	}
-	whole("workers", c.Workers, 1, maxWorkers, "")
-	real("service_ms", c.ServiceMS, minService, maxMS, " ms", false)
-	real("normal_rps", c.NormalRPS, 0, maxRPS, " per second", false)
-	real("sale_rps", c.SaleRPS, 0, maxRPS, " per second", false)
+	settingsOnce.Do(indexSettings)
+	v := reflect.ValueOf(&c).Elem()
+	for _, s := range settings { // the settings whose range is all there is to check (setting.go)
+		switch {
+		case !s.validatedHere:
+		case s.Kind == Whole:
+			whole(s.Key, int(v.Field(s.field).Int()), int(s.Min), int(s.Max), s.rangeUnit())
+		default:
+			real(s.Key, v.Field(s.field).Float(), s.Min, s.Max, s.rangeUnit(), s.MinOpen)
+		}
+	}
 	durOK := real("duration_s", c.DurationS, 10, maxDuration, " s", false)
 	startOK := real("sale_start_s", c.SaleStartS, 0, maxDuration, " s", false)
 	lenOK := real("sale_s", c.SaleS, 0, maxDuration, " s", false)
@@ -368,28 +382,10 @@ func (c Config) Validate() error {
 		errs = append(errs, NewFieldError(field, what+" ends at "+limits.Num(c.SaleEndS())+" s, too late for a "+limits.Num(c.DurationS)+" s run: end it by "+
 			limits.Num(c.DurationS-10)+" s, so that a 10 s window after it can show recovery, or make {duration_s} longer"))
 	}
-	real("timeout_ms", c.TimeoutMS, 0, maxMS, " ms", true)
 	c.validateShapes(bad, real)
-	whole("retries", c.Retries, 0, maxRetries, "")
-	real("retry_delay_ms", c.RetryDelayMS, 0, maxMS, " ms", false)
-	real("retry_jitter_ms", c.RetryJitterMS, 0, maxMS, " ms", false)
-	whole("queue", c.Queue, 0, maxQueue, " (0 sets it for you)")
-	real("refusal_cost_ms", c.RefusalCostMS, 0, maxMS, " ms", false)
-	real("order_share", c.OrderShare, 0, 1, "", false)
-	real("codel_target_ms", c.CoDelTargetMS, 0, maxMS, " ms", false)
-	real("codel_interval_ms", c.CoDelIntervalMS, 0, maxMS, " ms", true)
 	if !clientKeys.valid(int(c.Client)) {
 		bad("client", strconv.Itoa(int(c.Client))+" is not a client: use one of "+clientKeys.list())
 	}
-	real("backoff_base_ms", c.BackoffBaseMS, 0, maxMS, " ms", false)
-	real("backoff_cap_ms", c.BackoffCapMS, 0, maxMS, " ms", false)
-	whole("budget_tokens", c.BudgetTokens, 0, maxTokens, "")
-	whole("budget_refusal_cost", c.BudgetRefusalCost, 1, maxTokens, "")
-	whole("budget_timeout_cost", c.BudgetTimeoutCost, 1, maxTokens, "")
-	whole("budget_refill", c.BudgetRefill, 0, maxTokens, "")
-	real("ratio_max", c.RatioMax, 0, 0.9, "", false)
-	real("throttle_k", c.ThrottleK, 1, 100, "", false)
-	real("client_window_s", c.ClientWindowS, 1, 3600, " s", false)
 	errs = append(errs, c.validateIncidents(real, durOK)...)
 	if c.HeapRequests < 0 || c.HeapRequests > maxQueue {
 		bad("heap_requests", limits.Count(int64(c.HeapRequests))+" is out of range: use a whole number from 1 to "+limits.Count(maxQueue)+", or 0 for latency that does not grow with load")

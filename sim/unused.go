@@ -24,13 +24,17 @@ type Scope struct {
 // FieldError.Say, so that the setting it names is spelled as the caller
 // spells it ("needs --client budget").
 //
-// A client's own settings count only with that client (budget_tokens with
-// budget), and only when there are retries (but throttling, which refuses
-// first attempts too); the retry delay and its jitter only with retries
-// and a client that waits them (backoff draws its own); a client other
-// than fixed and throttle only with retries; the queue bound only for the
-// bounded and priority policies, and the queue timeout's M and N only for
-// the queue timeout and adaptive LIFO, unless every policy runs.
+// Who reads a setting is its Setting's Owner. A client's own settings
+// count only with that client (budget_tokens with budget), and only when
+// there are retries (but throttling, which refuses first attempts too);
+// the retry delay and its jitter only with retries and a client that
+// waits them (backoff draws its own); a client other than fixed and
+// throttle only with retries; a policy's own settings (policySpec.settings:
+// the queue bound for the bounded queues, the queue timeout's M and N) and
+// the refusal cost (for the policies that refuse) only under those
+// policies, unless every policy runs. Settings that a shape or a trigger
+// reads (service_p99_ms, slow_start_s) are Validate's: it refuses them
+// when their shape or trigger is off.
 func (c Config) Unused(given []string, s Scope) error {
 	var errs []error
 	for _, key := range given {
@@ -39,19 +43,6 @@ func (c Config) Unused(given []string, s Scope) error {
 		}
 	}
 	return errors.Join(errs...)
-}
-
-// clientSettings are the settings each client strategy reads of its own.
-var clientSettings = map[string][]Client{
-	"backoff_base_ms":     {Backoff},
-	"backoff_cap_ms":      {Backoff},
-	"budget_tokens":       {Budget},
-	"budget_refusal_cost": {Budget},
-	"budget_timeout_cost": {Budget},
-	"budget_refill":       {Budget},
-	"ratio_max":           {Ratio},
-	"throttle_k":          {Throttle},
-	"client_window_s":     {Ratio, Throttle},
 }
 
 // policyOwners returns the policies that read key's setting of their own
@@ -74,7 +65,9 @@ func (c Config) unused(key string, s Scope) string {
 	if owners := policyOwners(key); owners != nil && !s.EveryPolicy && !slices.Contains(owners, c.Policy) {
 		return "needs " + either("policy", owners) + " (the policy is " + c.Policy.String() + "): choose one, or leave out {" + key + "}"
 	}
-	if owners, ok := clientSettings[key]; ok {
+	setting, _ := SettingByKey(key)
+	if setting.Owner.Kind == ByClient {
+		owners := setting.Owner.Clients
 		if !s.EveryClient && !slices.Contains(owners, c.Client) {
 			return "needs " + either("client", owners) + " (the client is " + c.Client.String() + "): add it, or leave out {" + key + "}"
 		}
@@ -84,8 +77,8 @@ func (c Config) unused(key string, s Scope) string {
 		}
 		return ""
 	}
-	switch key {
-	case "retry_delay_ms", "retry_jitter_ms":
+	switch {
+	case setting.Owner.Kind == ByRetries:
 		if c.Retries == 0 {
 			return noRetries
 		}
@@ -93,7 +86,7 @@ func (c Config) unused(key string, s Scope) string {
 			return "counts for nothing with {client=backoff}, which draws its own delays from {backoff_base_ms} and {backoff_cap_ms}: " +
 				"leave out {" + key + "}, or choose another client"
 		}
-	case "client":
+	case key == "client":
 		if c.Retries == 0 && c.Client != Fixed && c.Client != Throttle && !s.EveryClient {
 			return "needs {retries} above 0: the " + c.Client.String() + " client only decides retries, and there are none: give {retries}, or leave out {client}"
 		}

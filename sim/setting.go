@@ -1,0 +1,266 @@
+package sim
+
+import (
+	"reflect"
+	"strings"
+	"sync"
+)
+
+// Setting describes one field of Config once: its key, where the form
+// shows it and how it labels it, its unit, its range, who reads it, and
+// the command line's help. The command line's flags, the page's form,
+// the widget's attribute list, the sweep's knobs, Validate's range checks
+// and Unused derive from these; TestSettings holds each one to the
+// Config field it describes.
+type Setting struct {
+	// Key is the field's JSON key, as the URL, the form, the widget's
+	// attributes and, with dashes, the command line spell it.
+	Key string
+	// Group is the form's fieldset that holds it; Advanced ones sit
+	// inside the form's "Advanced" details.
+	Group Group
+	// Label and Unit are the form's words: "Service time" and "ms, mean".
+	Label, Unit string
+	// Help is the command line's one line about it.
+	Help string
+	// Min and Max bound a numeric field; MinOpen refuses Min itself (a
+	// timeout of 0). Off says 0 is accepted too, below Min, and means
+	// the setting is off (no slowdown, no series).
+	Min, Max      float64
+	MinOpen, Off  bool
+	Kind          Kind
+	Owner         Owner
+	field         int // index in Config
+	validatedHere bool
+}
+
+// Kind is what a setting's field holds.
+type Kind uint8
+
+const (
+	Choice Kind = iota // one of a closed set of words (policy, client, service, patience)
+	Whole              // a whole number
+	Real               // a number
+	Seed               // a whole number up to MaxSeed
+)
+
+// Group is a fieldset of the page's form.
+type Group string
+
+// The form's groups, in the order the form shows them.
+const (
+	GroupService   Group = "Service"
+	GroupTraffic   Group = "Traffic"
+	GroupClients   Group = "Clients"
+	GroupShape     Group = "Your service"
+	GroupQueue     Group = "Queue and refusals"
+	GroupIncidents Group = "Incidents"
+	GroupRun       Group = "Run"
+	GroupAdvanced  Group = "Advanced"
+)
+
+// Groups lists the form's groups, in order.
+var Groups = []Group{GroupService, GroupTraffic, GroupClients, GroupShape, GroupQueue, GroupIncidents, GroupRun, GroupAdvanced}
+
+// Owner is who reads a setting, for Unused: the model (every run), a
+// policy (policySpec.settings names which), a client strategy (Clients
+// names which), the retries, or a trigger that another setting turns on.
+type Owner struct {
+	Kind    OwnerKind
+	Clients []Client // for ByClient: the clients that read it
+	// Switch is, for ByTrigger, the setting that turns the trigger on
+	// (slow_factor for slow_start_s), or for ByShape the choice that
+	// reads it (service for service_p99_ms).
+	Switch string
+}
+
+// OwnerKind is the kind of an Owner.
+type OwnerKind uint8
+
+const (
+	ByModel   OwnerKind = iota // every run reads it
+	ByPolicy                   // the policies whose specs name it
+	ByClient                   // the client strategies in Owner.Clients, with retries
+	ByRetries                  // every client that retries, with retries
+	ByShape                    // a shape chosen by Owner.Switch
+	ByTrigger                  // a trigger that Owner.Switch turns on
+)
+
+var (
+	model   = Owner{}
+	policy  = Owner{Kind: ByPolicy}
+	retried = Owner{Kind: ByRetries}
+)
+
+func client(cs ...Client) Owner { return Owner{Kind: ByClient, Clients: cs} }
+func trigger(on string) Owner   { return Owner{Kind: ByTrigger, Switch: on} }
+func shape(on string) Owner     { return Owner{Kind: ByShape, Switch: on} }
+
+// settings are Config's fields, in its order. Validate checks the ranges
+// of those with validatedHere; the others' ranges are the same, checked
+// with the rules that tie them to other fields (shape.go, incident.go,
+// Validate's own).
+var settings = []Setting{
+	{Key: "policy", Group: GroupService, Label: "Policy", Kind: Choice, Owner: model,
+		Help: "what the service does with a request that does not fit"},
+	{Key: "workers", Group: GroupService, Label: "Workers", Kind: Whole, Min: 1, Max: maxWorkers, Owner: model, validatedHere: true,
+		Help: "identical workers"},
+	{Key: "service_ms", Group: GroupService, Label: "Service time", Unit: "ms, mean", Kind: Real, Min: minService, Max: maxMS, Owner: model, validatedHere: true,
+		Help: "mean service time, ms; it alone fixes capacity"},
+	{Key: "service", Group: GroupShape, Label: "Service times", Kind: Choice, Owner: model,
+		Help: "shape of the service times: exponential (the post's), lognormal (with --service-p99-ms) or constant"},
+	{Key: "service_p99_ms", Group: GroupShape, Label: "Service p99", Unit: "ms, log-normal only; 0 for the others", Kind: Real, Min: 0, Max: maxMS, MinOpen: true, Off: true, Owner: shape("service"),
+		Help: "lognormal service: the 99th percentile, ms, above the mean and at most 14.97 times it"},
+	{Key: "normal_rps", Group: GroupTraffic, Label: "Normal traffic", Unit: "people per s", Kind: Real, Min: 0, Max: maxRPS, Owner: model, validatedHere: true,
+		Help: "arrivals outside the sale, per second"},
+	{Key: "sale_rps", Group: GroupTraffic, Label: "Sale traffic", Unit: "people per s", Kind: Real, Min: 0, Max: maxRPS, Owner: model, validatedHere: true,
+		Help: "arrivals during the sale, per second"},
+	{Key: "sale_start_s", Group: GroupTraffic, Label: "Sale starts at", Unit: "s", Kind: Real, Min: 0, Max: maxDuration, Owner: model,
+		Help: "when the sale starts, s"},
+	{Key: "sale_s", Group: GroupTraffic, Label: "Sale lasts", Unit: "s", Kind: Real, Min: 0, Max: maxDuration, Owner: model,
+		Help: "how long the sale lasts, s (each wave, with --sale-waves)"},
+	{Key: "sale_ramp_s", Group: GroupTraffic, Label: "Ramps up and down over", Unit: "s, 0 = none", Kind: Real, Min: 0, Max: maxDuration, Owner: model,
+		Help: "the sale ramps up over its first this many s and down over its last (0: a rectangle)"},
+	{Key: "sale_waves", Group: GroupTraffic, Label: "Waves", Unit: "0 = one", Kind: Whole, Min: 0, Max: maxWaves, Owner: model,
+		Help: "the sale comes this many times (0 or 1: once)"},
+	{Key: "sale_every_s", Group: GroupTraffic, Label: "Waves every", Unit: "s", Kind: Real, Min: 0, Max: maxDuration, Owner: trigger("sale_waves"),
+		Help: "from one wave's start to the next, s"},
+	{Key: "duration_s", Group: GroupTraffic, Label: "Run length", Unit: "s", Kind: Real, Min: 10, Max: maxDuration, Owner: model,
+		Help: "length of the run, s"},
+	{Key: "timeout_ms", Group: GroupClients, Label: "Client timeout", Unit: "ms", Kind: Real, Min: 0, Max: maxMS, MinOpen: true, Owner: model, validatedHere: true,
+		Help: "each attempt's client gives up after this, ms"},
+	{Key: "patience", Group: GroupShape, Label: "People give up", Kind: Choice, Owner: model,
+		Help: "how people give up before the timeout: none (the post's) or exponential (with --patience-ms)"},
+	{Key: "patience_ms", Group: GroupShape, Label: "Mean patience", Unit: "ms, 0 with none", Kind: Real, Min: 0, Max: maxMS, MinOpen: true, Off: true, Owner: shape("patience"),
+		Help: "exponential patience: the mean time a person waits before giving up, ms"},
+	{Key: "retries", Group: GroupClients, Label: "Retries", Unit: "per person", Kind: Whole, Min: 0, Max: maxRetries, Owner: model, validatedHere: true,
+		Help: "retries after a timeout or a refusal"},
+	{Key: "retry_delay_ms", Group: GroupClients, Label: "Retry delay", Unit: "ms", Kind: Real, Min: 0, Max: maxMS, Owner: retried, validatedHere: true,
+		Help: "delay before each retry, ms"},
+	{Key: "retry_jitter_ms", Group: GroupAdvanced, Label: "Retry jitter", Unit: "ms", Kind: Real, Min: 0, Max: maxMS, Owner: retried, validatedHere: true,
+		Help: "uniform random extra delay per retry, up to this, ms"},
+	{Key: "queue", Group: GroupQueue, Label: "Queue size", Unit: "0 = automatic", Kind: Whole, Min: 0, Max: maxQueue, Owner: policy, validatedHere: true,
+		Help: "queue bound for the bounded policies (0: a quarter of the timeout's worth of work)"},
+	{Key: "refusal_cost_ms", Group: GroupQueue, Label: "Refusal cost", Unit: "ms", Kind: Real, Min: 0, Max: maxMS, Owner: policy, validatedHere: true,
+		Help: "worker time a refusal takes, ms"},
+	{Key: "order_share", Group: GroupQueue, Label: "Order share", Unit: "0 to 1", Kind: Real, Min: 0, Max: 1, Owner: model, validatedHere: true,
+		Help: "share of people placing an order"},
+	{Key: "codel_target_ms", Group: GroupAdvanced, Label: "Queue timeout target (M)", Unit: "ms", Kind: Real, Min: 0, Max: maxMS, Owner: policy, validatedHere: true,
+		Help: "queue timeout's M, ms"},
+	{Key: "codel_interval_ms", Group: GroupAdvanced, Label: "Queue timeout interval (N)", Unit: "ms", Kind: Real, Min: 0, Max: maxMS, MinOpen: true, Owner: policy, validatedHere: true,
+		Help: "queue timeout's N, ms"},
+	{Key: "client", Group: GroupClients, Label: "Retry strategy", Kind: Choice, Owner: model,
+		Help: "how clients retry"},
+	{Key: "backoff_base_ms", Group: GroupAdvanced, Label: "Backoff base", Unit: "ms", Kind: Real, Min: 0, Max: maxMS, Owner: client(Backoff), validatedHere: true,
+		Help: "backoff client: base, ms"},
+	{Key: "backoff_cap_ms", Group: GroupAdvanced, Label: "Backoff cap", Unit: "ms", Kind: Real, Min: 0, Max: maxMS, Owner: client(Backoff), validatedHere: true,
+		Help: "backoff client: cap, ms"},
+	{Key: "budget_tokens", Group: GroupAdvanced, Label: "Budget tokens", Kind: Whole, Min: 0, Max: maxTokens, Owner: client(Budget), validatedHere: true,
+		Help: "budget client: token quota"},
+	{Key: "budget_refusal_cost", Group: GroupAdvanced, Label: "Budget refusal cost", Kind: Whole, Min: 1, Max: maxTokens, Owner: client(Budget), validatedHere: true,
+		Help: "budget client: tokens a retry after a refusal costs"},
+	{Key: "budget_timeout_cost", Group: GroupAdvanced, Label: "Budget timeout cost", Kind: Whole, Min: 1, Max: maxTokens, Owner: client(Budget), validatedHere: true,
+		Help: "budget client: tokens a retry after a timeout costs"},
+	{Key: "budget_refill", Group: GroupAdvanced, Label: "Budget refill", Kind: Whole, Min: 0, Max: maxTokens, Owner: client(Budget), validatedHere: true,
+		Help: "budget client: tokens an answer puts back"},
+	{Key: "ratio_max", Group: GroupAdvanced, Label: "Ratio max", Kind: Real, Min: 0, Max: 0.9, Owner: client(Ratio), validatedHere: true,
+		Help: "ratio client: largest share of retries among requests"},
+	{Key: "throttle_k", Group: GroupAdvanced, Label: "Throttle k", Kind: Real, Min: 1, Max: 100, Owner: client(Throttle), validatedHere: true,
+		Help: "throttle client: K"},
+	{Key: "client_window_s", Group: GroupAdvanced, Label: "Client window", Unit: "s", Kind: Real, Min: 1, Max: 3600, Owner: client(Ratio, Throttle), validatedHere: true,
+		Help: "ratio and throttle clients: history kept, s"},
+	{Key: "loss_workers", Group: GroupIncidents, Label: "Workers lost", Unit: "0 = none", Kind: Whole, Min: 0, Max: maxWorkers, Owner: model,
+		Help: "incident: workers lost (0: none), the idle first, then those serving, whose requests are lost"},
+	{Key: "loss_start_s", Group: GroupIncidents, Label: "Lost from", Unit: "s", Kind: Real, Min: 0, Max: maxDuration, Owner: trigger("loss_workers"),
+		Help: "incident: when the workers go, s"},
+	{Key: "loss_s", Group: GroupIncidents, Label: "Lost for", Unit: "s, 0 = to the end", Kind: Real, Min: 0, Max: maxDuration, Owner: trigger("loss_workers"),
+		Help: "incident: how long they stay gone, s (0: the rest of the run)"},
+	{Key: "slow_factor", Group: GroupIncidents, Label: "Service slower by", Unit: "times, 0 = none", Kind: Real, Min: 1, Max: maxSlowFactor, Off: true, Owner: model,
+		Help: "incident: service times multiplied by this, 1 to 100 (0: no slowdown)"},
+	{Key: "slow_start_s", Group: GroupIncidents, Label: "Slower from", Unit: "s", Kind: Real, Min: 0, Max: maxDuration, Owner: trigger("slow_factor"),
+		Help: "incident: when the slowdown starts, s"},
+	{Key: "slow_s", Group: GroupIncidents, Label: "Slower for", Unit: "s, 0 = to the end", Kind: Real, Min: 0, Max: maxDuration, Owner: trigger("slow_factor"),
+		Help: "incident: how long it lasts, s (0: the rest of the run)"},
+	{Key: "heap_requests", Group: GroupIncidents, Label: "Memory holds", Unit: "waiting requests, 0 = latency does not grow", Kind: Whole, Min: 1, Max: maxQueue, Off: true, Owner: model,
+		Help: "latency that grows with load: memory holds this many waiting requests, and with q waiting a service takes H/(H-q) times as long (0: none)"},
+	{Key: "seed", Group: GroupRun, Label: "Seed", Kind: Seed, Min: 0, Max: MaxSeed, Owner: model,
+		Help: "random seed; the same seed gives the same run everywhere"},
+	{Key: "series_step_s", Group: GroupAdvanced, Label: "Series step", Unit: "s", Kind: Real, Min: 0.001, Max: maxDuration, Off: true, Owner: model,
+		Help: "record the run's time series at this step, s (0: none)"},
+}
+
+// Settings returns every setting, in the order of Config's fields.
+func Settings() []Setting {
+	settingsOnce.Do(indexSettings)
+	return append([]Setting(nil), settings...)
+}
+
+// SettingByKey returns the setting whose JSON key is key.
+func SettingByKey(key string) (Setting, bool) {
+	settingsOnce.Do(indexSettings)
+	for _, s := range settings {
+		if s.Key == key {
+			return s, true
+		}
+	}
+	return Setting{}, false
+}
+
+var settingsOnce sync.Once
+
+// indexSettings finds each setting's field in Config (TestSettings holds the table to Config:
+// a field with no setting, or a setting with no field, fails it).
+func indexSettings() {
+	t := reflect.TypeFor[Config]()
+	for i := range settings {
+		s := &settings[i]
+		s.field = -1
+		for j := range t.NumField() {
+			if k, _, _ := strings.Cut(t.Field(j).Tag.Get("json"), ","); k == s.Key {
+				s.field = j
+			}
+		}
+	}
+}
+
+// Field returns the index of the setting's field in Config, for
+// reflect.Value.Field; -1 for a setting Config does not have.
+func (s Setting) Field() int {
+	settingsOnce.Do(indexSettings)
+	return s.field
+}
+
+// rangeUnit is the unit Validate's messages give after a range: " ms",
+// " s", " per second", or the queue's note on 0.
+func (s Setting) rangeUnit() string {
+	switch {
+	case s.Key == "queue":
+		return " (0 sets it for you)"
+	case strings.HasSuffix(s.Key, "_rps"):
+		return " per second"
+	case strings.HasSuffix(s.Key, "_ms"):
+		return " ms"
+	case strings.HasSuffix(s.Key, "_s"):
+		return " s"
+	}
+	return ""
+}
+
+// nsPer is the nanoseconds in one of field's unit: 1e6 for a key in _ms,
+// 1e9 for one in _s, and 0 for a field that is not a time the engine
+// rounds to whole nanoseconds (rule 1). Patience is the mean of a
+// distribution, whose draws are rounded, not the mean.
+func nsPer(field string) float64 {
+	switch {
+	case field == "patience_ms":
+		return 0
+	case strings.HasSuffix(field, "_ms"):
+		return 1e6
+	case strings.HasSuffix(field, "_s"):
+		return 1e9
+	}
+	return 0
+}
+
+// Time reports whether the setting is a time (its key ends in _ms or _s).
+func (s Setting) Time() bool { return strings.HasSuffix(s.Key, "_ms") || strings.HasSuffix(s.Key, "_s") }
