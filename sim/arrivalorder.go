@@ -479,7 +479,7 @@ func (e *engine) waitOut(waiting []int64, newMade int64) bool {
 	e.waitedOut = true
 	l := &e.lines
 	bounded := e.admitRule == admitBound // the only admission on this path that refuses (arrivalOrderTakes)
-	stuck := 0 // the attempts that joined the queue here, all waiting to the end
+	stuck := 0                           // the attempts that joined the queue here, all waiting to the end
 	for {
 		at, made, line := e.arrival, newMade, (*ring[retry])(nil)
 		var tie bool

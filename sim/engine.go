@@ -67,7 +67,7 @@ type engine struct {
 	takeRule  taking
 	shedRule  shedding
 	pickup    bool
-	retries                                 int32
+	retries   int32
 	// who is measured (rule 15) and from when back to normal is (rule 17):
 	// the sale's, unless an incident alone triggers the run (see
 	// Config.PeopleStartS)

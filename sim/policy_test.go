@@ -108,7 +108,9 @@ func TestPolicyWordsFailIncomplete(t *testing.T) {
 // recorder is an assert.TestingT that keeps the failures it is told of.
 type recorder struct{ errs []string }
 
-func (r *recorder) Errorf(format string, args ...any) { r.errs = append(r.errs, fmt.Sprintf(format, args...)) }
+func (r *recorder) Errorf(format string, args ...any) {
+	r.errs = append(r.errs, fmt.Sprintf(format, args...))
+}
 
 // checkPolicySettings checks that each setting p owns is a Config key,
 // changes p's run, changes nothing under a policy that does not own it,

@@ -263,4 +263,6 @@ func nsPer(field string) float64 {
 }
 
 // Time reports whether the setting is a time (its key ends in _ms or _s).
-func (s Setting) Time() bool { return strings.HasSuffix(s.Key, "_ms") || strings.HasSuffix(s.Key, "_s") }
+func (s Setting) Time() bool {
+	return strings.HasSuffix(s.Key, "_ms") || strings.HasSuffix(s.Key, "_s")
+}
