@@ -140,7 +140,7 @@ var settings = []Setting{
 	{Key: "retry_jitter_ms", Group: GroupAdvanced, Label: "Retry jitter", Unit: "ms", Kind: Real, Min: 0, Max: maxMS, Owner: retried, validatedHere: true,
 		Help: "uniform random extra delay per retry, up to this, ms"},
 	{Key: "queue", Group: GroupQueue, Label: "Queue size", Unit: "0 = automatic", Kind: Whole, Min: 0, Max: maxQueue, Owner: policy, validatedHere: true,
-		Help: "queue bound for the bounded policies (0: a quarter of the timeout's worth of work)"},
+		Help: "queue bound (0: a quarter of the timeout's worth of work)"},
 	{Key: "refusal_cost_ms", Group: GroupQueue, Label: "Refusal cost", Unit: "ms", Kind: Real, Min: 0, Max: maxMS, Owner: policy, validatedHere: true,
 		Help: "worker time a refusal takes, ms"},
 	{Key: "order_share", Group: GroupQueue, Label: "Order share", Unit: "0 to 1", Kind: Real, Min: 0, Max: 1, Owner: model, validatedHere: true,

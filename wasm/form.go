@@ -1,8 +1,6 @@
 package main
 
 import (
-	"strings"
-
 	"github.com/shedsim/shedsim/sim"
 	"github.com/shedsim/shedsim/sim/report"
 )
@@ -27,25 +25,36 @@ type simGroup struct {
 	fields   []fieldSpec
 }
 
-// simGroups is the simulator page's form. Config keys not listed here
-// (fields the engine grows later) are added to the advanced group.
-var simGroups = []simGroup{
-	{"Service", false, []fieldSpec{{"policy", "Policy", "", ""}, {"workers", "Workers", "", "numeric"}, {"service_ms", "Service time", "ms, mean", "decimal"}}},
-	{"Traffic", false, []fieldSpec{{"normal_rps", "Normal traffic", "people per s", "decimal"}, {"sale_rps", "Sale traffic", "people per s", "decimal"},
-		{"sale_start_s", "Sale starts at", "s", "decimal"}, {"sale_s", "Sale lasts", "s", "decimal"},
-		{"sale_ramp_s", "Ramps up and down over", "s, 0 = none", "decimal"}, {"sale_waves", "Waves", "0 = one", "numeric"}, {"sale_every_s", "Waves every", "s", "decimal"}, {"duration_s", "Run length", "s", "decimal"}}},
-	{"Clients", false, []fieldSpec{{"timeout_ms", "Client timeout", "ms", "decimal"}, {"retries", "Retries", "per person", "numeric"}, {"retry_delay_ms", "Retry delay", "ms", "decimal"},
-		{"client", "Retry strategy", "", ""}}},
-	{"Your service", false, []fieldSpec{{"service", "Service times", "", ""}, {"service_p99_ms", "Service p99", "ms, log-normal only; 0 for the others", "decimal"},
-		{"patience", "People give up", "", ""}, {"patience_ms", "Mean patience", "ms, 0 with none", "decimal"}}},
-	{"Queue and refusals", false, []fieldSpec{{"queue", "Queue size", "0 = automatic", "numeric"}, {"refusal_cost_ms", "Refusal cost", "ms", "decimal"}, {"order_share", "Order share", "0 to 1", "decimal"}}},
-	{"Incidents", false, []fieldSpec{{"loss_workers", "Workers lost", "0 = none", "numeric"}, {"loss_start_s", "Lost from", "s", "decimal"},
-		{"loss_s", "Lost for", "s, 0 = to the end", "decimal"}, {"slow_factor", "Service slower by", "times, 0 = none", "decimal"},
-		{"slow_start_s", "Slower from", "s", "decimal"}, {"slow_s", "Slower for", "s, 0 = to the end", "decimal"},
-		{"heap_requests", "Memory holds", "waiting requests, 0 = latency does not grow", "numeric"}}},
-	{"Run", false, []fieldSpec{{"seed", "Seed", "", "numeric"}, {seedsKey, "Seeds", "", ""}}},
-	{"Advanced", true, []fieldSpec{{"codel_target_ms", "Queue timeout target (M)", "ms", "decimal"}, {"codel_interval_ms", "Queue timeout interval (N)", "ms", "decimal"},
-		{"retry_jitter_ms", "Retry jitter", "ms", "decimal"}}},
+// simGroups is the simulator page's form: every setting (sim.Settings) in
+// its group (sim.Groups), in the Config's order, with the page's own
+// choice of seeds in the run's group.
+var simGroups = func() []simGroup {
+	var out []simGroup
+	for _, g := range sim.Groups {
+		sg := simGroup{legend: string(g), advanced: g == sim.GroupAdvanced}
+		for _, s := range sim.Settings() {
+			if s.Group == g {
+				sg.fields = append(sg.fields, fieldSpec{s.Key, s.Label, s.Unit, inputMode(s.Kind)})
+			}
+		}
+		if g == sim.GroupRun {
+			sg.fields = append(sg.fields, fieldSpec{seedsKey, "Seeds", "", ""})
+		}
+		out = append(out, sg)
+	}
+	return out
+}()
+
+// inputMode is the inputmode of a setting's field: "numeric" for a whole
+// number, "decimal" for a number, "" for a choice (a select).
+func inputMode(k sim.Kind) string {
+	switch k {
+	case sim.Whole, sim.Seed:
+		return "numeric"
+	case sim.Real:
+		return "decimal"
+	}
+	return ""
 }
 
 // compactFields are the controls of the <shed-sim> simulator widget
@@ -80,66 +89,6 @@ func policyOptions() [][2]string {
 	var out [][2]string
 	for _, p := range sim.Policies {
 		out = append(out, [2]string{p.String(), p.Title()})
-	}
-	return out
-}
-
-// humanize turns a key such as "backoff_base_ms" into a label, "Backoff
-// base", and its unit, "ms".
-func humanize(key string) (label, unit string) {
-	words := strings.Split(key, "_")
-	if last := words[len(words)-1]; len(words) > 1 && (last == "ms" || last == "s") {
-		unit, words = last, words[:len(words)-1]
-	}
-	label = strings.Join(words, " ")
-	return strings.ToUpper(label[:1]) + label[1:], unit
-}
-
-// unlistedFields are the fields of the Config keys simGroups does not
-// list (fields the engine grew later), named after their keys; the page
-// puts them in its advanced group.
-func unlistedFields() []fieldSpec {
-	listed := map[string]bool{}
-	for _, g := range simGroups {
-		for _, s := range g.fields {
-			listed[s.Key] = true
-		}
-	}
-	var out []fieldSpec
-	for _, cf := range configFields {
-		if listed[cf.Key] {
-			continue
-		}
-		label, unit := humanize(cf.Key)
-		mode := "decimal"
-		switch cf.kind {
-		case kindText:
-			mode = "text"
-		case kindInt, kindSeed:
-			mode = "numeric"
-		}
-		out = append(out, fieldSpec{cf.Key, label, unit, mode})
-	}
-	return out
-}
-
-// pageGroups are the simulator page's fieldsets as its form shows them:
-// simGroups with the fields of the Config keys it does not list in the
-// advanced group, and without keys the engine no longer has.
-func pageGroups() []simGroup {
-	out := make([]simGroup, 0, len(simGroups))
-	for _, g := range simGroups {
-		specs := g.fields
-		if g.advanced {
-			specs = append(specs[:len(specs):len(specs)], unlistedFields()...)
-		}
-		var kept []fieldSpec
-		for _, s := range specs {
-			if _, ok := fieldByKey(s.Key); ok || s.Key == seedsKey {
-				kept = append(kept, s)
-			}
-		}
-		out = append(out, simGroup{g.legend, g.advanced, kept})
 	}
 	return out
 }
@@ -274,7 +223,7 @@ func writePageForm(m *markup, vals map[string]string, v *report.View, static boo
 	m.raw(`</select><p class="field-hint" id="sample-about">`)
 	m.text(about)
 	m.raw(`</p></div>`)
-	for _, g := range pageGroups() {
+	for _, g := range simGroups {
 		if g.advanced {
 			// The <summary> says it already; the legend stays for screen readers.
 			m.raw(`<details class="advanced" id="advanced"><summary>Advanced: the queue timeout, jitter and the rest</summary><fieldset class="group"><legend class="visually-hidden">`)

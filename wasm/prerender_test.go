@@ -84,12 +84,27 @@ func TestREADMEPrerender(t *testing.T) {
 	require.NoError(t, err)
 	empty, err := prerenderInto(string(page), "")
 	require.NoError(t, err)
-	path := filepath.Join(t.TempDir(), "index.html")
+	dir := t.TempDir()
+	path := filepath.Join(dir, "index.html")
 	require.NoError(t, os.WriteFile(path, []byte(empty), 0o644))
+	committed := map[string]string{}
+	for _, g := range generatedCopies { // the files beside it, their blocks emptied
+		text, err := os.ReadFile(filepath.Join("..", "site", g.file))
+		require.NoError(t, err)
+		committed[g.file] = string(text)
+		emptied, err := replaceBetween(string(text), g.start, g.end, "")
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, g.file), []byte(emptied), 0o644))
+	}
 	require.NoError(t, run([]string{args[0], path}))
 	got, err := os.ReadFile(path)
 	require.NoError(t, err)
 	assert.Equal(t, string(page), string(got), "the command writes the committed page")
+	for file, want := range committed {
+		got, err := os.ReadFile(filepath.Join(dir, file))
+		require.NoError(t, err)
+		assert.True(t, want == string(got), "the command writes the committed %s", file)
+	}
 
 	assert.Error(t, run(nil), "no arguments: what to run instead")
 	assert.Error(t, run([]string{"-prerender", filepath.Join(t.TempDir(), "missing.html")}), "a page that is not there")

@@ -62,7 +62,7 @@ func (f *simForm) buildPage(vals map[string]string) {
 	var m markup
 	writePageForm(&m, vals, nil, false)
 	f.el = fromMarkup(&m)
-	for _, g := range pageGroups() {
+	for _, g := range simGroups {
 		for _, s := range g.fields {
 			f.keep(adoptField(s, query(f.el, `[data-key="`+s.Key+`"]`)))
 		}

@@ -7,13 +7,16 @@
 //	go run ./wasm -prerender site/index.html
 //
 // writes the form and the default run's results into site/index.html,
-// between its markers, so that the page reads before its engine arrives.
+// between its markers, so that the page reads before its engine arrives,
+// and the settings' and policies' generated copies into the files beside
+// it (generated.go).
 // Its adapter (adapter.go) is tested natively.
 package main
 
 import (
 	"errors"
 	"os"
+	"path/filepath"
 )
 
 func main() {
@@ -28,7 +31,10 @@ func run(args []string) error {
 	if len(args) != 2 || args[0] != "-prerender" {
 		return errors.New("build with GOOS=js GOARCH=wasm for the page's WebAssembly module, or run go run ./wasm -prerender site/index.html")
 	}
-	return prerender(args[1])
+	if err := prerender(args[1]); err != nil {
+		return err
+	}
+	return writeGenerated(filepath.Dir(args[1]))
 }
 
 // prerender writes the prerendered block into the page at path.

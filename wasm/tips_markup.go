@@ -23,7 +23,7 @@ func tipsOwnSpecs(kind string) []fieldSpec {
 // simulator's, but the policy, which is the sweep's or the map's own.
 func tipsBaseSpecs() []fieldSpec {
 	var out []fieldSpec
-	for _, g := range pageGroups() {
+	for _, g := range simGroups {
 		for _, s := range g.fields {
 			// The policy and the seeds are the request's own fields (a
 			// sweep's policies; its seeds at every step), not the base's.

@@ -31,7 +31,7 @@ func widgetControls(kind, attr string) (specs []fieldSpec, problem string) {
 				}
 			}
 		}
-		return append(specs, unlistedFields()...), ""
+		return specs, ""
 	}
 	var bad []string
 	for _, n := range names {
@@ -54,11 +54,6 @@ func specOf(key string) fieldSpec {
 			if s.Key == key {
 				return s
 			}
-		}
-	}
-	for _, s := range unlistedFields() {
-		if s.Key == key {
-			return s
 		}
 	}
 	return fieldSpec{Key: key, Label: key}

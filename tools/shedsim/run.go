@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -8,7 +9,9 @@ import (
 	"io"
 	"iter"
 	"math"
+	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -314,7 +317,7 @@ func checkOutputs(set map[string]bool, listSamples bool) error {
 	for _, name := range names {
 		switch {
 		case set["lab"] && name != "lab" && name != "json":
-			return usageError{"--" + name + ": --lab prints the lab's own "+strconv.Itoa(len(sim.Lab()))+" runs, which no flag changes; drop --" + name}
+			return usageError{"--" + name + ": --lab prints the lab's own " + strconv.Itoa(len(sim.Lab())) + " runs, which no flag changes; drop --" + name}
 		case listSamples && name != "sample":
 			return usageError{"--" + name + ": --sample list only lists the samples; drop --" + name}
 		case set["timeline"] && name == "policy":
@@ -460,52 +463,49 @@ func writeFlags(b *strings.Builder, fs *flag.FlagSet) {
 	})
 }
 
-// configFlags defines a flag for each field of c but the policy and the
-// client (which run reads as words): its JSON key with dashes, and --spike
-// for --sale-rps, as the post spells it.
+// configFlags defines a flag for each setting of c (sim.Settings) but the
+// policy and the client (which run reads as words): its JSON key with
+// dashes, its help, and for a setting only some policies read, which;
+// and --spike for --sale-rps, as the post spells it.
 func configFlags(fs *flag.FlagSet, c *sim.Config) {
-	fs.IntVar(&c.Workers, "workers", c.Workers, "identical workers")
-	fs.Float64Var(&c.ServiceMS, "service-ms", c.ServiceMS, "mean service time, ms; it alone fixes capacity")
-	fs.TextVar(&c.Service, "service", c.Service, "shape of the service times: exponential (the post's), lognormal (with --service-p99-ms) or constant")
-	fs.Float64Var(&c.ServiceP99MS, "service-p99-ms", c.ServiceP99MS, "lognormal service: the 99th percentile, ms, above the mean and at most 14.97 times it")
-	fs.Float64Var(&c.NormalRPS, "normal-rps", c.NormalRPS, "arrivals outside the sale, per second")
-	fs.Float64Var(&c.SaleRPS, "sale-rps", c.SaleRPS, "arrivals during the sale, per second")
-	fs.Float64Var(&c.SaleRPS, "spike", c.SaleRPS, "the same as --sale-rps, as the post spells it")
-	fs.Float64Var(&c.SaleStartS, "sale-start-s", c.SaleStartS, "when the sale starts, s")
-	fs.Float64Var(&c.SaleS, "sale-s", c.SaleS, "how long the sale lasts, s (each wave, with --sale-waves)")
-	fs.Float64Var(&c.SaleRampS, "sale-ramp-s", c.SaleRampS, "the sale ramps up over its first this many s and down over its last (0: a rectangle)")
-	fs.IntVar(&c.SaleWaves, "sale-waves", c.SaleWaves, "the sale comes this many times (0 or 1: once)")
-	fs.Float64Var(&c.SaleEveryS, "sale-every-s", c.SaleEveryS, "from one wave's start to the next, s")
-	fs.Float64Var(&c.DurationS, "duration-s", c.DurationS, "length of the run, s")
-	fs.Float64Var(&c.TimeoutMS, "timeout-ms", c.TimeoutMS, "each attempt's client gives up after this, ms")
-	fs.TextVar(&c.Patience, "patience", c.Patience, "how people give up before the timeout: none (the post's) or exponential (with --patience-ms)")
-	fs.Float64Var(&c.PatienceMS, "patience-ms", c.PatienceMS, "exponential patience: the mean time a person waits before giving up, ms")
-	fs.IntVar(&c.Retries, "retries", c.Retries, "retries after a timeout or a refusal")
-	fs.Float64Var(&c.RetryDelayMS, "retry-delay-ms", c.RetryDelayMS, "delay before each retry, ms")
-	fs.Float64Var(&c.RetryJitterMS, "retry-jitter-ms", c.RetryJitterMS, "uniform random extra delay per retry, up to this, ms")
-	fs.IntVar(&c.Queue, "queue", c.Queue, "queue bound for bounded and priority (0: a quarter of the timeout's worth of work)")
-	fs.Float64Var(&c.RefusalCostMS, "refusal-cost-ms", c.RefusalCostMS, "worker time a refusal takes, ms")
-	fs.Float64Var(&c.OrderShare, "order-share", c.OrderShare, "share of people placing an order")
-	fs.Float64Var(&c.CoDelTargetMS, "codel-target-ms", c.CoDelTargetMS, "queue timeout's M, ms")
-	fs.Float64Var(&c.CoDelIntervalMS, "codel-interval-ms", c.CoDelIntervalMS, "queue timeout's N, ms")
-	fs.Float64Var(&c.BackoffBaseMS, "backoff-base-ms", c.BackoffBaseMS, "backoff client: base, ms")
-	fs.Float64Var(&c.BackoffCapMS, "backoff-cap-ms", c.BackoffCapMS, "backoff client: cap, ms")
-	fs.IntVar(&c.BudgetTokens, "budget-tokens", c.BudgetTokens, "budget client: token quota")
-	fs.IntVar(&c.BudgetRefusalCost, "budget-refusal-cost", c.BudgetRefusalCost, "budget client: tokens a retry after a refusal costs")
-	fs.IntVar(&c.BudgetTimeoutCost, "budget-timeout-cost", c.BudgetTimeoutCost, "budget client: tokens a retry after a timeout costs")
-	fs.IntVar(&c.BudgetRefill, "budget-refill", c.BudgetRefill, "budget client: tokens an answer puts back")
-	fs.Float64Var(&c.RatioMax, "ratio-max", c.RatioMax, "ratio client: largest share of retries among requests")
-	fs.Float64Var(&c.ThrottleK, "throttle-k", c.ThrottleK, "throttle client: K")
-	fs.Float64Var(&c.ClientWindowS, "client-window-s", c.ClientWindowS, "ratio and throttle clients: history kept, s")
-	fs.IntVar(&c.LossWorkers, "loss-workers", c.LossWorkers, "incident: workers lost (0: none), the idle first, then those serving, whose requests are lost")
-	fs.Float64Var(&c.LossStartS, "loss-start-s", c.LossStartS, "incident: when the workers go, s")
-	fs.Float64Var(&c.LossS, "loss-s", c.LossS, "incident: how long they stay gone, s (0: the rest of the run)")
-	fs.Float64Var(&c.SlowFactor, "slow-factor", c.SlowFactor, "incident: service times multiplied by this, 1 to 100 (0: no slowdown)")
-	fs.Float64Var(&c.SlowStartS, "slow-start-s", c.SlowStartS, "incident: when the slowdown starts, s")
-	fs.Float64Var(&c.SlowS, "slow-s", c.SlowS, "incident: how long it lasts, s (0: the rest of the run)")
-	fs.IntVar(&c.HeapRequests, "heap-requests", c.HeapRequests, "latency that grows with load: memory holds this many waiting requests, and with q waiting a service takes H/(H-q) times as long (0: none)")
-	fs.Uint64Var(&c.Seed, "seed", c.Seed, "random seed; the same seed gives the same run everywhere")
-	fs.Float64Var(&c.SeriesStepS, "series-step-s", c.SeriesStepS, "record the run's time series at this step, s (0: none)")
+	v := reflect.ValueOf(c).Elem()
+	for _, s := range sim.Settings() {
+		if s.Key == "policy" || s.Key == "client" {
+			continue
+		}
+		name, help := flagName(s.Key), s.Help
+		if owners := policiesReading(s.Key); owners != nil {
+			help += "; read by " + orList(owners) + " alone"
+		}
+		f := v.Field(s.Field()).Addr().Interface()
+		switch p := f.(type) {
+		case *int:
+			fs.IntVar(p, name, *p, help)
+		case *float64:
+			fs.Float64Var(p, name, *p, help)
+		case *uint64:
+			fs.Uint64Var(p, name, *p, help)
+		case encoding.TextUnmarshaler:
+			fs.TextVar(p, name, f.(encoding.TextMarshaler), help)
+		default:
+			panic("shedsim: sim.Config's " + s.Key + " has a type no flag reads")
+		}
+		if s.Key == "sale_rps" {
+			fs.Float64Var(&c.SaleRPS, "spike", c.SaleRPS, "the same as --sale-rps, as the post spells it")
+		}
+	}
+}
+
+// policiesReading lists the keys of the policies that read key's setting
+// of their own, in the order of sim.Policies; nil when every policy does.
+func policiesReading(key string) []string {
+	var out []string
+	for _, p := range sim.Policies {
+		if slices.Contains(p.Settings(), key) {
+			out = append(out, p.String())
+		}
+	}
+	return out
 }
 
 // flagErrors turns a Config's field errors into one line that names each

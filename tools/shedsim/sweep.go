@@ -242,7 +242,7 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 	return writeSweep(stdout, sw)
 }
 
-// flagName is a knob's flag: "sale-rps".
+// flagName is a setting's or a knob's flag: "sale-rps".
 func flagName(key string) string { return strings.ReplaceAll(key, "_", "-") }
 
 func writeSweep(w io.Writer, sw sweep.Sweep) error {
