@@ -32,7 +32,7 @@ func streamsOf(c Config) (arrivals, orders, service stream) {
 // the engine's useful plus wasted time (TestFloorIsTheSale), so that
 // BenchmarkFloor times the same simulation as BenchmarkRunDefault minus
 // everything the post's numbers are made of. It is a measuring stick for
-// the speed targets, not a model: see the README's "Speed and size".
+// the speed targets, not a model: see sim/PERF.md.
 func floorRun(c Config) (busyNS int64) {
 	end := int64(math.Round(c.DurationS * 1e9))
 	saleStart := int64(math.Round(c.SaleStartS * 1e9))
@@ -214,7 +214,7 @@ func BenchmarkFloor(b *testing.B) {
 // BenchmarkTightLoop is the default run's workload in a tight loop
 // (tightRun): the floor of the workload rather than of the event-list
 // method, a measuring stick for the arrival-order path natively and under
-// Node (see the README's "Speed and size").
+// Node (see sim/PERF.md).
 func BenchmarkTightLoop(b *testing.B) {
 	c := DefaultConfig()
 	for b.Loop() {

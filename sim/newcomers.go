@@ -28,7 +28,7 @@ import (
 //
 // What it is for: under WebAssembly, every branch taken goes back through
 // the function's dispatch table, with every value live across the loop
-// moved into place (the README's "Speed and size"). Its loop takes about
+// moved into place (sim/PERF.md). Its loop takes about
 // four such branches an attempt against arrivalOrder's eighteen (its walk
 // to the workers' root, written out, takes none), and keeps fewer values
 // live: a default run, 95% of whose attempts it computes, went from

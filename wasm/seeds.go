@@ -19,7 +19,7 @@ const seedsKey = "seeds"
 // pageSeeds are the seeds the control offers: one run, as the page has
 // always shown, or the mean and spread over 10 or 40. More would make a
 // reader wait: 40 seeds of every policy are 240 runs, 4.5 s on one worker
-// of this project's loaded machine (README, "Speed and size").
+// of this project's loaded machine (sim/PERF.md).
 var pageSeeds = []int{1, 10, 40}
 
 // seedsDefault is the control's default, one seed: left out of the URL.

@@ -30,7 +30,7 @@ import (
 //	ms-whole             from the change to every policy, the advice and
 //	                     the clients drawn, on average
 //
-// Speed figures: benchmarks, never timed tests (README, "Speed and size").
+// Speed figures: benchmarks, never timed tests (sim/PERF.md).
 
 // pageFigures gathers a benchmark's figures.
 type pageFigures struct {

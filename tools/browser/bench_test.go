@@ -30,7 +30,7 @@ import (
 // took it to 5,396,114 bytes, and issue 15's newcomers (the arrival-order
 // path's loop for the common attempt) 7 KB more, to 5,403,341, and its
 // written-out walk, the histogram's groups and Policy.Short 3 KB more, to
-// 5,406,485; the cap is 5.45 MB (README, "Speed and size").
+// 5,406,485; the cap is 5.45 MB (sim/PERF.md).
 // Sizes are not timings: the same build gives the same bytes on any
 // machine, so TestWasmSize holds the page to them and the benchmark
 // reports the figures.
