@@ -365,9 +365,9 @@ func (c Config) Validate() error {
 		switch {
 		case !s.validatedHere:
 		case s.Kind == Whole:
-			whole(s.Key, int(v.Field(s.field).Int()), int(s.Min), int(s.Max), s.rangeUnit())
+			whole(s.Key, int(v.FieldByIndex(s.field).Int()), int(s.Min), int(s.Max), s.rangeUnit())
 		default:
-			real(s.Key, v.Field(s.field).Float(), s.Min, s.Max, s.rangeUnit(), s.MinOpen)
+			real(s.Key, v.FieldByIndex(s.field).Float(), s.Min, s.Max, s.rangeUnit(), s.MinOpen)
 		}
 	}
 	durOK := real("duration_s", c.DurationS, 10, maxDuration, " s", false)

@@ -47,6 +47,14 @@ type policySpec struct {
 	// arrivalOrder says the arrival-order path (arrivalorder.go) computes
 	// the policy's runs; the event loop computes every policy's.
 	arrivalOrder bool
+	// declares are the settings the policy brings: fields of a struct
+	// of its own that Config embeds, and their descriptions (Settings).
+	// Shared settings (the queue bound) are declared once and named in
+	// settings by each policy that reads them.
+	declares []Setting
+	// defaults sets the policy's own settings to their defaults in a
+	// Config (DefaultConfig); nil for a policy with none.
+	defaults func(*Config)
 	// samples are the policy's own samples, which Samples lists after the
 	// post's; a policy that is not the post's brings at least one.
 	samples []Sample

@@ -172,13 +172,12 @@ func checkPolicyRuns(t *testing.T, p Policy) {
 
 // configField returns the field of c whose JSON key is key.
 func configField(c *Config, key string) (reflect.Value, bool) {
-	v := reflect.ValueOf(c).Elem()
-	for i := range v.NumField() {
-		if k, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("json"), ","); k == key {
-			return v.Field(i), true
-		}
+	s, ok := SettingByKey(key)
+	if !ok {
+		return reflect.Value{}, false
 	}
-	return reflect.Value{}, false
+	v := s.Of(c)
+	return v, v.IsValid()
 }
 
 // bump sets a numeric field far from its value: ten times it, or 5 from 0.

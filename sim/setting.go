@@ -2,6 +2,7 @@ package sim
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -30,7 +31,7 @@ type Setting struct {
 	MinOpen, Off  bool
 	Kind          Kind
 	Owner         Owner
-	field         int // index in Config
+	field         []int // index in Config, for reflect.Value.FieldByIndex
 	validatedHere bool
 }
 
@@ -189,7 +190,9 @@ var settings = []Setting{
 		Help: "record the run's time series at this step, s (0: none)"},
 }
 
-// Settings returns every setting, in the order of Config's fields.
+// Settings returns every setting, in the order of Config's fields: the
+// table above, and the settings each policy declares of its own
+// (policySpec.declares).
 func Settings() []Setting {
 	settingsOnce.Do(indexSettings)
 	return append([]Setting(nil), settings...)
@@ -208,26 +211,58 @@ func SettingByKey(key string) (Setting, bool) {
 
 var settingsOnce sync.Once
 
-// indexSettings finds each setting's field in Config (TestSettings holds the table to Config:
-// a field with no setting, or a setting with no field, fails it).
+// indexSettings adds the policies' own settings to the table, finds each
+// setting's field in Config (a policy's settings are the fields of a
+// struct Config embeds), and puts the table in the Config's order.
+// TestSettings holds the table to Config: a field with no setting, or a
+// setting with no field, fails it.
 func indexSettings() {
-	t := reflect.TypeFor[Config]()
-	for i := range settings {
-		s := &settings[i]
-		s.field = -1
-		for j := range t.NumField() {
-			if k, _, _ := strings.Cut(t.Field(j).Tag.Get("json"), ","); k == s.Key {
-				s.field = j
+	for _, p := range Policies {
+		settings = append(settings, p.spec().declares...)
+	}
+	order := map[string]int{}
+	for i, f := range configFields() {
+		k, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		order[k] = i
+		for j := range settings {
+			if settings[j].Key == k {
+				settings[j].field = f.Index
 			}
 		}
 	}
+	slices.SortStableFunc(settings, func(a, b Setting) int { return order[a.Key] - order[b.Key] })
 }
 
-// Field returns the index of the setting's field in Config, for
-// reflect.Value.Field; -1 for a setting Config does not have.
-func (s Setting) Field() int {
+// configFields are Config's fields with a JSON key, in order, the fields
+// of the structs it embeds in their place.
+func configFields() []reflect.StructField {
+	var out []reflect.StructField
+	for _, f := range reflect.VisibleFields(reflect.TypeFor[Config]()) {
+		if k, _, _ := strings.Cut(f.Tag.Get("json"), ","); f.Anonymous || k == "" || k == "-" {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// Of returns the setting's field in *c, to read or to set; the zero Value
+// for a setting Config does not have.
+func (s Setting) Of(c *Config) reflect.Value {
 	settingsOnce.Do(indexSettings)
-	return s.field
+	if s.field == nil {
+		return reflect.Value{}
+	}
+	return reflect.ValueOf(c).Elem().FieldByIndex(s.field)
+}
+
+// Type returns the Go type of the setting's field.
+func (s Setting) Type() reflect.Type {
+	var c Config
+	if v := s.Of(&c); v.IsValid() {
+		return v.Type()
+	}
+	return nil
 }
 
 // rangeUnit is the unit Validate's messages give after a range: " ms",

@@ -16,27 +16,28 @@ import (
 // in its order, of the field's kind, in a group the form has, with a
 // label and help, and an owner Unused can read.
 func TestSettings(t *testing.T) {
-	ct := reflect.TypeFor[Config]()
 	var keys []string
-	for i := range ct.NumField() {
-		k, _, _ := strings.Cut(ct.Field(i).Tag.Get("json"), ",")
-		keys = append(keys, k)
+	for _, f := range reflect.VisibleFields(reflect.TypeFor[Config]()) {
+		if !f.Anonymous {
+			k, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			keys = append(keys, k)
+		}
 	}
 	var got []string
 	text := reflect.TypeFor[encoding.TextUnmarshaler]()
 	for _, s := range Settings() {
 		got = append(got, s.Key)
-		require.GreaterOrEqual(t, s.Field(), 0, "%s: a Config field has this key", s.Key)
-		f := ct.Field(s.Field())
+		typ := s.Type()
+		require.NotNil(t, typ, "%s: a Config field has this key", s.Key)
 		switch s.Kind {
 		case Choice:
-			assert.True(t, reflect.PointerTo(f.Type).Implements(text), "%s: a choice reads its words", s.Key)
+			assert.True(t, reflect.PointerTo(typ).Implements(text), "%s: a choice reads its words", s.Key)
 		case Whole:
-			assert.Equal(t, reflect.Int, f.Type.Kind(), "%s: a whole number is an int", s.Key)
+			assert.Equal(t, reflect.Int, typ.Kind(), "%s: a whole number is an int", s.Key)
 		case Real:
-			assert.Equal(t, reflect.Float64, f.Type.Kind(), "%s: a number is a float64", s.Key)
+			assert.Equal(t, reflect.Float64, typ.Kind(), "%s: a number is a float64", s.Key)
 		case Seed:
-			assert.Equal(t, reflect.Uint64, f.Type.Kind(), "%s: a seed is a uint64", s.Key)
+			assert.Equal(t, reflect.Uint64, typ.Kind(), "%s: a seed is a uint64", s.Key)
 		}
 		assert.Contains(t, Groups, s.Group, "%s: in one of the form's groups", s.Key)
 		assert.NotEmpty(t, s.Label, "%s: a label", s.Key)
@@ -149,7 +150,7 @@ func TestSettingsRefuseOutOfRange(t *testing.T) {
 }
 
 func setNumber(c *Config, s Setting, x float64) {
-	v := reflect.ValueOf(c).Elem().Field(s.Field())
+	v := s.Of(c)
 	switch s.Kind {
 	case Real:
 		v.SetFloat(x)

@@ -146,42 +146,34 @@ const (
 )
 
 // configField is one key of sim.Config as the page, the URL and the JSON
-// API spell it: its JSON tag, and the index of its struct field.
+// API spell it: its setting (sim.Settings), and how the page reads it.
 type configField struct {
-	Key   string
-	kind  kind
-	index int
+	Key     string
+	kind    kind
+	setting sim.Setting
 }
 
-// configFields lists every key of sim.Config, in the order of its fields,
-// read from its JSON tags so that a field added to the engine reaches the
-// page without a change here. adapter_test.go checks it.
+// configFields lists every setting of sim.Config, in the order of its
+// fields, so that a setting added to the engine reaches the page without a
+// change here. adapter_test.go checks it.
 var configFields = func() []configField {
 	var out []configField
-	t := reflect.TypeFor[sim.Config]()
-	text := reflect.TypeFor[encoding.TextUnmarshaler]()
-	for i := range t.NumField() {
-		f := t.Field(i)
-		key, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if key == "" || key == "-" || !f.IsExported() {
-			continue
-		}
+	for _, s := range sim.Settings() {
 		var k kind
-		switch {
-		case reflect.PointerTo(f.Type).Implements(text):
+		switch s.Kind {
+		case sim.Choice:
 			k = kindText
-		case f.Type.Kind() == reflect.Int:
+		case sim.Whole:
 			k = kindInt
-		case f.Type.Kind() == reflect.Uint64:
+		case sim.Seed:
 			k = kindSeed
-		case f.Type.Kind() == reflect.Float64 && (key == "order_share" || key == "ratio_max"):
-			k = kindShare // shares: 0.2 or 20%, as the planner's target
-		case f.Type.Kind() == reflect.Float64:
+		case sim.Real:
 			k = kindFloat
-		default:
-			panic("wasm: sim.Config." + f.Name + " has a type the page cannot read: " + f.Type.String())
+			if s.Min == 0 && s.Max <= 1 { // shares: 0.2 or 20%, as the planner's target
+				k = kindShare
+			}
 		}
-		out = append(out, configField{key, k, i})
+		out = append(out, configField{s.Key, k, s})
 	}
 	return out
 }()
@@ -190,7 +182,7 @@ func fnum(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
 // get returns the field's value in c as the form writes it.
 func (f configField) get(c sim.Config) string {
-	v := reflect.ValueOf(c).Field(f.index)
+	v := f.setting.Of(&c)
 	switch f.kind {
 	case kindText:
 		b, err := v.Interface().(encoding.TextMarshaler).MarshalText()
@@ -217,7 +209,7 @@ func (f configField) set(c *sim.Config, s scalar, example string) (msg string, c
 	if msg := s.tooLong(); msg != "" {
 		return msg, false
 	}
-	v := reflect.ValueOf(c).Elem().Field(f.index)
+	v := f.setting.Of(c)
 	if f.kind == kindText {
 		if err := v.Addr().Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(strings.TrimSpace(s.text))); err != nil {
 			msg := err.Error()

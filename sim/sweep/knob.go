@@ -21,12 +21,11 @@ type Knob struct {
 	// Whole is true for a field that holds a whole number (workers,
 	// retries, queue, the budget's tokens): its values must be whole.
 	Whole bool
-	field int // index in sim.Config
 }
 
-// knobs are sim.Config's numeric fields but the seed, in the order of the
-// Config. They are read from the Config's own definition, so that a field
-// added to it is a knob at once; the first time they are asked for, so
+// knobs are sim.Config's numeric settings but the seed, in the order of the
+// Config. They are read from the settings (sim.Settings), so that a field
+// added to them is a knob at once; the first time they are asked for, so
 // that a program that links the package and never sweeps (the page's
 // module, through sim/report) carries no code to find them.
 func knobs() []Knob {
@@ -41,19 +40,12 @@ var (
 
 func findKnobs() []Knob {
 	var out []Knob
-	t := reflect.TypeFor[sim.Config]()
-	for i := range t.NumField() {
-		f := t.Field(i)
-		key, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if key == "" || key == "-" || key == "seed" {
-			continue
-		}
-		// The type itself, not its kind: Policy and Client are ints too.
-		switch f.Type {
-		case reflect.TypeFor[int]():
-			out = append(out, Knob{Key: key, Whole: true, field: i})
-		case reflect.TypeFor[float64]():
-			out = append(out, Knob{Key: key, field: i})
+	for _, s := range sim.Settings() {
+		switch s.Kind {
+		case sim.Whole:
+			out = append(out, Knob{Key: s.Key, Whole: true})
+		case sim.Real:
+			out = append(out, Knob{Key: s.Key})
 		}
 	}
 	return out
@@ -90,9 +82,15 @@ func ParseKnob(s string) (Knob, error) {
 	return Knob{}, &sim.FieldError{Field: "knob", Msg: strconv.Quote(clip(s)) + " is not a numeric field: use one of " + strings.Join(KnobKeys(), ", ")}
 }
 
+// of is the knob's field in *c.
+func (k Knob) of(c *sim.Config) reflect.Value {
+	s, _ := sim.SettingByKey(k.Key)
+	return s.Of(c)
+}
+
 // Get returns the knob's value in c.
 func (k Knob) Get(c sim.Config) float64 {
-	v := reflect.ValueOf(c).Field(k.field)
+	v := k.of(&c)
 	if k.Whole {
 		return float64(v.Int())
 	}
@@ -102,7 +100,7 @@ func (k Knob) Get(c sim.Config) float64 {
 // With returns c with the knob set to x. A whole knob takes x as a whole
 // number: checkValue has refused any other.
 func (k Knob) With(c sim.Config, x float64) sim.Config {
-	v := reflect.ValueOf(&c).Elem().Field(k.field)
+	v := k.of(&c)
 	if k.Whole {
 		v.SetInt(int64(x))
 	} else {

@@ -9,7 +9,6 @@ import (
 	"io"
 	"iter"
 	"math"
-	"reflect"
 	"regexp"
 	"slices"
 	"sort"
@@ -468,7 +467,6 @@ func writeFlags(b *strings.Builder, fs *flag.FlagSet) {
 // dashes, its help, and for a setting only some policies read, which;
 // and --spike for --sale-rps, as the post spells it.
 func configFlags(fs *flag.FlagSet, c *sim.Config) {
-	v := reflect.ValueOf(c).Elem()
 	for _, s := range sim.Settings() {
 		if s.Key == "policy" || s.Key == "client" {
 			continue
@@ -477,7 +475,7 @@ func configFlags(fs *flag.FlagSet, c *sim.Config) {
 		if owners := policiesReading(s.Key); owners != nil {
 			help += "; read by " + orList(owners) + " alone"
 		}
-		f := v.Field(s.Field()).Addr().Interface()
+		f := s.Of(c).Addr().Interface()
 		switch p := f.(type) {
 		case *int:
 			fs.IntVar(p, name, *p, help)
