@@ -364,10 +364,19 @@ func (c Config) Validate() error {
 	for _, s := range settings { // the settings whose range is all there is to check (setting.go)
 		switch {
 		case !s.validatedHere:
+		case s.Zero != "" && v.FieldByIndex(s.field).IsZero(): // 0: none, or the default
 		case s.Kind == Whole:
 			whole(s.Key, int(v.FieldByIndex(s.field).Int()), int(s.Min), int(s.Max), s.rangeUnit())
 		default:
-			real(s.Key, v.FieldByIndex(s.field).Float(), s.Min, s.Max, s.rangeUnit(), s.MinOpen)
+			x := v.FieldByIndex(s.field).Float()
+			if real(s.Key, x, s.Min, s.Max, s.rangeUnit(), s.MinOpen) && s.MaxOpen && x == s.Max {
+				bad(s.Key, limits.Num(x)+" is too large: use a number from "+limits.Num(s.Min)+" up to, but not, "+limits.Num(s.Max)+s.rangeUnit())
+			}
+		}
+	}
+	for _, p := range Policies { // what a policy's own settings' ranges cannot say
+		if f := p.spec().validate; f != nil {
+			f(c, bad)
 		}
 	}
 	durOK := real("duration_s", c.DurationS, 10, maxDuration, " s", false)

@@ -67,6 +67,7 @@ type engine struct {
 	takeRule  taking
 	shedRule  shedding
 	pickup    bool
+	lim       *limitState // the adaptive limit, for a policy with one (limiter.go)
 	retries   int32
 	// who is measured (rule 15) and from when back to normal is (rule 17):
 	// the sale's, unless an incident alone triggers the run (see
@@ -278,6 +279,7 @@ func newEngine(c Config, prev *engine) *engine {
 	e.queue.split = e.takeRule == takeOldestOfTwo
 	e.ordersBelow = uint64(math.Ceil(c.OrderShare * (1 << 53)))
 	e.pickup = e.shedRule != shedNothing
+	e.lim = newLimitState(c)
 	if prev != nil {
 		e.recycle(prev)
 	}
@@ -753,6 +755,12 @@ func (e *engine) arrive(i id, a *attempt) {
 			e.noteQueueWait(pa)
 			e.refuse(p, pa)
 		}
+	case admitLimit:
+		if !e.lim.admit(i, a) {
+			e.refuse(i, a)
+			e.dispatch()
+			return
+		}
 	case admitCoDel:
 		// Fail at Scale's onNewRequest, decided now from the queue as this
 		// request finds it (rule 9).
@@ -854,6 +862,9 @@ func (e *engine) sheds(a *attempt) bool {
 // shed drops or refuses attempt i (a), which the policy sheds: silently
 // when its client has gone, since nobody is listening for a reply.
 func (e *engine) shed(i id, a *attempt) {
+	if e.lim != nil {
+		e.lim.leave(i, a, e.now, true, false)
+	}
 	if e.shedRule == shedAbandoned || e.gone(a) {
 		e.lost(a)
 		e.release(i, a)
@@ -998,6 +1009,9 @@ func (e *engine) endService() {
 			}
 			e.waits.add(e.now - a.first)
 		}
+	}
+	if e.lim != nil {
+		e.lim.leave(i, a, e.now, false, false)
 	}
 	e.release(i, a)
 	e.finishing = true // the first service to start takes its worker
@@ -1195,6 +1209,9 @@ func (e *engine) result() Result {
 		Gone:     float64(e.goneNS) / 1e9,
 	}
 	r.LostInService = e.killed
+	if e.lim != nil {
+		r.Limit = e.lim.stats(r.Attempts, e.saleAttempts)
+	}
 	return r
 }
 

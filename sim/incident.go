@@ -305,6 +305,9 @@ func (e *engine) kill(ev event) {
 	}
 	e.wastedNS += e.now - started(a)
 	e.killed++
+	if e.lim != nil {
+		e.lim.leave(ev.a, a, e.now, false, true)
+	}
 	if e.final(a) || e.gaveUp(a) { // nothing else will settle its person
 		if e.deadline(a) < e.end {
 			e.settle(a, e.expired(a), 0)

@@ -596,7 +596,7 @@ func TestValidate(t *testing.T) {
 		{"zero CoDel interval", func(c *Config) { c.CoDelIntervalMS = 0 }, []string{"codel_interval_ms"}},
 		{"seed over MaxSeed", func(c *Config) { c.Seed = MaxSeed + 1 }, []string{"seed"}},
 		{"seed at the top of uint64", func(c *Config) { c.Seed = math.MaxUint64 }, []string{"seed"}},
-		{"a policy past the last", func(c *Config) { c.Policy = Priority + 1 }, []string{"policy"}},
+		{"a policy past the last", func(c *Config) { c.Policy = Policy(len(Policies)) }, []string{"policy"}},
 		{"a negative policy", func(c *Config) { c.Policy = -1 }, []string{"policy"}},
 		{"over the attempts budget from normal traffic", func(c *Config) { c.NormalRPS = 100_000 }, []string{"normal_rps"}},
 		{"over the attempts budget from the sale", func(c *Config) { c.SaleRPS = 400_000 }, []string{"sale_rps"}},
@@ -699,13 +699,13 @@ func TestPolicyText(t *testing.T) {
 	assert.Len(t, policyKeys.shorts, len(policyKeys.names), "a short label for every policy")
 	assert.Equal(t, "Policy(42)", Policy(42).Short(), "outside the set, the name")
 	_, err := ParsePolicy("random")
-	assert.ErrorContains(t, err, "fifo, skip, bounded, codel, lifo, priority", "the error lists the policies")
+	assert.ErrorContains(t, err, strings.Join(PolicyKeys(), ", "), "the error lists the policies")
 	var q Policy
 	assert.Error(t, q.UnmarshalText([]byte("nope")))
 	_, err = Policy(42).MarshalText()
 	assert.Error(t, err)
 	assert.Equal(t, "Policy(42)", Policy(42).String())
-	assert.Len(t, Policies, 6)
+	assert.Len(t, PostPolicies, 6, "the post's six")
 }
 
 // TestSamplesAndLab: sample keys are unique and found by SampleByKey, every

@@ -48,13 +48,17 @@ type policySpec struct {
 	// the policy's runs; the event loop computes every policy's.
 	arrivalOrder bool
 	// declares are the settings the policy brings: fields of a struct
-	// of its own that Config embeds, and their descriptions (Settings).
+	// of its own that Config embeds, each 0 standing for its library's
+	// default, and their descriptions (Settings).
 	// Shared settings (the queue bound) are declared once and named in
 	// settings by each policy that reads them.
 	declares []Setting
-	// defaults sets the policy's own settings to their defaults in a
-	// Config (DefaultConfig); nil for a policy with none.
-	defaults func(*Config)
+	// limiter starts the policy's adaptive limit for a run of c, for a
+	// policy whose admission is admitLimit.
+	limiter func(c Config) limiter
+	// validate refuses what its own settings' ranges cannot say (a
+	// least limit above the most), with bad as Validate's; nil for none.
+	validate func(c Config, bad func(field, says string))
 	// samples are the policy's own samples, which Samples lists after the
 	// post's; a policy that is not the post's brings at least one.
 	samples []Sample
@@ -68,6 +72,7 @@ const (
 	admitBound                     // refused when the bound is full (rule 8)
 	admitPriority                  // the bound, with room made for orders (rule 11)
 	admitCoDel                     // the queue timeout's limit, set on arrival (rule 9)
+	admitLimit                     // an adaptive concurrency limit (limiter.go)
 )
 
 // taking is how a worker picks the next request from the queue.
@@ -191,6 +196,21 @@ func (p Policy) Refuses() bool { return p.spec().admit != admitAll || p.spec().s
 // Bounds reports whether the policy refuses arrivals once QueueBound
 // requests wait (the bounded queue, priority for orders).
 func (p Policy) Bounds() bool { a := p.spec().admit; return a == admitBound || a == admitPriority }
+
+// Declares returns the settings the policy brings of its own: fields of a
+// struct Config embeds, each 0 for its library's default.
+func (p Policy) Declares() []Setting {
+	settingsOnce.Do(indexSettings)
+	var out []Setting
+	for _, s := range settings {
+		for _, d := range p.spec().declares {
+			if s.Key == d.Key {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
 
 // Settings returns the JSON keys of the settings the policy reads of its
 // own, such as "queue" for the bounded queue.

@@ -118,6 +118,9 @@ func (r *recorder) Errorf(format string, args ...any) {
 func checkPolicySettings(t *testing.T, p Policy) {
 	base := DefaultConfig()
 	base.Policy = p
+	if s := p.spec().samples; len(s) > 0 { // a run that shows what it does
+		base = s[0].Config
+	}
 	for _, key := range p.Settings() {
 		v, ok := configField(&base, key)
 		if !assert.True(t, ok, "%s: %s is a Config key", p, key) {
@@ -125,7 +128,7 @@ func checkPolicySettings(t *testing.T, p Policy) {
 		}
 		changed := base
 		cv, _ := configField(&changed, key)
-		bump(cv)
+		bump(cv, key)
 		assert.NotEqual(t, runJSON(t, base), runJSON(t, changed), "%s reads %s: changing it from %v to %v changes the run", p, key, v.Interface(), cv.Interface())
 		for _, q := range Policies {
 			if slices.Contains(q.Settings(), key) || key == "refusal_cost_ms" && q.Refuses() {
@@ -180,8 +183,18 @@ func configField(c *Config, key string) (reflect.Value, bool) {
 	return v, v.IsValid()
 }
 
-// bump sets a numeric field far from its value: ten times it, or 5 from 0.
-func bump(v reflect.Value) {
+// bump sets key's numeric field far from its value: ten times it, or 5
+// from 0; or, for a setting whose 0 stands for a default, its least value.
+func bump(v reflect.Value, key string) {
+	if s, _ := SettingByKey(key); s.Zero != "" && v.IsZero() && s.Min > 0 {
+		switch v.Kind() {
+		case reflect.Int:
+			v.SetInt(int64(s.Min))
+		case reflect.Float64:
+			v.SetFloat(s.Min)
+		}
+		return
+	}
 	switch v.Kind() {
 	case reflect.Int:
 		v.SetInt(max(5, v.Int()*10))

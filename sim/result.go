@@ -49,6 +49,9 @@ type Result struct {
 	// that queue is past its tipping point decides stuck from backlog
 	// (rule 26).
 	QueueAtEnd int `json:"queue_at_end,omitempty"`
+	// Limit is what an adaptive concurrency limit did (rules 27 and on),
+	// for a policy with one; nil otherwise.
+	Limit *LimitStats `json:"limit,omitempty"`
 	// Series is the run's time series, when the Config asks for one
 	// (Config.SeriesStepS), and nil otherwise.
 	Series *Series `json:"series,omitempty"`

@@ -25,14 +25,16 @@ type Setting struct {
 	// Help is the command line's one line about it.
 	Help string
 	// Min and Max bound a numeric field; MinOpen refuses Min itself (a
-	// timeout of 0). Off says 0 is accepted too, below Min, and means
-	// the setting is off (no slowdown, no series).
-	Min, Max      float64
-	MinOpen, Off  bool
-	Kind          Kind
-	Owner         Owner
-	field         []int // index in Config, for reflect.Value.FieldByIndex
-	validatedHere bool
+	// timeout of 0), MaxOpen Max (a backoff ratio of 1). Zero, when not "", says 0 is accepted too, below
+	// Min, and what it means: "none" (no slowdown, no series), or the
+	// default it stands for ("20").
+	Min, Max         float64
+	MinOpen, MaxOpen bool
+	Zero             string
+	Kind             Kind
+	Owner            Owner
+	field            []int // index in Config, for reflect.Value.FieldByIndex
+	validatedHere    bool
 }
 
 // Kind is what a setting's field holds.
@@ -110,7 +112,7 @@ var settings = []Setting{
 		Help: "mean service time, ms; it alone fixes capacity"},
 	{Key: "service", Group: GroupShape, Label: "Service times", Kind: Choice, Owner: model,
 		Help: "shape of the service times: exponential (the post's), lognormal (with --service-p99-ms) or constant"},
-	{Key: "service_p99_ms", Group: GroupShape, Label: "Service p99", Unit: "ms, log-normal only; 0 for the others", Kind: Real, Min: 0, Max: maxMS, MinOpen: true, Off: true, Owner: shape("service"),
+	{Key: "service_p99_ms", Group: GroupShape, Label: "Service p99", Unit: "ms, log-normal only; 0 for the others", Kind: Real, Min: 0, Max: maxMS, MinOpen: true, Zero: "none", Owner: shape("service"),
 		Help: "lognormal service: the 99th percentile, ms, above the mean and at most 14.97 times it"},
 	{Key: "normal_rps", Group: GroupTraffic, Label: "Normal traffic", Unit: "people per s", Kind: Real, Min: 0, Max: maxRPS, Owner: model, validatedHere: true,
 		Help: "arrivals outside the sale, per second"},
@@ -132,7 +134,7 @@ var settings = []Setting{
 		Help: "each attempt's client gives up after this, ms"},
 	{Key: "patience", Group: GroupShape, Label: "People give up", Kind: Choice, Owner: model,
 		Help: "how people give up before the timeout: none (the post's) or exponential (with --patience-ms)"},
-	{Key: "patience_ms", Group: GroupShape, Label: "Mean patience", Unit: "ms, 0 with none", Kind: Real, Min: 0, Max: maxMS, MinOpen: true, Off: true, Owner: shape("patience"),
+	{Key: "patience_ms", Group: GroupShape, Label: "Mean patience", Unit: "ms, 0 with none", Kind: Real, Min: 0, Max: maxMS, MinOpen: true, Zero: "none", Owner: shape("patience"),
 		Help: "exponential patience: the mean time a person waits before giving up, ms"},
 	{Key: "retries", Group: GroupClients, Label: "Retries", Unit: "per person", Kind: Whole, Min: 0, Max: maxRetries, Owner: model, validatedHere: true,
 		Help: "retries after a timeout or a refusal"},
@@ -176,17 +178,17 @@ var settings = []Setting{
 		Help: "incident: when the workers go, s"},
 	{Key: "loss_s", Group: GroupIncidents, Label: "Lost for", Unit: "s, 0 = to the end", Kind: Real, Min: 0, Max: maxDuration, Owner: trigger("loss_workers"),
 		Help: "incident: how long they stay gone, s (0: the rest of the run)"},
-	{Key: "slow_factor", Group: GroupIncidents, Label: "Service slower by", Unit: "times, 0 = none", Kind: Real, Min: 1, Max: maxSlowFactor, Off: true, Owner: model,
+	{Key: "slow_factor", Group: GroupIncidents, Label: "Service slower by", Unit: "times, 0 = none", Kind: Real, Min: 1, Max: maxSlowFactor, Zero: "none", Owner: model,
 		Help: "incident: service times multiplied by this, 1 to 100 (0: no slowdown)"},
 	{Key: "slow_start_s", Group: GroupIncidents, Label: "Slower from", Unit: "s", Kind: Real, Min: 0, Max: maxDuration, Owner: trigger("slow_factor"),
 		Help: "incident: when the slowdown starts, s"},
 	{Key: "slow_s", Group: GroupIncidents, Label: "Slower for", Unit: "s, 0 = to the end", Kind: Real, Min: 0, Max: maxDuration, Owner: trigger("slow_factor"),
 		Help: "incident: how long it lasts, s (0: the rest of the run)"},
-	{Key: "heap_requests", Group: GroupIncidents, Label: "Memory holds", Unit: "waiting requests, 0 = latency does not grow", Kind: Whole, Min: 1, Max: maxQueue, Off: true, Owner: model,
+	{Key: "heap_requests", Group: GroupIncidents, Label: "Memory holds", Unit: "waiting requests, 0 = latency does not grow", Kind: Whole, Min: 1, Max: maxQueue, Zero: "none", Owner: model,
 		Help: "latency that grows with load: memory holds this many waiting requests, and with q waiting a service takes H/(H-q) times as long (0: none)"},
 	{Key: "seed", Group: GroupRun, Label: "Seed", Kind: Seed, Min: 0, Max: MaxSeed, Owner: model,
 		Help: "random seed; the same seed gives the same run everywhere"},
-	{Key: "series_step_s", Group: GroupAdvanced, Label: "Series step", Unit: "s", Kind: Real, Min: 0.001, Max: maxDuration, Off: true, Owner: model,
+	{Key: "series_step_s", Group: GroupAdvanced, Label: "Series step", Unit: "s", Kind: Real, Min: 0.001, Max: maxDuration, Zero: "none", Owner: model,
 		Help: "record the run's time series at this step, s (0: none)"},
 }
 

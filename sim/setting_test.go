@@ -102,14 +102,17 @@ func TestSettingsRefuseOutOfRange(t *testing.T) {
 		case Real:
 			bad = []float64{math.NaN(), math.Inf(1), math.Inf(-1), math.Nextafter(s.Min, math.Inf(-1)), math.Nextafter(s.Max, math.Inf(1))}
 			good = []float64{s.Max}
+			if s.MaxOpen {
+				bad, good = append(bad, s.Max), nil
+			}
 			if s.MinOpen {
-				if !s.Off {
+				if s.Zero == "" {
 					bad = append(bad, s.Min)
 				}
 			} else {
 				good = append(good, s.Min)
 			}
-			if s.Off && s.Min > 0 {
+			if s.Zero != "" && s.Min > 0 {
 				bad = append(bad, s.Min/2)
 			}
 			if ns := nsPer(s.Key); ns > 0 {
@@ -117,7 +120,7 @@ func TestSettingsRefuseOutOfRange(t *testing.T) {
 			}
 		case Whole:
 			bad = []float64{s.Min - 1, s.Max + 1}
-			if s.Off {
+			if s.Zero != "" {
 				bad[0] = -1
 			}
 			good = []float64{s.Min, s.Max}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -42,9 +43,12 @@ func fields(errs []FieldMsg) []string {
 
 func TestConfigFieldsMatchJSONTags(t *testing.T) {
 	var tags []string
-	typ := reflect.TypeOf(sim.Config{})
-	for i := range typ.NumField() {
-		tags = append(tags, strings.Split(typ.Field(i).Tag.Get("json"), ",")[0])
+	var fields []reflect.StructField // the Config's, those of the structs it embeds in their place
+	for _, f := range reflect.VisibleFields(reflect.TypeFor[sim.Config]()) {
+		if !f.Anonymous {
+			fields = append(fields, f)
+			tags = append(tags, strings.Split(f.Tag.Get("json"), ",")[0])
+		}
 	}
 	assert.Equal(t, tags, ConfigKeys(), "configFields must list every sim.Config JSON key, in field order")
 
@@ -62,15 +66,35 @@ func TestConfigFieldsMatchJSONTags(t *testing.T) {
 		SaleRampS: 10, SaleWaves: 2, SaleEveryS: 60,
 		LossWorkers: 3, LossStartS: 50, LossS: 30, SlowFactor: 2.5, SlowStartS: 40, SlowS: 20, HeapRequests: 700,
 	}
+	probeDeclared(&c)
 	require.NoError(t, c.Validate())
 	d := sim.DefaultConfig()
-	for i := range typ.NumField() {
-		assert.NotEqual(t, reflect.ValueOf(d).Field(i).Interface(), reflect.ValueOf(c).Field(i).Interface(),
-			"the round trip sets %s to a value of its own", typ.Field(i).Name)
+	for _, f := range fields {
+		assert.NotEqual(t, reflect.ValueOf(d).FieldByIndex(f.Index).Interface(), reflect.ValueOf(c).FieldByIndex(f.Index).Interface(),
+			"the round trip sets %s to a value of its own", f.Name)
 	}
 	got, errs := ConfigFromStrings(sim.Samples()[1].Config, ConfigStrings(c), 1)
 	assert.Empty(t, errs)
 	assert.Equal(t, c, got)
+}
+
+// probeDeclared sets every policy's own settings (sim.Policy.Declares) in
+// c to a value of their own that fits with the others' defaults: a whole
+// one past its default, a number halfway from its default to its most.
+func probeDeclared(c *sim.Config) {
+	for _, p := range sim.Policies {
+		for _, s := range p.Declares() {
+			def, err := strconv.ParseFloat(s.Zero, 64) // what 0 stands for
+			if err != nil {
+				panic(s.Key + ": its 0 stands for no number: " + s.Zero)
+			}
+			if s.Kind == sim.Whole {
+				s.Of(c).SetInt(int64(def) + 1)
+			} else {
+				s.Of(c).SetFloat((def + s.Max) / 2)
+			}
+		}
+	}
 }
 
 func TestViewJSON(t *testing.T) {
@@ -388,9 +412,10 @@ func TestViewCSVAndQueueHint(t *testing.T) {
 	lines := strings.Split(csv, "\n")
 	assert.True(t, strings.HasPrefix(lines[0], "policy,title,answered"), "the comparison comes first")
 	assert.True(t, strings.HasPrefix(lines[1], "fifo,Unbounded queue,"), "one row per policy, in order")
-	assert.Equal(t, "", lines[7], "a blank line separates the windows")
-	assert.True(t, strings.HasPrefix(lines[8], "window_start_s,"))
-	assert.Equal(t, 8+1+30+1, len(lines), "30 windows of 10 s, then the final newline")
+	n := len(sim.Policies)
+	assert.Equal(t, "", lines[n+1], "a blank line separates the windows")
+	assert.True(t, strings.HasPrefix(lines[n+2], "window_start_s,"))
+	assert.Equal(t, n+2+1+30+1, len(lines), "30 windows of 10 s, then the final newline")
 	assert.Contains(t, csv, "codel,Queue timeout (CoDel),")
 	assert.Contains(t, csv, `"Newest first (adaptive LIFO)"`[1:len(`"Newest first (adaptive LIFO)"`)-1])
 
@@ -408,7 +433,7 @@ func TestViewCSVAndQueueHint(t *testing.T) {
 	require.NoError(t, err)
 	lines = strings.Split(ViewCSV(v), "\n")
 	assert.Equal(t, "fifo,Unbounded queue,,,,,,,0,,unmeasured,", lines[1], "nobody arrived: no shares, no waits, no return to normal")
-	assert.Equal(t, "0,false,0,0,0,0,0,,0", lines[9], "a window with nobody has no answered share")
+	assert.Equal(t, "0,false,0,0,0,0,0,,0", lines[len(sim.Policies)+3], "a window with nobody has no answered share")
 }
 
 func TestPageBudgetCoversTheLabAndSamples(t *testing.T) {

@@ -100,8 +100,8 @@ func settingValues(s sim.Setting) string {
 		lo = "above " + lo
 	}
 	out := lo + " to " + report.Number(s.Max, 3)
-	if s.Off {
-		out += ", or 0 for none"
+	if s.Zero != "" {
+		out += ", or 0 for " + s.Zero
 	}
 	return out
 }

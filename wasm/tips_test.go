@@ -37,7 +37,7 @@ func TestSweepFromStrings(t *testing.T) {
 		{map[string]string{"knob": "sale_rps", "from": "100", "to": "2e6"}, "to", "2,000,000 is too large", "the far end"},
 		{map[string]string{"from": "NaN"}, "from", "NaN is not a number", "NaN"},
 		{map[string]string{"knob": "retries", "from": "0", "to": "3", "steps": "3"}, "steps", "use 2 or 4 steps", "a whole knob needs whole steps"},
-		{map[string]string{"seeds": "1000", "steps": "1000"}, "seeds", "(1000 steps x 6 policies x 1,000 seeds), over the budget of 300,000,000 a request: at most 1 seed fits", "over the budget: the size it would need and the most that fits"},
+		{map[string]string{"seeds": "1000", "steps": "1000", "policy": "fifo"}, "seeds", "(1000 steps x 1,000 seeds), over the budget of 300,000,000 a request: at most 10 seeds fit", "over the budget: the size it would need and the most that fits"},
 		{map[string]string{"below": "2"}, "below", "out of range", "a share over 1"},
 		{map[string]string{"policy": "nope"}, "policy", "or all for every policy", "a policy that is none"},
 		{map[string]string{"duration_s": "7200"}, "duration_s", "longer than the page draws", "the page's limit for a run"},
@@ -115,13 +115,14 @@ func TestTipsMarkup(t *testing.T) {
 	sw, err := sweep.Run(s)
 	require.NoError(t, err)
 	chart := sweepMarkup("c", report.Sweep(sw)).String()
-	assert.Equal(t, 30, strings.Count(chart, `<circle class="pt pol-`), "a point per policy and step")
-	assert.Equal(t, 6, strings.Count(chart, `data-set="150"`), "each sets its value")
+	n := len(sim.Policies)
+	assert.Equal(t, 5*n, strings.Count(chart, `<circle class="pt pol-`), "a point per policy and step")
+	assert.Equal(t, n, strings.Count(chart, `data-set="150"`), "each sets its value")
 	assert.Contains(t, chart, `class="now-line"`, "the value now is marked")
 	assert.Contains(t, chart, `<path class="flip pol-fifo"`, "the unbounded queue's flip")
 	table := sweepTableMarkup("t", sw).String()
-	assert.Equal(t, 6, strings.Count(table, `class="now" aria-current="true"`), "a row per policy at the value now")
-	assert.Equal(t, 30, strings.Count(table, `<button type="button" class="set" data-set=`), "a button per row")
+	assert.Equal(t, n, strings.Count(table, `class="now" aria-current="true"`), "a row per policy at the value now")
+	assert.Equal(t, 5*n, strings.Count(table, `<button type="button" class="set" data-set=`), "a button per row")
 	assert.Contains(t, table, "<li>Unbounded queue: From ", "the marks under the table")
 
 	m, errs := MapFromStrings(TipsValues(tipsMap, map[string]string{"x_steps": "3", "x_to": "200", "y_steps": "2", "y_to": "1", "seeds": "2"}))

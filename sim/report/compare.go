@@ -66,6 +66,12 @@ func Compare(c sim.Config) ([]sim.Result, error) {
 	return variants(c, sim.Policies, func(c *sim.Config, p sim.Policy) { c.Policy = p })
 }
 
+// ComparePost is Compare for the post's six policies alone
+// (sim.PostPolicies), for the post's own tables.
+func ComparePost(c sim.Config) ([]sim.Result, error) {
+	return variants(c, sim.PostPolicies, func(c *sim.Config, p sim.Policy) { c.Policy = p })
+}
+
 // variants runs c once for each value, set into a copy of c, as one batch
 // (sim.Runs). It returns c's validation errors unchanged.
 func variants[T any](c sim.Config, values []T, set func(*sim.Config, T)) ([]sim.Result, error) {

@@ -204,7 +204,7 @@ func TestPolicyNoun(t *testing.T) {
 		sim.LIFO:     "adaptive LIFO (newest first)",
 		sim.Priority: "priority for orders",
 	}
-	for _, p := range sim.Policies {
+	for _, p := range sim.PostPolicies { // the post's; every policy's noun is TestPolicySpecs's
 		assert.Equal(t, want[p], report.PolicyNoun(p), "%v", p)
 	}
 }

@@ -272,7 +272,7 @@ func WritePostTables(w io.Writer, base sim.Config) error {
 	}
 	const overBudget = "over budget"
 
-	rs, e := variants(base, sim.PostPolicies, func(c *sim.Config, p sim.Policy) { c.Policy = p }) // the post's: its rows are the post's
+	rs, e := ComparePost(base)
 	if e != nil {
 		return e
 	}
@@ -307,7 +307,7 @@ func WritePostTables(w io.Writer, base sim.Config) error {
 	if e := morning.Validate(); e != nil {
 		p("Not run: " + strings.ReplaceAll(e.Error(), "\n", "; ") + "\n")
 	} else {
-		qs, e := Compare(morning)
+		qs, e := ComparePost(morning)
 		if e != nil {
 			return e
 		}

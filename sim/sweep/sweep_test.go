@@ -16,9 +16,7 @@ import (
 // the seed is a knob, and that a knob sets its field and no other.
 func TestKnobsAreTheNumericFields(t *testing.T) {
 	var numeric []string
-	ct := reflect.TypeFor[sim.Config]()
-	for i := range ct.NumField() {
-		f := ct.Field(i)
+	for _, f := range reflect.VisibleFields(reflect.TypeFor[sim.Config]()) {
 		key, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 		if (f.Type == reflect.TypeFor[int]() || f.Type == reflect.TypeFor[float64]()) && key != "seed" {
 			numeric = append(numeric, key)
@@ -208,10 +206,10 @@ func TestBadSpecs(t *testing.T) {
 		{"a threshold over 1", func(s *Spec) { s.Below = 50 }, "below", "50 is out of range: use a share from 0 to 1"},
 		{"no such policy", func(s *Spec) { s.Policies = []sim.Policy{42} }, "policies", "42 is not a policy"},
 		{"a step the engine refuses", func(s *Spec) { s.To = 2_000_000 }, "sale_rps", "at sale_rps 200,090/s: sale_rps: this run would send about 12,022,200 attempts"},
-		{"over the budget", func(s *Spec) { s.Seeds = 1000 }, "seeds",
+		{"over the budget", func(s *Spec) { s.Seeds, s.Policies = 1000, sim.PostPolicies }, "seeds",
 			"this would send about 5,077,800,000 attempts (31 steps x 6 policies x 1,000 seeds), over the budget of 300,000,000 a request: at most 59 seeds fit"},
 		{"over the budget at one seed", func(s *Spec) {
-			s.Base.DurationS, s.Base.NormalRPS, s.Seeds = 86_400, 100, 1
+			s.Base.DurationS, s.Base.NormalRPS, s.Seeds, s.Policies = 86_400, 100, 1, sim.PostPolicies
 		}, "seeds", "(31 steps x 6 policies x 1 seed), over the budget of 300,000,000 a request: even one seed is too much: use fewer steps"},
 	}
 	for _, tc := range cases {

@@ -38,6 +38,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"reflect"
 	"strconv"
 
 	"github.com/shedsim/shedsim/sim"
@@ -224,6 +225,21 @@ func (g generator) zeroOr(p, lo, hi float64) float64 {
 	return g.spread(lo, hi)
 }
 
+// draw sets v, setting s's field, to a value in s's range: a whole number
+// from its least to at most 1,000 past it, a time spread over decades,
+// or another number in a thousandth of its range.
+func (g generator) draw(s sim.Setting, v reflect.Value) {
+	switch {
+	case s.Kind == sim.Whole:
+		v.SetInt(int64(g.between(int(s.Min), int(min(s.Max, s.Min+1000)))))
+	case s.Time():
+		v.SetFloat(min(g.spread(0.1, 100_000), s.Max))
+	default:
+		k := g.between(0, 999) // a thousandth of the range: never Max, which a MaxOpen setting refuses
+		v.SetFloat(s.Min + float64(float64(s.Max-s.Min)*float64(k)/1000))
+	}
+}
+
 // shrink scales the traffic down by about f (f < 1), and the workers with
 // it, so that the load on the workers stays much the same.
 func (g generator) shrink(c *sim.Config, f float64) {
@@ -405,6 +421,16 @@ func (g generator) config() sim.Config {
 	if g.chance(0.5) {
 		c.Patience = sim.ExponentialPatience
 		c.PatienceMS = min(float64(c.TimeoutMS*float64(g.between(1, 2000))/1000), 3_600_000)
+	}
+
+	// The policies' own settings (sim.Policy.Declares): each 0, its
+	// library's default, half the time; else anywhere in its range.
+	for _, p := range sim.Policies {
+		for _, s := range p.Declares() {
+			if !g.chance(0.5) {
+				g.draw(s, s.Of(&c))
+			}
+		}
 	}
 
 	switch {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -16,6 +17,7 @@ import (
 
 	"github.com/shedsim/shedsim/sim"
 	"github.com/shedsim/shedsim/sim/plan"
+	"github.com/shedsim/shedsim/sim/report"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -141,7 +143,8 @@ func TestBadInput(t *testing.T) {
 		{"an empty client", []string{"--client", ""}, []string{"--client: the value is empty: give one of fixed,"}},
 		{"an empty sample", []string{"--sample", " "}, []string{"--sample: the value is empty: give one of sale,", "or list"}},
 		// Item 9: the whole command has a budget.
-		{"an hour of seeds", []string{"--seeds", "1000", "--duration-s", "86400"}, []string{"--seeds: 1,000 seeds of every policy would simulate about 36,316,800,000 attempts, over the budget of 300,000,000 a command"}},
+		{"an hour of seeds", []string{"--seeds", "1000", "--duration-s", "86400"}, []string{"--seeds: 1,000 seeds of every policy would simulate about " +
+			report.Count(1000*len(sim.Policies)*6_052_800) + " attempts, over the budget of 300,000,000 a command"}},
 		{"a day of one policy's seeds", []string{"--seeds", "100", "--policy", "fifo", "--duration-s", "86400"}, []string{"--seeds: 100 seeds would simulate about", "fewer seeds"}},
 		// Item 11: messages name what the user typed.
 		{"the spike is named as given", []string{"--spike", "NaN"}, []string{"--spike: NaN is not a number: use a number from 0 to 1,000,000 per second"}},
@@ -307,30 +310,43 @@ func TestEveryFieldIsAFlag(t *testing.T) {
 		BudgetTimeoutCost: 8, BudgetRefill: 2, RatioMax: 0.15, ThrottleK: 1.5,
 		ClientWindowS: 60, Seed: 77,
 	}
+	for _, p := range sim.Policies { // each policy's own settings: past the default its 0 stands for, alone
+		for _, s := range p.Declares() {
+			def, err := strconv.ParseFloat(s.Zero, 64)
+			require.NoError(t, err, "%s: its 0 stands for a number", s.Key)
+			if s.Kind == sim.Whole {
+				s.Of(&want).SetInt(int64(def) + 1)
+			} else {
+				s.Of(&want).SetFloat((def + s.Max) / 2)
+			}
+		}
+	}
 	fs := flag.NewFlagSet("fields", flag.ContinueOnError)
 	c := want
 	configFlags(fs, &c)
-	typ := reflect.TypeOf(want)
-	for i := range typ.NumField() {
-		key, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
-		if key != "policy" && key != "client" {
-			assert.NotNil(t, fs.Lookup(strings.ReplaceAll(key, "_", "-")), "sim.Config.%s has no flag --%s", typ.Field(i).Name, strings.ReplaceAll(key, "_", "-"))
+	for _, f := range reflect.VisibleFields(reflect.TypeFor[sim.Config]()) {
+		key, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if !f.Anonymous && key != "policy" && key != "client" {
+			assert.NotNil(t, fs.Lookup(strings.ReplaceAll(key, "_", "-")), "sim.Config.%s has no flag --%s", f.Name, strings.ReplaceAll(key, "_", "-"))
 		}
 	}
 
-	// One run per flag, with the policy and client it counts for (a
+	// One run per flag, with a policy and a client it counts for (a
 	// setting that would count for nothing is refused), since no one run
-	// reads them all.
-	countsFor := map[string][2]string{"queue": {"bounded", "ratio"}, "backoff-base-ms": {"lifo", "backoff"}, "backoff-cap-ms": {"lifo", "backoff"},
-		"budget-tokens": {"lifo", "budget"}, "budget-refusal-cost": {"lifo", "budget"}, "budget-timeout-cost": {"lifo", "budget"},
-		"budget-refill": {"lifo", "budget"}, "throttle-k": {"lifo", "throttle"}}
+	// reads them all: its owner's, else lifo and ratio.
 	fs.VisitAll(func(f *flag.Flag) {
 		if f.Name == "spike" { // the same field as --sale-rps
 			return
 		}
-		pc, ok := countsFor[f.Name]
-		if !ok {
-			pc = [2]string{"lifo", "ratio"}
+		key := strings.ReplaceAll(f.Name, "-", "_")
+		s, ok := sim.SettingByKey(key)
+		require.True(t, ok, "--%s is a setting", f.Name)
+		pc := [2]string{"lifo", "ratio"}
+		if owners := policiesReading(key); owners != nil {
+			pc[0] = owners[0]
+		}
+		if s.Owner.Kind == sim.ByClient {
+			pc[1] = s.Owner.Clients[0].String()
 		}
 		args := []string{"--sample", "retries", "--policy", pc[0], "--client", pc[1], "--json", "--" + f.Name, f.Value.String()}
 		// A shape and its number come together: neither is valid alone.
@@ -340,13 +356,7 @@ func TestEveryFieldIsAFlag(t *testing.T) {
 		require.NoError(t, err, "--%s", f.Name)
 		var r sim.Result
 		require.NoError(t, json.Unmarshal([]byte(out), &r))
-		key := strings.ReplaceAll(f.Name, "-", "_")
-		for i := range typ.NumField() {
-			if k, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ","); k == key {
-				assert.Equal(t, reflect.ValueOf(want).Field(i).Interface(), reflect.ValueOf(r.Config).Field(i).Interface(),
-					"--%s given with --sample overrides the sample", f.Name)
-			}
-		}
+		assert.Equal(t, s.Of(&want).Interface(), s.Of(&r.Config).Interface(), "--%s given with --sample overrides the sample", f.Name)
 	})
 }
 
