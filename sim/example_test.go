@@ -2,6 +2,7 @@ package sim_test
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/shedsim/shedsim/sim"
 )
@@ -73,45 +74,21 @@ func ExampleParsePolicy() {
 	p, err := sim.ParsePolicy(" LIFO ")
 	fmt.Println(p, "-", p.Title(), err)
 	_, err = sim.ParsePolicy("random")
-	fmt.Println(err)
+	first, _, _ := strings.Cut(err.Error(), ",") // the error goes on to list every policy
+	fmt.Println(first)
 	// Output:
 	// lifo - Newest first (adaptive LIFO) <nil>
-	// unknown policy "random": use one of fifo, skip, bounded, codel, lifo, priority
+	// unknown policy "random": use one of fifo
 }
 
-func ExampleSamples() {
-	for _, s := range sim.Samples() {
-		fmt.Println(s.Key)
-	}
+func ExampleSampleByKey() {
+	s, ok := sim.SampleByKey("retries")
+	fmt.Println(ok, s.Name, "-", s.Config.Policy, s.Config.Retries)
+	_, ok = sim.SampleByKey("nope")
+	fmt.Println(ok)
 	// Output:
-	// sale
-	// skip
-	// bounded
-	// envoy
-	// codel
-	// lifo
-	// priority
-	// retries
-	// retries-budget
-	// retries-throttle
-	// bounded-retries
-	// quiet
-	// refusal-cost
-	// refusal-cost-80
-	// big-sale
-	// timeout-4s
-	// workers-13
-	// deploy
-	// deploy-retries
-	// deploy-budget
-	// ramp
-	// second-wave
-	// gc-collapse
-	// gc-collapse-bounded
-	// slow-dependency
-	// tail
-	// constant
-	// mobile-checkout
+	// true Unbounded, with 3 retries - fifo 3
+	// false
 }
 
 func ExampleLab() {
