@@ -163,6 +163,10 @@ type Config struct {
 	// the page use: 1 s for the shop's 300 s run, and at most
 	// MaxSeriesPoints points for any run it is given.
 	SeriesStepS float64 `json:"series_step_s,omitempty"`
+
+	// The adaptive limits' own settings (policy_aimd.go, ...), each 0
+	// for its library's default.
+	AIMDSettings
 }
 
 // DefaultConfig returns the post's shop: 8 workers at 80 ms, 70 people a

@@ -54,7 +54,7 @@
     'codel_target_ms', 'codel_interval_ms', 'client', 'backoff_base_ms', 'backoff_cap_ms', 'budget_tokens',
     'budget_refusal_cost', 'budget_timeout_cost', 'budget_refill', 'ratio_max', 'throttle_k', 'client_window_s',
     'loss_workers', 'loss_start_s', 'loss_s', 'slow_factor', 'slow_start_s', 'slow_s', 'heap_requests', 'seed',
-    'series_step_s'];
+    'series_step_s', 'aimd_initial_limit', 'aimd_min_limit', 'aimd_max_limit', 'aimd_backoff', 'aimd_timeout_ms'];
   // /generated
   var KEYS = SETTINGS.concat(['sample', 'kind', 'controls', 'theme',
     'knob', 'from', 'to', 'steps', 'seeds', 'below', 'x', 'x_from', 'x_to', 'x_steps', 'y', 'y_from', 'y_to', 'y_steps',
