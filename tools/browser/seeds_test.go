@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/shedsim/shedsim/sim"
 	"github.com/shedsim/shedsim/sim/report"
 )
 
@@ -205,10 +207,10 @@ func testSeedsWidgets(t *testing.T, s *session) {
 	got := poll[[]string](tb, "the widget's seeds", `(() => {
 		const root = document.querySelector('shed-sim').shadowRoot;
 		const rows = root && root.querySelectorAll('table.seeds tbody tr');
-		if (!rows || rows.length !== 6 || root.querySelector('.results[data-seeds]')) return false;
+		if (!rows || rows.length !== `+strconv.Itoa(len(sim.Policies))+` || root.querySelector('.results[data-seeds]')) return false;
 		return [...root.querySelectorAll('.bar-text')].map(e => e.textContent);
 	})()`, `document.querySelector('shed-sim').shadowRoot.textContent.slice(0, 300)`)
-	require.Len(t, got, 6)
+	require.Len(t, got, len(sim.Policies))
 	for _, text := range got {
 		assert.Contains(t, text, " of 10 seeds", "every bar counts its seeds")
 	}

@@ -21,6 +21,8 @@ import (
 	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/shedsim/shedsim/sim"
 )
 
 // tipsRecorder keeps the tips page's last sweep and map (the events'
@@ -58,14 +60,15 @@ func testTipsSweep(t *testing.T, s *session) {
 	tb := s.newTab(t, tipsRecorder)
 	tb.open(s.fileURL("tips.html") + tipsSweepQuery)
 	waitTips(tb, "sweeps", 1)
-	assert.Equal(t, 30, tb.count("#tips-chart circle.pt"), "a point per policy and step: 6 x 5")
-	assert.Equal(t, 6, tb.count("#tips-chart polyline.curve"), "a curve per policy")
-	assert.Equal(t, 6, tb.count("#tips-chart polygon.band"), "a band per policy")
+	n := len(sim.Policies)
+	assert.Equal(t, 5*n, tb.count("#tips-chart circle.pt"), "a point per policy and step")
+	assert.Equal(t, n, tb.count("#tips-chart polyline.curve"), "a curve per policy")
+	assert.Equal(t, n, tb.count("#tips-chart polygon.band"), "a band per policy")
 	assert.Positive(t, tb.count("#tips-chart path.flip"), "the unbounded queue with a retry stops getting back within the range: its flip is marked")
 	assert.Positive(t, tb.count("#tips-chart circle.cross"), "a crossing of half the sale is marked")
 	assert.Equal(t, 1, tb.count("#tips-chart line.now-line"), "the current value, 150/s, is marked")
 	assert.Equal(t, 30, tb.count("#tips-table tbody tr"), "the table has every policy's every step")
-	assert.Equal(t, 6, tb.count(`#tips-table tr.now`), "the rows at the current value, 150/s, are marked, one per policy")
+	assert.Equal(t, n, tb.count(`#tips-table tr.now`), "the rows at the current value, 150/s, are marked, one per policy")
 	assert.True(t, strings.HasPrefix(tb.text("#tips-sentence"), "Over sale_rps from 100 to 200/s (seeds 1 to 3 at every step): the unbounded queue stops getting back to normal"),
 		tb.text("#tips-sentence"))
 	title, _ := tb.attr(`#tips-chart circle.pt[data-set="175"]`, "class")
@@ -100,7 +103,7 @@ func testTipsSweep(t *testing.T, s *session) {
 	href, _ := tb.attr("#tips-open-sim", "href")
 	assert.Contains(t, href, "index.html?sale_rps=175&retries=1", "the simulator's link opens that setting")
 	assert.Equal(t, 1, eval[int](tb, `window.__tips.sweeps.length`), "setting the knob's own value runs nothing again")
-	assert.Equal(t, 6, tb.count(`#tips-table tr.now`), "the table marks the new value's rows")
+	assert.Equal(t, len(sim.Policies), tb.count(`#tips-table tr.now`), "the table marks the new value's rows")
 
 	// A key on a table's button does the same.
 	tb.do("Enter on the button of 125/s", chromedp.Focus(chromedp.CSS(`#tips-table tr[data-policy="bounded"] button[data-set="125"]`)), chromedp.KeyEvent(kb.Enter))
@@ -116,7 +119,7 @@ func testTipsSweep(t *testing.T, s *session) {
 	q = tipsQuery(tb)
 	assert.Equal(t, "retries", q.Get("knob"))
 	assert.Equal(t, "4", q.Get("steps"))
-	assert.Equal(t, 24, tb.count("#tips-chart circle.pt"), "6 policies x 4 steps")
+	assert.Equal(t, 4*len(sim.Policies), tb.count("#tips-chart circle.pt"), "every policy x 4 steps")
 	tb.noProblems()
 }
 
@@ -165,7 +168,7 @@ func testTipsRefused(t *testing.T, s *session) {
 	tb.do("Enter", chromedp.KeyEvent(kb.Enter))
 	poll[bool](tb, "the seeds to be refused", `document.getElementById('in-seeds').getAttribute('aria-invalid') === 'true'`, "")
 	assert.Contains(t, tb.text("#err-seeds"), "this would send about ", "an unreasonable request is refused with the size it needs")
-	assert.Regexp(t, `\(31 steps x 6 policies x 1,000 seeds\), over the budget of 300,000,000 a request: at most \d+ seeds fit`, tb.text("#err-seeds"), "and the most that fits")
+	assert.Regexp(t, `\(31 steps x \d+ policies x 1,000 seeds\), over the budget of 300,000,000 a request: at most \d+ seeds fit`, tb.text("#err-seeds"), "and the most that fits")
 	assert.Equal(t, 1, eval[int](tb, `window.__tips.sweeps.length`), "nothing ran")
 	tb.noProblems()
 }
