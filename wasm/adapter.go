@@ -24,17 +24,14 @@ import (
 
 // PageBudget is the most attempts one call from the page may simulate, over
 // all the runs it makes: report.Build runs a Config once per policy, so a
-// view costs Config.ExpectedAttempts() x 6 of it, a client comparison x 6
-// too, a single run x 1. The page runs on the browser's main thread
-// (file:// forbids workers), and Chromium runs the WebAssembly engine at
-// about 2 million attempts a second, so the most expensive view the budget
-// admits takes about a second rather than freezing the tab. The simulator
-// page draws that first; the advice's extra runs and its client comparison
-// (five runs) follow in tasks of their own, after the browser has painted,
-// so that input is never held up by more than the first part. The command line, which has
-// no such budget, runs anything sim.Config.Validate accepts. A default view
-// spends 154,800 of it; the lab's largest run, 115,200.
-const PageBudget = 2_000_000
+// view costs Config.ExpectedAttempts() times the policies there are
+// (len(sim.Policies)), a client comparison x 6, a single run x 1. The
+// engine runs in the page's workers, at about 2 million attempts a second
+// in Chromium, so the most expensive view the budget admits takes about a
+// second and a half rather than keeping the reader waiting; an hour at the
+// shop's rates, every policy side by side, fits. The command line, which
+// has no such budget, runs anything sim.Config.Validate accepts.
+const PageBudget = 3_000_000
 
 // PageMaxDurationS is the longest run the page draws, in seconds: its
 // table has a row per 10 s window, and its chart a bar per window, or per
@@ -362,11 +359,55 @@ func unknownKeys(keys []string, what string, known []string) []FieldMsg {
 		}
 		msg := "is not a setting of " + what + " either"
 		if i == 0 {
-			msg = "is not a setting of " + what + ": use one of " + strings.Join(known, ", ")
+			msg = "is not a setting of " + what + ": " + useInstead(k, known)
 		}
 		out = append(out, FieldMsg{prefix(k, quoteChars), msg})
 	}
 	return out
+}
+
+// useInstead says what to give for the unknown key k: the known keys
+// when they are few; else the nearest, if one is within two edits, and
+// where the whole list is.
+func useInstead(k string, known []string) string {
+	if len(known) <= 8 {
+		return "use one of " + strings.Join(known, ", ")
+	}
+	near, best := "", 3
+	for _, key := range known {
+		if d := editDistance(strings.ReplaceAll(strings.ToLower(k), "-", "_"), key, best); d < best {
+			near, best = key, d
+		}
+	}
+	if near != "" {
+		return "did you mean " + near + "? shedsim.defaults().keys lists every setting"
+	}
+	return "shedsim.defaults().keys lists every setting, such as " + strings.Join(known[:3], ", ")
+}
+
+// editDistance is the Levenshtein distance between a and b, or most when
+// it is at least most (a long key is not compared in full).
+func editDistance(a, b string, most int) int {
+	if len(a)-len(b) >= most || len(b)-len(a) >= most {
+		return most
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return min(prev[len(b)], most)
 }
 
 // applyConfig sets the fields named in vals on c. It returns a message per

@@ -658,8 +658,8 @@ func TestJSAPIRefusesWhatItCannotRead(t *testing.T) {
 		{"an array is not a config", func() string { return view([]any{1.0}) }, "", "the input is an array", 300},
 		{"a number is not a config", func() string { return view(8.0) }, "", "the input is a number", 300},
 		{"20,000 unknown keys are named once, sorted, and counted", func() string { return view(many) },
-			"unknown_key_00000", "is not a setting of the simulator: use one of policy, workers", 2500},
-		{"and as JSON", func() string { return viewJSON(manyJSON.String()) }, "unknown_key_00000", "use one of policy", 2500},
+			"unknown_key_00000", "is not a setting of the simulator: shedsim.defaults().keys lists every setting, such as policy, workers", 2500},
+		{"and as JSON", func() string { return viewJSON(manyJSON.String()) }, "unknown_key_00000", "shedsim.defaults().keys lists every setting", 2500},
 		{"a 300 MB value is quoted by its first characters", func() string { return run(jsObject{"policy": jsLong(300_000_000)}) },
 			"policy", `"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"… (300,000,000 characters) is too long to be a setting`, 400},
 		{"a 300 MB number", func() string { return run(jsObject{"workers": jsLong(300_000_000)}) }, "workers", "(300,000,000 characters) is too long", 400},
@@ -791,4 +791,18 @@ func TestWholeConfigReadsBack(t *testing.T) {
 	a := decode(t, runJSON(`{"policy":"bounded","codel_target_ms":5,"codel_interval_ms":7}`))
 	require.Len(t, a.Errors, 1, "the default M is not given, a changed N is")
 	assert.Equal(t, "codel_interval_ms", a.Errors[0].Field)
+}
+
+// TestUseInstead: an unknown key near a setting is told which it meant; a
+// long list of settings is not written into every message.
+func TestUseInstead(t *testing.T) {
+	for _, tc := range []struct{ reason, key, want string }{
+		{"dashes for underscores", "sale-rps", "did you mean sale_rps?"},
+		{"a letter missing", "timout_ms", "did you mean timeout_ms?"},
+		{"capitals", "Workers", "did you mean workers?"},
+		{"nothing near", "colour", "shedsim.defaults().keys lists every setting, such as policy, workers, service_ms"},
+	} {
+		assert.Equal(t, tc.want, strings.SplitAfter(useInstead(tc.key, ConfigKeys()), "?")[0], tc.reason)
+	}
+	assert.Equal(t, "use one of a, b", useInstead("c", []string{"a", "b"}), "a short list is written out")
 }

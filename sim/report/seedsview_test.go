@@ -1,6 +1,7 @@
 package report_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -75,7 +76,9 @@ func TestSeedsViewOfThePostsSale(t *testing.T) {
 		assert.LessOrEqual(t, b.Low, b.Answered, "the mean is inside the seeds' range")
 		assert.GreaterOrEqual(t, b.High, b.Answered)
 		assert.InDelta(t, 1, b.Answered+b.Refused+b.TimedOut, 1e-9, "the stacked means fill the bar: every sale person ends one of three ways")
-		assert.Contains(t, b.Text, "back in 10 of 10 seeds", "every policy is back after the post's sale")
+		if slices.Contains(sim.PostPolicies, b.Policy) {
+			assert.Contains(t, b.Text, "back in 10 of 10 seeds", "every policy of the post's is back after the post's sale")
+		}
 		post, ok := posts[b.Policy]
 		assert.Equal(t, ok, b.HasPost, "%v: the post's figure is marked where the post gives one", b.Policy)
 		assert.Equal(t, post, b.Post)
