@@ -167,6 +167,8 @@ type Config struct {
 	// The adaptive limits' own settings (policy_aimd.go, ...), each 0
 	// for its library's default.
 	AIMDSettings
+	VegasSettings
+	Gradient2Settings
 }
 
 // DefaultConfig returns the post's shop: 8 workers at 80 ms, 70 people a

@@ -91,17 +91,9 @@ func init() {
 		},
 		samples: []Sample{
 			{"aimd", "AIMD's saw-tooth", "The sale behind Netflix's AIMD limit, with its timeout at 300 ms: each request admitted more than 300 ms before it ends cuts the limit by a tenth, and each that leaves while half the limit is in flight adds one.",
-				withAIMD(func(c *Config) { c.AIMDTimeoutMS = 300; c.AIMDMinLimit = 1 })},
+				withPolicy(AIMD, func(c *Config) { c.AIMDTimeoutMS = 300; c.AIMDMinLimit = 1 })},
 		},
 	})
-}
-
-// withAIMD is the default Config under the AIMD limit, changed by f.
-func withAIMD(f func(*Config)) Config {
-	c := DefaultConfig()
-	c.Policy = AIMD
-	f(&c)
-	return c
 }
 
 // aimdLimit is AIMDLimit's rule (rule 27): the limit now, its bounds, the

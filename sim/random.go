@@ -17,6 +17,7 @@ const (
 	streamJitter
 	streamClient
 	streamPatience
+	streamLimiter // an adaptive limit's own draws (Vegas's probe jitter)
 )
 
 func mix64(z uint64) uint64 {

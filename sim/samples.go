@@ -86,6 +86,15 @@ func Samples() []Sample {
 	return out
 }
 
+// withPolicy is the default Config under policy p, changed by f: a
+// policy's own samples (policySpec.samples).
+func withPolicy(p Policy, f func(*Config)) Config {
+	c := DefaultConfig()
+	c.Policy = p
+	f(&c)
+	return c
+}
+
 // deploy is the deploy samples' incident: no sale, and 3 of the 8 workers
 // gone for 30 s from 60 s.
 func deploy(c *Config) {
