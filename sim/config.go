@@ -169,6 +169,7 @@ type Config struct {
 	AIMDSettings
 	VegasSettings
 	Gradient2Settings
+	EnvoySettings
 }
 
 // DefaultConfig returns the post's shop: 8 workers at 80 ms, 70 people a

@@ -305,6 +305,9 @@ func newEngine(c Config, prev *engine) *engine {
 		e.series = newSeries(max(1, int64(math.Round(c.SeriesStepS*1e9))), e.end)
 		e.stop = min(e.end, e.series.next)
 	}
+	if e.lim != nil { // its timers, if it has any
+		e.lim.schedule(e)
+	}
 	e.scheduleArrival(0)
 	e.startLines()
 	return e
@@ -620,9 +623,12 @@ func (e *engine) handleLine(next int) {
 	default:
 		ev := e.events.buf[0]
 		e.events.pop()
-		if ev.kind == retryArrival {
+		switch ev.kind {
+		case retryArrival:
 			e.send(ev.a)
-		} else {
+		case limitTimer:
+			e.lim.timer(e, ev)
+		default:
 			e.incident(ev.kind)
 		}
 	}
@@ -677,7 +683,7 @@ func (e *engine) traceNext(next int) {
 		ev = e.events.buf[0]
 	}
 	if ev.kind >= lossStarts {
-		e.trace(e.now, [...]string{"loss starts", "loss ends"}[ev.kind-lossStarts], nil)
+		e.trace(e.now, [...]string{"loss starts", "loss ends", "limit timer"}[ev.kind-lossStarts], nil)
 		return
 	}
 	e.trace(e.now, [...]string{"service done", "refusal done", "retry"}[ev.kind], e.at(ev.a))
@@ -863,7 +869,7 @@ func (e *engine) sheds(a *attempt) bool {
 // when its client has gone, since nobody is listening for a reply.
 func (e *engine) shed(i id, a *attempt) {
 	if e.lim != nil {
-		e.lim.leave(i, a, e.now, true, false)
+		e.lim.leave(e, i, a, true, false)
 	}
 	if e.shedRule == shedAbandoned || e.gone(a) {
 		e.lost(a)
@@ -1011,7 +1017,7 @@ func (e *engine) endService() {
 		}
 	}
 	if e.lim != nil {
-		e.lim.leave(i, a, e.now, false, false)
+		e.lim.leave(e, i, a, false, false)
 	}
 	e.release(i, a)
 	e.finishing = true // the first service to start takes its worker

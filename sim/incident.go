@@ -306,7 +306,7 @@ func (e *engine) kill(ev event) {
 	e.wastedNS += e.now - started(a)
 	e.killed++
 	if e.lim != nil {
-		e.lim.leave(ev.a, a, e.now, false, true)
+		e.lim.leave(e, ev.a, a, false, true)
 	}
 	if e.final(a) || e.gaveUp(a) { // nothing else will settle its person
 		if e.deadline(a) < e.end {

@@ -19,6 +19,14 @@ type limiter interface {
 	sample(now, start int64, inflight int, dropped bool)
 }
 
+// ticker is a limiter with timers of its own (Envoy's windows): due is
+// when it next wants tick, ns (math.MaxInt64 for never), and tick runs the
+// timers due at now. A sample may change when it is due.
+type ticker interface {
+	due() int64
+	tick(now int64)
+}
+
 // limitState is the engine's side of an adaptive limit: the rule, the
 // requests in flight, and for each request in flight (by attempt id) the
 // requests in flight when it was admitted, counting itself.
@@ -31,6 +39,10 @@ type limitState struct {
 	lowest, highest int
 	refused         int
 	normalRefused   int
+	// the timer's event in the engine's heap: when it is, and its
+	// generation, so that one the limiter has moved since does nothing
+	timerAt  int64
+	timerGen id
 }
 
 // newLimitState starts c's policy's limiter; nil for a policy without one.
@@ -41,7 +53,7 @@ func newLimitState(c Config) *limitState {
 	}
 	r := sp.limiter(c)
 	l := r.limit()
-	return &limitState{rule: r, lowest: l, highest: l}
+	return &limitState{rule: r, lowest: l, highest: l, timerAt: -1}
 }
 
 // admit decides attempt i's admission (a arriving now): true, and counted
@@ -62,18 +74,58 @@ func (l *limitState) admit(i id, a *attempt) bool {
 	return true
 }
 
-// leave is attempt i (a), admitted, leaving at now: finished, or dropped
+// leave is attempt i (a), admitted, leaving now: finished, or dropped
 // as its library counts a drop. ignored says the service saw neither (a
 // worker lost with the request, rule 22): it leaves the count, but the
 // rule hears no sample, as a library's onIgnore.
-func (l *limitState) leave(i id, a *attempt, now int64, dropped, ignored bool) {
+func (l *limitState) leave(e *engine, i id, a *attempt, dropped, ignored bool) {
 	l.inFlight--
 	if ignored {
 		return
 	}
-	l.rule.sample(now, a.t0, int(l.admitted[i]), dropped)
+	l.rule.sample(e.now, a.t0, int(l.admitted[i]), dropped)
+	l.noteLimit()
+	l.schedule(e)
+}
+
+// noteLimit keeps the limit's range over the run.
+func (l *limitState) noteLimit() {
 	n := l.rule.limit()
 	l.lowest, l.highest = min(l.lowest, n), max(l.highest, n)
+}
+
+// schedule puts the limiter's timer in e's heap if it has one, and moves
+// it if the limiter is now due at another time: the event in the heap for
+// the old time then does nothing.
+func (l *limitState) schedule(e *engine) {
+	t, ok := l.rule.(ticker)
+	if !ok {
+		return
+	}
+	at := t.due()
+	if at == l.timerAt || at >= e.end {
+		if at >= e.end {
+			l.timerAt = at
+		}
+		return
+	}
+	l.timerAt = at
+	l.timerGen++
+	ev := event{at: at, seq: e.nextSeq(), a: l.timerGen, kind: limitTimer}
+	e.events.push(ev)
+	e.due(ev, fromHeap)
+}
+
+// timer is the limiter's timer event ev, now: the limiter's timers run if
+// it is still the one scheduled, and the next is scheduled.
+func (l *limitState) timer(e *engine, ev event) {
+	if ev.a != l.timerGen {
+		return // moved since
+	}
+	l.timerAt = -1
+	l.rule.(ticker).tick(e.now)
+	l.noteLimit()
+	l.schedule(e)
 }
 
 // stats is what the Result reports of the limit.

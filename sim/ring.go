@@ -120,6 +120,7 @@ const (
 	timeoutDue                    // a client gives up, unless answered or refused first (rule 4)
 	lossStarts                    // the lost workers go (rule 22)
 	lossEnds                      // they come back
+	limitTimer                    // an adaptive limit's timer (limiter.go); a holds its generation
 )
 
 // event is something scheduled to happen at virtual time at (ns). Events at

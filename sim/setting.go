@@ -219,31 +219,53 @@ var settingsOnce sync.Once
 // TestSettings holds the table to Config: a field with no setting, or a
 // setting with no field, fails it.
 func indexSettings() {
+	all := settings
 	for _, p := range Policies {
-		settings = append(settings, p.spec().declares...)
+		all = append(all, p.spec().declares...)
 	}
-	order := map[string]int{}
-	for i, f := range configFields() {
+	for _, f := range configFields() {
 		k, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		order[k] = i
-		for j := range settings {
-			if settings[j].Key == k {
-				settings[j].field = f.Index
+		for i := range all {
+			if all[i].Key == k {
+				all[i].field = f.Index
 			}
 		}
 	}
-	slices.SortStableFunc(settings, func(a, b Setting) int { return order[a.Key] - order[b.Key] })
+	// In the Config's order; a setting with no field (TestSettings names
+	// it) last.
+	settings = make([]Setting, 0, len(all))
+	for _, f := range configFields() {
+		for _, s := range all {
+			if slices.Equal(s.field, f.Index) {
+				settings = append(settings, s)
+			}
+		}
+	}
+	for _, s := range all {
+		if s.field == nil {
+			settings = append(settings, s)
+		}
+	}
 }
 
 // configFields are Config's fields with a JSON key, in order, the fields
 // of the structs it embeds in their place.
 func configFields() []reflect.StructField {
 	var out []reflect.StructField
-	for _, f := range reflect.VisibleFields(reflect.TypeFor[Config]()) {
-		if k, _, _ := strings.Cut(f.Tag.Get("json"), ","); f.Anonymous || k == "" || k == "-" {
+	t := reflect.TypeFor[Config]()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if f.Anonymous { // a policy's settings (policySpec.declares)
+			for j := range f.Type.NumField() {
+				g := f.Type.Field(j)
+				g.Index = []int{i, j}
+				out = append(out, g)
+			}
 			continue
 		}
-		out = append(out, f)
+		if k, _, _ := strings.Cut(f.Tag.Get("json"), ","); k != "" && k != "-" {
+			out = append(out, f)
+		}
 	}
 	return out
 }

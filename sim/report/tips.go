@@ -409,7 +409,7 @@ func Sweep(sw sweep.Sweep) SweepChart {
 		}
 		ch.Curves = append(ch.Curves, c)
 	}
-	spreadEnds(ch.Curves, sweepT+8, sweepT+sweepPH)
+	spreadEnds(ch.Curves, sweepT+8, sweepH-8) // the names may use the right margin's whole height
 	if s.Below > 0 {
 		ch.Below, ch.BelowLabel = y(s.Below), Percent(s.Below)+" answered"
 	}
