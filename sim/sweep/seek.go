@@ -147,6 +147,15 @@ type Answer struct {
 	// answer is the range's end, so that nothing beyond it was measured,
 	// or when nothing was found.
 	Beside *Probe `json:"beside"`
+	// Other is the probe of the range's other end (From for Smallest, To
+	// for Largest) when nothing was found: a claim that no value works is
+	// made only once both ends are measured. Nil when something was found.
+	Other *Probe `json:"other"`
+	// Reversed is whether, nothing found, Other meets the goal: the goal
+	// gets easier in the other direction (more workers, not fewer), so
+	// the seek asked for the wrong end (Largest for Smallest, or the
+	// reverse) and its answer is the other end's.
+	Reversed bool `json:"reversed"`
 	// Probes are every setting measured, in the order they were.
 	Probes []Probe `json:"probes"`
 }
@@ -296,6 +305,33 @@ func Seek(s SeekSpec) (Answer, error) {
 	ans.Found, ans.At = found, probed[at]
 	if found {
 		ans.Value = ans.At.Value
+	} else {
+		// The best end missed. Before claiming that no value works,
+		// measure the other end too: a goal that gets easier the other way
+		// (more workers asked for with Largest) meets it there.
+		other := 0
+		if s.Largest {
+			other = g.n - 1
+		}
+		p, ok := probed[other]
+		if !ok {
+			v := g.value(other)
+			c := k.With(s.Base, v)
+			outs, err := measure([]sim.Config{c}, s.Base.Seed, s.Seeds, nil, nil)
+			if err != nil {
+				return Answer{}, &SettingError{At: k.Label(c), Err: err}
+			}
+			p = Probe{Value: v, Outcome: outs[0], Misses: s.Goal.misses(outs[0])}
+			if p.Misses == nil {
+				p.Misses = []string{}
+			}
+			ans.Probes = append(ans.Probes, p)
+			done += s.Seeds
+			if s.Progress != nil {
+				s.Progress(done, total)
+			}
+		}
+		ans.Other, ans.Reversed = &p, p.Meets()
 	}
 	if beside >= 0 {
 		pb := probed[beside]
@@ -321,22 +357,35 @@ func (a Answer) Says() string {
 	quote := func(p Probe) string {
 		return k.Label(k.With(s.Base, p.Value)) + ": " + p.Outcome.summary(s.Goal.Waited > 0)
 	}
-	if !a.Found {
-		end := "to " + num(s.To)
+	if a.Reversed && a.Other != nil {
+		flag := "--largest"
 		if s.Largest {
-			end = "from " + num(s.From)
+			flag = "--smallest"
+		}
+		return superlative(k, s.Largest) + " with " + s.Goal.String() + " over " + seeds + " cannot be sought from " + num(s.From) + " to " + num(s.To) +
+			": " + quote(a.At) + " (" + join(a.At.Misses, "and") + "), but " + quote(*a.Other) +
+			". This goal gets easier with " + easier(k, s.Largest) + ": use " + flag + " " + strings.ReplaceAll(k.Key, "_", "-") + " to find " + strings.Replace(superlative(k, !s.Largest), "The ", "the ", 1) + " that meets it."
+	}
+	if !a.Found {
+		end := "beyond " + num(s.To)
+		if s.Largest {
+			end = "below " + num(s.From)
+		}
+		even := "even " + quote(a.At) + " (" + join(a.At.Misses, "and") + ")"
+		if a.Other != nil && a.Other.Value != a.At.Value {
+			even = "neither end does: " + quote(a.At) + " (" + join(a.At.Misses, "and") + "); " + quote(*a.Other) + " (" + join(a.Other.Misses, "and") + ")"
 		}
 		return "No value of " + k.Key + " from " + num(s.From) + " to " + num(s.To) + " gives " + s.Goal.String() + " over " + seeds +
-			"; even " + quote(a.At) + " (" + join(a.At.Misses, "and") + "). Widen the range " + end + ", or ask less" +
+			"; " + even + ". Widen the range " + end + ", or ask less" +
 			" (the search assumes the goal only gets easier towards that end; a bounded queue over a timeout's worth of work, for one, answers fewer, not more)."
 	}
 	head := superlative(k, s.Largest) + " with " + s.Goal.String() + " over " + seeds + ": " + quote(a.At)
 	if a.Beside == nil {
-		edge := "from"
+		edge := "below " + num(s.From)
 		if s.Largest {
-			edge = "to"
+			edge = "beyond " + num(s.To)
 		}
-		return head + ". It is the range's end: widen it (" + edge + ") to find where it stops."
+		return head + ". It is the range's end: widen it " + edge + " to find where it stops."
 	}
 	return head + "; " + quote(*a.Beside) + " (" + join(a.Beside.Misses, "and") + ")."
 }
@@ -361,6 +410,28 @@ func superlative(k Knob, largest bool) string {
 		return "The largest " + k.Key
 	}
 	return "The smallest " + k.Key
+}
+
+// easier is which way a goal gets easier, after "with": "more workers",
+// "fewer retries", "a larger bound", "a smaller sale_rps".
+func easier(k Knob, larger bool) string {
+	switch {
+	case k.Key == "workers" && larger:
+		return "more workers"
+	case k.Key == "workers":
+		return "fewer workers"
+	case k.Key == "retries" && larger:
+		return "more retries"
+	case k.Key == "retries":
+		return "fewer retries"
+	case k.Key == "queue" && larger:
+		return "a larger bound"
+	case k.Key == "queue":
+		return "a smaller bound"
+	case larger:
+		return "a larger " + k.Key
+	}
+	return "a smaller " + k.Key
 }
 
 // summary is an outcome in a phrase: "back in 31 of 40 seeds, 88.0%
