@@ -57,7 +57,7 @@ func (f *sweepFlags) parse(args []string, stdout io.Writer, usageLine string) (d
 	if err := f.fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			var b strings.Builder
-			b.WriteString("Usage: " + usageLine + "\n\nFlags (those of the model set the Config every setting starts from):\n")
+			b.WriteString("Usage: " + usageLine + "\n\nFlags (those of the model set the Config every setting starts from; a flag given twice takes its last value):\n")
 			writeFlags(&b, f.fs)
 			_, err := io.WriteString(stdout, b.String())
 			return true, err
@@ -66,7 +66,7 @@ func (f *sweepFlags) parse(args []string, stdout io.Writer, usageLine string) (d
 		return false, usageError{f.name + ": " + ue.msg}
 	}
 	if f.fs.NArg() > 0 {
-		return false, usageError{fmt.Sprintf("%s: unexpected argument %q: flags start with --, see --help", f.name, f.fs.Arg(0))}
+		return false, strayArgument(f.name, args, f.fs.Args())
 	}
 	f.set = givenFlags(f.fs)
 	var missing []string
