@@ -185,3 +185,36 @@ func TestSeekArithmetic(t *testing.T) {
 		assert.InDelta(t, tc.want, powerOfTenBelow(tc.x), tc.want*1e-12, tc.reason)
 	}
 }
+
+// TestSeekEitherWait: seek takes either p99 wait, named apart (issue 27,
+// item 4): the planner's p99 wait in the queue, which leaves the service
+// out, can be sought as the planner quotes it; the time to an answer,
+// which includes the service, can never be under the service's own p99
+// (368 ms at 80 ms exponential), so a goal of 100 ms copied from the
+// planner is met by no number of workers.
+func TestSeekEitherWait(t *testing.T) {
+	steady := sim.DefaultConfig() // the planner's M/M/c: 150/s throughout, no timeout in reach
+	steady.NormalRPS, steady.SaleRPS, steady.TimeoutMS, steady.DurationS = 150, 150, 60_000, 120
+	steady.SaleStartS, steady.SaleS = 20, 40
+	cases := []struct {
+		reason string
+		goal   Goal
+		found  bool
+	}{
+		{"the wait in the queue, as the planner's 100 ms", Goal{P99QueueWaitMS: 100}, true},
+		{"the time to an answer cannot be under the service's p99", Goal{P99WaitMS: 100}, false},
+	}
+	for _, tc := range cases {
+		s := SeekSpec{Base: steady, Knob: "workers", From: 13, To: 40, Seeds: 3, Goal: tc.goal}
+		a, err := Seek(s)
+		require.NoError(t, err, tc.reason)
+		assert.Equal(t, tc.found, a.Found, "%s: %s", tc.reason, a.Says())
+		if a.Found {
+			assert.LessOrEqual(t, a.At.Outcome.P99QueueWaitMS.Mean, 100.0, tc.reason)
+			require.NotNil(t, a.Beside, tc.reason)
+			assert.Greater(t, a.Beside.Outcome.P99QueueWaitMS.Mean, 100.0, tc.reason)
+			assert.Contains(t, a.Says(), "with a p99 wait in the queue of at most 100 ms", tc.reason)
+			assert.Greater(t, a.At.Outcome.P99WaitMS.Mean, 300.0, "%s: its time to an answer is over the service's p99", tc.reason)
+		}
+	}
+}

@@ -867,7 +867,7 @@ func writePlan(w io.Writer, p plan.Plan) error {
 	if p.OneFewer != nil {
 		fmt.Fprintf(w, "With %s, %s %s; with %s, %s.\n\n", report.Count(p.OneFewer.Servers), share(*p.OneFewer), what, report.Count(p.Servers), share(p.Answer))
 	}
-	t := report.Table{Header: []string{"Servers", "Utilisation", "Share that " + what, "Mean wait", "p99 wait", ""}}
+	t := report.Table{Header: []string{"Servers", "Utilisation", "Share that " + what, "Mean queue wait", "p99 queue wait", ""}}
 	for _, r := range p.Nearby {
 		mark := ""
 		if r.Servers == p.Servers {
@@ -877,7 +877,7 @@ func writePlan(w io.Writer, p plan.Plan) error {
 			t.Rows = append(t.Rows, []string{report.Count(r.Servers), util(r), "100%", "grows without bound", "-", mark})
 			continue
 		}
-		t.Rows = append(t.Rows, []string{report.Count(r.Servers), util(r), share(r), wait(r.MeanWaitMS), wait(r.P99WaitMS), mark})
+		t.Rows = append(t.Rows, []string{report.Count(r.Servers), util(r), share(r), wait(r.MeanWaitMS), wait(r.P99QueueWaitMS), mark})
 	}
 	if _, err := t.WriteTo(w); err != nil {
 		return err

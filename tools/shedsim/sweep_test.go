@@ -145,7 +145,7 @@ func TestSweepBadInput(t *testing.T) {
 		{"a map's uneven y", []string{"map", "--x", "sale-rps", "--x-from", "100", "--x-to", "200", "--y", "retries", "--y-from", "0", "--y-to", "3"}, []string{"map: --y-steps: --retries is a whole number, and 6 steps"}},
 		{"no direction", []string{"seek", "--from", "1", "--to", "40", "--answered", "0.9"}, []string{"seek: give one of --smallest KNOB and --largest KNOB"}},
 		{"both directions", []string{"seek", "--smallest", "workers", "--largest", "workers", "--from", "1", "--to", "40", "--answered", "0.9"}, []string{"seek: give one of"}},
-		{"no goal", []string{"seek", "--smallest", "workers", "--from", "1", "--to", "40"}, []string{"seek: no goal is set: give at least one of --answered, --back, --p99-wait-ms and --waited"}},
+		{"no goal", []string{"seek", "--smallest", "workers", "--from", "1", "--to", "40"}, []string{"seek: no goal is set: give at least one of --answered, --back, --p99-wait-ms, --p99-queue-wait-ms and --waited"}},
 		{"a goal in percent", []string{"seek", "--smallest", "workers", "--from", "1", "--to", "40", "--answered", "90"}, []string{"seek: --answered: 90 is out of range: use a share from 0 to 1"}},
 		{"a range upside down", []string{"seek", "--largest", "sale-rps", "--from", "300", "--to", "100", "--back", "0.9"}, []string{"seek: --to: 100 is not above --from, 300: give the range low to high (--largest chooses the direction)"}},
 		{"a retry delay with no retries in the range", []string{"seek", "--largest", "sale-rps", "--from", "100", "--to", "300", "--back", "0.9", "--retry-delay-ms", "500"}, []string{"seek: --retry-delay-ms: needs"}},
