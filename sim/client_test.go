@@ -339,3 +339,29 @@ func TestThrottledPersonWithPatience(t *testing.T) {
 		assert.Equal(t, tc.sent, r.Attempts, "%s: attempts (rule 19) leave out what the client refused itself", tc.reason)
 	}
 }
+
+// TestRulesAsMODELStatesThem pins what MODEL.md's clarifications (issue
+// 27, item 9) say the engine does, where the rules were silent.
+func TestRulesAsMODELStatesThem(t *testing.T) {
+	half := DefaultConfig()
+	half.Policy, half.TimeoutMS, half.Workers, half.ServiceMS = Bounded, 1000, 5, 100 // 1000 x 5 / 100 / 4 = 12.5
+	assert.Equal(t, 13, half.QueueBound(), "rule 8: a bound of x.5 rounds half away from zero")
+
+	incident := DefaultConfig()
+	incident.LossWorkers, incident.LossStartS, incident.LossS = 3, 60, 60
+	cases := []struct {
+		reason   string
+		edit     func(*Config)
+		measured bool // anyone is measured
+	}{
+		{"rule 24: a sale of 0/s is a sale, of nobody, so nobody is measured", func(c *Config) { c.SaleRPS = 0 }, false},
+		{"rule 24: a sale of no length is no sale, so the incident's people are", func(c *Config) { c.SaleS, c.SaleStartS = 0, 0 }, true},
+	}
+	for _, tc := range cases {
+		c := incident
+		tc.edit(&c)
+		r, err := Run(c)
+		require.NoError(t, err, tc.reason)
+		assert.Equal(t, tc.measured, r.Sale.People > 0, "%s: %d people measured", tc.reason, r.Sale.People)
+	}
+}
