@@ -400,7 +400,11 @@ func api() js.Value {
 			if bad != "" {
 				return bad
 			}
-			if len(args) < 2 || tagOf(args[1]) != "Number" || args[1].Float() != math.Trunc(args[1].Float()) || args[1].Float() < 1 || args[1].Float() > maxWhole {
+			seeds := math.NaN()
+			if len(args) >= 2 && tagOf(args[1]) == "Number" {
+				seeds = jsVal{args[1]}.number() // new Number(5) too
+			}
+			if !(seeds == math.Trunc(seeds) && seeds >= 1 && seeds <= maxWhole) {
 				what := "nothing"
 				if len(args) >= 2 {
 					what = jsScalar(jsVal{args[1]}).show()
@@ -410,7 +414,7 @@ func api() js.Value {
 				}
 				return fail("shedsim.runOutcome's second argument is how many seeds to measure, not " + what + ": give a whole number, such as 5")
 			}
-			return runOutcome(s, args[1].Int())
+			return runOutcome(s, int(seeds))
 		}),
 		"labList": fn0(labListJSON),
 		"lab": js.FuncOf(func(_ js.Value, args []js.Value) (out any) {

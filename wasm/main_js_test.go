@@ -73,6 +73,7 @@ func TestEveryEntryPointSurvivesEveryValue(t *testing.T) {
 		{"runParts of a Symbol", `shedsim.runParts(Symbol("x"))`, "shedsim.runParts takes a Config as a JSON string"},
 		{"runOutcome of nothing", `shedsim.runOutcome()`, "shedsim.runOutcome takes a Config as a JSON string"},
 		{"runOutcome's seeds a BigInt", `shedsim.runOutcome("{}", 10n)`, "shedsim.runOutcome's second argument is how many seeds to measure, not a BigInt"},
+		{"runOutcome's seeds a fraction", `shedsim.runOutcome("{}", 1.5)`, "shedsim.runOutcome's second argument is how many seeds to measure, not 1.5"},
 		{"lab of a BigInt", `shedsim.lab(10n)`, `"field":"index","msg":"a BigInt is not a number or a string`},
 		{"labIndex of a BigInt policy", `shedsim.labIndex(10n, 1, 150, 2000)`, "-1"},
 		{"labIndex of BigInt retries", `shedsim.labIndex("fifo", 1n, 150, 2000)`, "-1"},
