@@ -250,8 +250,11 @@ const maxAttrs = 200
 func attrsOf(v js.Value) (out map[string]string, problem string) {
 	out = map[string]string{}
 	if tag := tagOf(v); primitive(tag) {
-		if tag == "Undefined" || tag == "Null" {
+		switch tag {
+		case "Undefined", "Null":
 			return out, ""
+		case "":
+			return out, "the attributes cannot be read (a revoked Proxy?): give an object of strings, such as {workers: \"8\"}"
 		}
 		return out, "the attributes are " + article(tag) + ": give an object of strings, such as {workers: \"8\"}"
 	}
