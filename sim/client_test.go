@@ -282,3 +282,86 @@ func nextScheduled(e *engine) int64 {
 	e.events.pop()
 	return at
 }
+
+// onePerson runs c's engine with nobody arriving but one person, at 1 s,
+// after prime has set the engine up (the throttle client's history, say),
+// and returns the Result.
+func onePerson(c Config, prime func(e *engine)) Result {
+	c.NormalRPS, c.SaleRPS, c.SaleStartS, c.SaleS = 0, 0, 0, 0
+	e := newEngine(c, nil)
+	prime(e)
+	e.now = 1e9
+	e.newPerson()
+	e.loop()
+	return e.result()
+}
+
+// TestThrottledPersonWithPatience settles, with one person, how the
+// throttle client's own refusals meet patience (MODEL.md rule 33): a
+// request the client refuses itself never reaches the service, so no
+// patience is drawn for it and its "no" is heard at once, before any
+// patience could run out; the person retries as after any refusal, and is
+// refused if it was their last attempt. Only an attempt that was sent can
+// be given up on. (Issue 27, item 9: an independent model counted more
+// people giving up and fewer refused.)
+func TestThrottledPersonWithPatience(t *testing.T) {
+	c := DefaultConfig()
+	c.Client, c.Retries, c.DurationS = Throttle, 3, 60
+	c.Patience, c.PatienceMS = ExponentialPatience, 1e-3 // a microsecond: whoever is sent gives up
+	c.Service = ConstantService
+	cases := []struct {
+		reason string
+		prime  func(e *engine)
+		want   Window // the one person's window's counts
+		// throttled and sent are the attempts the client refused itself and
+		// those that reached the service.
+		throttled, sent int
+	}{
+		{"every attempt throttled: refused by the last, and no patience drawn",
+			func(e *engine) {
+				for range 1_000_000 { // 1,000,000 requests, no accepts: p = 0.999999
+					e.history.add(sentRequests)
+				}
+			},
+			Window{People: 1, Refused: 1}, 4, 0},
+		{"no history, nothing throttled: the first attempt is sent, and its person gives up",
+			func(*engine) {},
+			Window{People: 1, TimedOut: 1, GaveUp: 1}, 0, 1},
+	}
+	for _, tc := range cases {
+		r := onePerson(c, tc.prime)
+		w := r.Windows[0]
+		assert.Equal(t, tc.want.People, w.People, tc.reason)
+		assert.Equal(t, tc.want.Refused, w.Refused, tc.reason)
+		assert.Equal(t, tc.want.TimedOut, w.TimedOut, tc.reason)
+		assert.Equal(t, tc.want.GaveUp, w.GaveUp, tc.reason)
+		assert.Equal(t, tc.throttled, r.Client.Throttled, "%s: refused by the client itself", tc.reason)
+		assert.Equal(t, tc.sent, r.Attempts, "%s: attempts (rule 19) leave out what the client refused itself", tc.reason)
+	}
+}
+
+// TestRulesAsMODELStatesThem pins what MODEL.md's clarifications (issue
+// 27, item 9) say the engine does, where the rules were silent.
+func TestRulesAsMODELStatesThem(t *testing.T) {
+	half := DefaultConfig()
+	half.Policy, half.TimeoutMS, half.Workers, half.ServiceMS = Bounded, 1000, 5, 100 // 1000 x 5 / 100 / 4 = 12.5
+	assert.Equal(t, 13, half.QueueBound(), "rule 8: a bound of x.5 rounds half away from zero")
+
+	incident := DefaultConfig()
+	incident.LossWorkers, incident.LossStartS, incident.LossS = 3, 60, 60
+	cases := []struct {
+		reason   string
+		edit     func(*Config)
+		measured bool // anyone is measured
+	}{
+		{"rule 24: a sale of 0/s is a sale, of nobody, so nobody is measured", func(c *Config) { c.SaleRPS = 0 }, false},
+		{"rule 24: a sale of no length is no sale, so the incident's people are", func(c *Config) { c.SaleS, c.SaleStartS = 0, 0 }, true},
+	}
+	for _, tc := range cases {
+		c := incident
+		tc.edit(&c)
+		r, err := Run(c)
+		require.NoError(t, err, tc.reason)
+		assert.Equal(t, tc.measured, r.Sale.People > 0, "%s: %d people measured", tc.reason, r.Sale.People)
+	}
+}

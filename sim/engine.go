@@ -167,6 +167,7 @@ type engine struct {
 	windows                        []Window
 	sale                           Sale
 	waits                          waitHistogram
+	queueWaits                     waitHistogram // the sale's attempts' waits in the queue (noteServed)
 	wasted                         int
 	usefulNS, wastedNS, refusingNS int64
 	saleRefusingNS                 int64 // refusing during the sale
@@ -924,9 +925,10 @@ func (e *engine) serve(i id, a *attempt) {
 }
 
 // noteServed counts a sale attempt taken into service after waiting w ns
-// in the queue (Sale.WaitedShare, Sale.MeanWaitMS).
+// in the queue (Sale.WaitedShare, Sale.MeanWaitMS, Sale.P99QueueWaitMS).
 func (e *engine) noteServed(w int64) {
 	e.saleServed++
+	e.queueWaits.add(w)
 	if w > 0 {
 		e.saleWaited++
 		var carry uint64
@@ -1174,6 +1176,7 @@ func (e *engine) result() Result {
 	}
 	s.MedianWaitMS = e.waits.quantileMS(0.5)
 	s.P99WaitMS = e.waits.quantileMS(0.99)
+	s.P99QueueWaitMS = e.queueWaits.quantileMS(0.99)
 	r.Sale = s
 
 	for i := range r.Windows {

@@ -1,6 +1,6 @@
 package sim
 
-// An adaptive concurrency limit (rules 27 and on) sits in front of the
+// An adaptive concurrency limit (rules 34 and on) sits in front of the
 // service's queue, as Envoy's filter or Netflix's SimpleLimiter does: it
 // admits a request while fewer than its limit are in flight (admitted and
 // not yet finished, queued or in service), refuses the rest at once

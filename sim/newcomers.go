@@ -199,6 +199,9 @@ func (e *engine) newcomers(c *crowd, free freeTree) {
 		var carry uint64
 		e.saleWaitLo, carry = bits.Add64(e.saleWaitLo, uint64(waited)&-uint64(sale), 0)
 		e.saleWaitHi += carry
+		if sale != 0 {
+			e.queueWaits.add(waited)
+		}
 		// The worker, as free.replace sets it. With eight leaves (up to
 		// eight workers, the post's among them) the walk is written out:
 		// each turn of replace's loop is a branch taken, under WebAssembly

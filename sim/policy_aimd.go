@@ -2,14 +2,14 @@ package sim
 
 import "github.com/shedsim/shedsim/sim/internal/limits"
 
-// AIMD is Netflix's AIMD limit (rule 27), an adaptive concurrency limit
+// AIMD is Netflix's AIMD limit (rule 34), an adaptive concurrency limit
 // in front of the post's queue: it admits a request while fewer than its
 // limit are in flight, cuts the limit by a ratio when a request it
 // admitted takes longer than a timeout, and adds one when a request
 // leaves while at least half the limit was in flight.
 const AIMD Policy = 6
 
-// AIMDSettings are the settings of the AIMD limit (rule 27), which Config
+// AIMDSettings are the settings of the AIMD limit (rule 34), which Config
 // embeds. Each 0 stands for the library's default.
 type AIMDSettings struct {
 	// AIMDInitialLimit is the limit before the first request leaves, in
@@ -57,7 +57,7 @@ func init() {
 	definePolicy(AIMD, policySpec{
 		key: "aimd", title: "AIMD limit (Netflix)", short: "AIMD", noun: "Netflix's AIMD limit",
 		light: "#00727a", dark: "#5fd3dc", dash: "12 2 2 2 2 2",
-		rule:     27,
+		rule:     34,
 		settings: []string{"aimd_initial_limit", "aimd_min_limit", "aimd_max_limit", "aimd_backoff", "aimd_timeout_ms"},
 		declares: []Setting{
 			{Key: "aimd_initial_limit", Group: GroupAdvanced, Label: "AIMD initial limit", Unit: "in flight, 0 = 20", Kind: Whole, Min: 1, Max: maxLimit, Zero: "20",
@@ -96,7 +96,7 @@ func init() {
 	})
 }
 
-// aimdLimit is AIMDLimit's rule (rule 27): the limit now, its bounds, the
+// aimdLimit is AIMDLimit's rule (rule 34): the limit now, its bounds, the
 // backoff ratio and the timeout, ns.
 type aimdLimit struct {
 	now, min, max int

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestAIMDRule feeds AIMDLimit's rule (rule 27) sequences of samples whose
+// TestAIMDRule feeds AIMDLimit's rule (rule 34) sequences of samples whose
 // limits follow by hand from AIMDLimit._update and its defaults (initial
 // 20, min 20, max 200, backoff 0.9, timeout 5 s).
 func TestAIMDRule(t *testing.T) {

@@ -6,14 +6,14 @@ import (
 )
 
 // Envoy is Envoy's adaptive concurrency filter with its gradient
-// controller (rule 30): every window it compares the window's p50 latency
+// controller (rule 37): every window it compares the window's p50 latency
 // with a minimum round trip it measures by pinning the limit low, and
 // scales the limit by their ratio, plus the square root of the result as
 // headroom; a request over the limit gets an immediate 503.
 const Envoy Policy = 9
 
 // EnvoySettings are the settings of Envoy's gradient controller (rule
-// 30), which Config embeds. Each 0 stands for the default.
+// 37), which Config embeds. Each 0 stands for the default.
 type EnvoySettings struct {
 	// EnvoyUpdateMS is concurrency_update_interval, the window between
 	// limit updates, ms (0: 100, the value Envoy's documentation uses; the
@@ -65,7 +65,7 @@ func init() {
 	definePolicy(Envoy, policySpec{
 		key: "envoy", title: "Adaptive concurrency (Envoy)", short: "Envoy", noun: "Envoy's adaptive concurrency",
 		light: "#8c2d19", dark: "#f08a70", dash: "4 2",
-		rule: 30,
+		rule: 37,
 		settings: []string{"envoy_update_ms", "envoy_min_rtt_interval_s", "envoy_request_count", "envoy_jitter_pct", "envoy_buffer_pct",
 			"envoy_percentile", "envoy_min_concurrency", "envoy_max_concurrency"},
 		declares: []Setting{
@@ -111,7 +111,7 @@ func init() {
 	})
 }
 
-// envoyLimit is GradientController (rule 30): the limit, the state of the
+// envoyLimit is GradientController (rule 37): the limit, the state of the
 // minimum round trip's measurement, the window's latencies, and the two
 // timers, each when it next fires, ns (math.MaxInt64 for off).
 type envoyLimit struct {

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestEnvoyRule drives GradientController's rule (rule 30) at its defaults
+// TestEnvoyRule drives GradientController's rule (rule 37) at its defaults
 // through a measurement of the minimum round trip and windows whose limits
 // follow by hand from calculateNewLimit.
 func TestEnvoyRule(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 	"github.com/shedsim/shedsim/sim/internal/limits"
 )
 
-// Gradient2 is Netflix's Gradient2 limit (rule 29) behind its
+// Gradient2 is Netflix's Gradient2 limit (rule 36) behind its
 // WindowedLimit: each window of a second and at least ten samples gives
 // an average round trip, compared with a long, smoothed average of them;
 // the limit shrinks by their ratio when the window's is longer, and adds
@@ -14,7 +14,7 @@ import (
 const Gradient2 Policy = 8
 
 // Gradient2Settings are the settings of the Gradient2 limit and its
-// window (rule 29), which Config embeds. Each 0 stands for the library's
+// window (rule 36), which Config embeds. Each 0 stands for the library's
 // default.
 type Gradient2Settings struct {
 	// Gradient2InitialLimit, Gradient2MinLimit and Gradient2MaxLimit are
@@ -71,7 +71,7 @@ func init() {
 	definePolicy(Gradient2, policySpec{
 		key: "gradient2", title: "Gradient2 limit (Netflix)", short: "Gradient2", noun: "Netflix's Gradient2 limit",
 		light: "#4a5a8c", dark: "#a3b4ec", dash: "8 2 1 2",
-		rule: 29,
+		rule: 36,
 		settings: []string{"gradient2_initial_limit", "gradient2_min_limit", "gradient2_max_limit", "gradient2_smoothing", "gradient2_queue",
 			"gradient2_long_window", "gradient2_tolerance", "gradient2_window_ms", "gradient2_window_size", "gradient2_min_rtt_ms"},
 		declares: []Setting{
@@ -121,7 +121,7 @@ func init() {
 	})
 }
 
-// gradient2Limit is Gradient2Limit's rule behind WindowedLimit (rule 29).
+// gradient2Limit is Gradient2Limit's rule behind WindowedLimit (rule 36).
 type gradient2Limit struct {
 	estimate         float64 // estimatedLimit, requests
 	min, max, queue  int

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestGradient2Update feeds Gradient2Limit._update (rule 29) windows whose
+// TestGradient2Update feeds Gradient2Limit._update (rule 36) windows whose
 // limits follow by hand from its defaults: initial 20, min 20, max 200,
 // smoothing 0.2, queue 4, tolerance 1.5, long window 600.
 func TestGradient2Update(t *testing.T) {
@@ -48,7 +48,7 @@ func TestGradient2Update(t *testing.T) {
 	assert.Equal(t, 20.0, l.estimate, "held to the min")
 }
 
-// TestGradient2Window checks WindowedLimit's windows (rule 29): the first
+// TestGradient2Window checks WindowedLimit's windows (rule 36): the first
 // sample closes an empty window; a window of ten samples or more, closed
 // by a sample after its end, is one update with its mean round trip (in
 // whole ns) and its most in flight; a round trip under the threshold is

@@ -2,14 +2,14 @@ package sim
 
 import "math"
 
-// Vegas is Netflix's Vegas limit (rule 28), after TCP Vegas: it keeps the
+// Vegas is Netflix's Vegas limit (rule 35), after TCP Vegas: it keeps the
 // least round trip it has seen as the time of a request with no queue
 // (probing for it afresh now and then), estimates the queue as the limit
 // times the share of each round trip that is waiting, and grows the limit
 // while that queue is short and shrinks it when it is long.
 const Vegas Policy = 7
 
-// VegasSettings are the settings of the Vegas limit (rule 28), which
+// VegasSettings are the settings of the Vegas limit (rule 35), which
 // Config embeds. Each 0 stands for the library's default.
 type VegasSettings struct {
 	// VegasInitialLimit is the limit before the first sample, in requests
@@ -39,7 +39,7 @@ func init() {
 	definePolicy(Vegas, policySpec{
 		key: "vegas", title: "Vegas limit (Netflix)", short: "Vegas", noun: "Netflix's Vegas limit",
 		light: "#6b4e16", dark: "#d9b36c", dash: "1 3",
-		rule:     28,
+		rule:     35,
 		settings: []string{"vegas_initial_limit", "vegas_max_limit", "vegas_smoothing", "vegas_probe"},
 		declares: []Setting{
 			{Key: "vegas_initial_limit", Group: GroupAdvanced, Label: "Vegas initial limit", Unit: "in flight, 0 = 20", Kind: Whole, Min: 1, Max: maxLimit, Zero: "20",
@@ -82,7 +82,7 @@ func log10Root(n int) int {
 	return max(1, d)
 }
 
-// vegasLimit is VegasLimit's rule (rule 28).
+// vegasLimit is VegasLimit's rule (rule 35).
 type vegasLimit struct {
 	estimate  float64 // estimatedLimit, requests
 	max       int

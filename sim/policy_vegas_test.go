@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestVegasRule feeds VegasLimit's rule (rule 28) sequences whose limits
+// TestVegasRule feeds VegasLimit's rule (rule 35) sequences whose limits
 // follow by hand from _update and updateEstimatedLimit, with the probe's
 // jitter fixed so that it does not probe unless a case asks it to.
 func TestVegasRule(t *testing.T) {
@@ -86,7 +86,7 @@ func TestLog10Root(t *testing.T) {
 // under the sale it refuses and its limit moves. With the post's
 // exponential service times it refuses a fifth of normal traffic: its
 // least round trip is the least of thousands of draws, far below the
-// mean, so it reads the service times' own spread as a queue (rule 28).
+// mean, so it reads the service times' own spread as a queue (rule 35).
 func TestVegasBelowCapacity(t *testing.T) {
 	for seed := uint64(1); seed <= 5; seed++ {
 		c := DefaultConfig()

@@ -70,4 +70,7 @@ func (e *engine) recycle(old *engine) {
 	clear(old.waits.counts)
 	clear(old.waits.groups)
 	e.waits = waitHistogram{counts: old.waits.counts, groups: old.waits.groups}
+	clear(old.queueWaits.counts)
+	clear(old.queueWaits.groups)
+	e.queueWaits = waitHistogram{counts: old.queueWaits.counts, groups: old.queueWaits.groups}
 }

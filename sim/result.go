@@ -49,7 +49,7 @@ type Result struct {
 	// that queue is past its tipping point decides stuck from backlog
 	// (rule 26).
 	QueueAtEnd int `json:"queue_at_end,omitempty"`
-	// Limit is what an adaptive concurrency limit did (rules 27 and on),
+	// Limit is what an adaptive concurrency limit did (rules 34 and on),
 	// for a policy with one; nil otherwise.
 	Limit *LimitStats `json:"limit,omitempty"`
 	// Series is the run's time series, when the Config asks for one
@@ -102,9 +102,11 @@ type Sale struct {
 	// OrdersAnsweredShare is OrdersAnswered / Orders, and 0 when there
 	// were no orders (OrderShare 0, say).
 	OrdersAnsweredShare float64 `json:"orders_answered_share"`
-	// MedianWaitMS and P99WaitMS are over answered sale people: the answer's
-	// time minus the person's first arrival, service included, in
-	// milliseconds, to within 0.05% (rule 16); nil when nobody was answered.
+	// MedianWaitMS and P99WaitMS are over answered sale people: the time to
+	// an answer, the answer's time minus the person's first arrival,
+	// service and retries included, in milliseconds, to within 0.05% (rule
+	// 16); nil when nobody was answered. The wait in the queue alone is
+	// P99QueueWaitMS.
 	MedianWaitMS *float64 `json:"median_wait_ms"`
 	P99WaitMS    *float64 `json:"p99_wait_ms"`
 	// RefusingShare is the share of the workers' time during the sale
@@ -123,6 +125,13 @@ type Sale struct {
 	// C / (c mu - lambda). Both are 0 when no sale attempt was served.
 	WaitedShare float64 `json:"waited_share"`
 	MeanWaitMS  float64 `json:"mean_wait_ms"`
+	// P99QueueWaitMS is the 99th percentile of the same attempts' wait in
+	// the queue, from arrival to the start of service, service left out
+	// (0 for those that did not wait), in milliseconds, to within 0.05%
+	// (rule 16's histogram); nil when no sale attempt was served. It is
+	// the planner's p99 wait (rule 20, plan.Row.P99QueueWaitMS), not
+	// P99WaitMS, the time to an answer, which includes the service.
+	P99QueueWaitMS *float64 `json:"p99_queue_wait_ms"`
 }
 
 // Window is one 10 s window of people, grouped by first arrival.

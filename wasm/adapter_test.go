@@ -617,12 +617,18 @@ func TestPlanDefaults(t *testing.T) {
 func TestJSAPIRefusesWhatItCannotRead(t *testing.T) {
 	circular := jsObject{"workers": 8.0}
 	circular["self"] = circular
-	many := jsObject{}
+	many, tooMany := jsObject{}, jsObject{}
 	var manyJSON strings.Builder
 	manyJSON.WriteString("{")
-	for i := range 20_000 {
+	for i := range 80_000 {
 		k := fmt.Sprintf("unknown_key_%05d", i)
-		many[k] = 1.0
+		tooMany[k] = 1.0
+		if i < maxKeys {
+			many[k] = 1.0
+		}
+		if i >= 20_000 {
+			continue
+		}
 		if i > 0 {
 			manyJSON.WriteString(",")
 		}
@@ -657,8 +663,10 @@ func TestJSAPIRefusesWhatItCannotRead(t *testing.T) {
 		{"a function is not a config", func() string { return view(jsFunc{}) }, "", "the input is a function", 300},
 		{"an array is not a config", func() string { return view([]any{1.0}) }, "", "the input is an array", 300},
 		{"a number is not a config", func() string { return view(8.0) }, "", "the input is a number", 300},
-		{"20,000 unknown keys are named once, sorted, and counted", func() string { return view(many) },
+		{"1,000 unknown keys are named once, sorted, and counted", func() string { return view(many) },
 			"unknown_key_00000", "is not a setting of the simulator: shedsim.defaults().keys lists every setting, such as policy, workers", 2500},
+		{"80,000 keys are refused by their count, none read (issue 27, item 1: they took 31 s)", func() string { return view(tooMany) },
+			"", "the input has 80,000 keys, more than any configuration needs: give at most 1000", 300},
 		{"and as JSON", func() string { return viewJSON(manyJSON.String()) }, "unknown_key_00000", "shedsim.defaults().keys lists every setting", 2500},
 		{"a 300 MB value is quoted by its first characters", func() string { return run(jsObject{"policy": jsLong(300_000_000)}) },
 			"policy", `"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"… (300,000,000 characters) is too long to be a setting`, 400},
@@ -668,8 +676,10 @@ func TestJSAPIRefusesWhatItCannotRead(t *testing.T) {
 			"", "the input is 300,000,000 characters of JSON, more than any configuration needs", 300},
 		{"a long bad value in JSON is not echoed", func() string { return runJSON(`{"policy":"` + strings.Repeat("y", 100_000) + `"}`) },
 			"policy", "(100,000 characters) is too long", 400},
-		{"a BigInt is a whole number", func() string { return run(jsObject{"workers": jsBigInt("1000000000000000000000")}) },
-			"workers", "1000000000000000000000 is out of range", 300},
+		{"a BigInt is refused, named by its key (issue 27, item 1: 10n was read as 10)", func() string { return run(jsObject{"workers": jsBigInt("10")}) },
+			"workers", "a BigInt is not a number or a string: give a Number, such as 8 rather than 8n", 300},
+		{"a huge BigInt too", func() string { return run(jsObject{"workers": jsBigInt("1000000000000000000000")}) },
+			"workers", "a BigInt is not a number or a string", 300},
 		{"a client setting that counts for nothing", func() string { return run(jsObject{"retries": 3.0, "budget_tokens": 1.0}) },
 			"budget_tokens", "needs client budget (the client is fixed)", 300},
 		{"a queue bound for a run without one", func() string { return run(jsObject{"queue": 10.0}) },
@@ -700,11 +710,11 @@ func TestJSAPIRefusesWhatItCannotRead(t *testing.T) {
 	a := decode(t, view(many))
 	require.Len(t, a.Errors, maxUnknown+1)
 	assert.Equal(t, "unknown_key_00009", a.Errors[9].Field)
-	assert.Equal(t, FieldMsg{"", "and 19,990 more keys that are not settings of the simulator"}, a.Errors[10])
+	assert.Equal(t, FieldMsg{"", "and 990 more keys that are not settings of the simulator"}, a.Errors[10])
 
-	// A BigInt that fits is read exactly; undefined and null keep the default.
+	// Undefined and null keep the default.
 	var r sim.Result
-	require.NoError(t, json.Unmarshal([]byte(run(jsObject{"workers": jsBigInt("13"), "seed": nil, "retries": jsNull})), &r))
+	require.NoError(t, json.Unmarshal([]byte(run(jsObject{"workers": 13.0, "seed": nil, "retries": jsNull})), &r))
 	assert.Equal(t, 13, r.Config.Workers)
 	assert.Equal(t, sim.DefaultConfig().Seed, r.Config.Seed)
 	// Nothing, undefined and null are every default.

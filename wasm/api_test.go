@@ -97,8 +97,11 @@ func (f fakeJS) text(n int) string {
 	return s
 }
 
-func (f fakeJS) keys() []jsValue {
+func (f fakeJS) keys(most int) ([]jsValue, int) {
 	o := f.v.(jsObject)
+	if len(o) > most {
+		return nil, len(o)
+	}
 	var ks []string
 	for k := range o {
 		ks = append(ks, k)
@@ -108,7 +111,7 @@ func (f fakeJS) keys() []jsValue {
 	for i, k := range ks {
 		out[i] = fakeJS{k}
 	}
-	return out
+	return out, len(ks)
 }
 
 func (f fakeJS) get(key string) jsValue {

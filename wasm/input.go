@@ -30,6 +30,11 @@ const (
 	maxValueChars = 200
 	// quoteChars is how much of a value or a key a message quotes.
 	quoteChars = 40
+	// maxKeys is the most keys the API reads from a plain object, one call
+	// into JavaScript at a time: a Config has about 50 settings. An object
+	// with more is refused by its count before any is read, as a JSON text
+	// over maxInputChars is by its length (80,000 keys took 31 s to read).
+	maxKeys = 1000
 )
 
 // scalar is one value as given: the text of a number, or a string (from a
@@ -163,14 +168,13 @@ type jsValue interface {
 	tag() string
 	// number is a Number's value; a Boolean's as 1 or 0.
 	number() float64
-	// length is a String's length, in UTF-16 code units, or the number of
-	// a BigInt's digits.
+	// length is a String's length, in UTF-16 code units.
 	length() int
-	// text is a String's first n code units (all of it if shorter), or
-	// a BigInt's decimal digits.
+	// text is a String's first n code units (all of it if shorter).
 	text(n int) string
-	// keys are an object's own enumerable keys, as Object.keys gives them.
-	keys() []jsValue
+	// keys are an object's own enumerable keys, as Object.keys gives them,
+	// and how many there are; none when there are more than most.
+	keys(most int) ([]jsValue, int)
 	// get is an object's property key.
 	get(key string) jsValue
 }
@@ -193,7 +197,10 @@ func readJS(v jsValue) (in input) {
 		}
 		return readObject(v.text(maxInputChars))
 	case "Object":
-		keys := v.keys()
+		keys, n := v.keys(maxKeys)
+		if n > maxKeys {
+			return input{err: errors.New("the input has " + groupDigits(strconv.Itoa(n)) + " keys, more than any configuration needs: give at most " + strconv.Itoa(maxKeys))}
+		}
 		vals := make(map[string]scalar, len(keys))
 		for _, kv := range keys {
 			n := kv.length()
@@ -223,7 +230,7 @@ func readJSValue(o jsValue, k string) (s scalar) {
 	return jsScalar(o.get(k))
 }
 
-// jsScalar reads v as a scalar: a number, a BigInt or a string, or the
+// jsScalar reads v as a scalar: a number or a string, or the
 // empty scalar for undefined and null; anything else is marked bad.
 func jsScalar(v jsValue) scalar {
 	switch tag := v.tag(); tag {
@@ -231,12 +238,15 @@ func jsScalar(v jsValue) scalar {
 		return scalar{} // as in JSON: keep the default; readJS drops it
 	case "Number":
 		return scalar{text: jsNumber(v.number())}
-	case "BigInt", "String":
-		quoted := tag == "String"
+	case "String":
 		if n := v.length(); n > maxValueChars {
-			return scalar{text: v.text(quoteChars), quoted: quoted, size: n}
+			return scalar{text: v.text(quoteChars), quoted: true, size: n}
 		}
-		return scalar{text: v.text(maxValueChars), quoted: quoted}
+		return scalar{text: v.text(maxValueChars), quoted: true}
+	case "BigInt":
+		// Refused as the package's doc promises (numbers as numbers or
+		// strings): a BigInt is neither, and 10n is as easily 10.
+		return scalar{bad: "a BigInt is not a number or a string: give a Number, such as 8 rather than 8n, or a string"}
 	case "Boolean":
 		return scalar{bad: notScalar(strconv.FormatBool(v.number() != 0))}
 	default:

@@ -8,8 +8,11 @@
 // The object (every function returns a JSON string unless noted; a
 // configuration may be passed as a JSON string or as a plain object, and
 // numbers in it as numbers or strings; NaN, Infinity, a value that is not
-// a number or a string, a setting that counts for nothing and an unknown
-// key are {"errors"}, named by key, never quietly the default):
+// a number or a string (a BigInt such as 8n too), a setting that counts
+// for nothing and an unknown key are {"errors"}, named by key, never
+// quietly the default; an object of more than 1,000 keys is {"error"}.
+// Whatever JavaScript value a function is given, it answers: it never
+// throws, and never ends the Go program the page's widgets share):
 //
 //	shedsim.version                  the module's version string
 //	shedsim.defaults()               {"config", "plan_input", "page_budget", "keys", "policies"}
@@ -126,13 +129,17 @@ func (j jsVal) text(n int) string {
 	return s.Call("toString").String()
 }
 
-func (j jsVal) keys() []jsValue {
+func (j jsVal) keys(most int) ([]jsValue, int) {
 	ks := objectKeys.Invoke(j.v)
-	out := make([]jsValue, ks.Length())
+	n := ks.Length()
+	if n > most {
+		return nil, n
+	}
+	out := make([]jsValue, n)
 	for i := range out {
 		out[i] = jsVal{ks.Index(i)}
 	}
-	return out
+	return out, n
 }
 
 // get is Reflect.get(v, key): through Invoke, so that a getter that
@@ -154,46 +161,154 @@ func fn(f func(input) string) js.Func {
 
 // fn0 wraps an adapter function of no arguments.
 func fn0(f func() string) js.Func {
-	return js.FuncOf(func(js.Value, []js.Value) any { return f() })
+	return js.FuncOf(func(js.Value, []js.Value) (out any) {
+		defer func() {
+			if r := recover(); r != nil {
+				out = fail("internal error (a bug, please report it): " + panicText(r))
+			}
+		}()
+		return f()
+	})
 }
 
-// attrsOf reads a JavaScript object of attribute strings.
-func attrsOf(v js.Value) map[string]string {
-	out := map[string]string{}
-	if v.Type() != js.TypeObject {
-		return out
+// entry wraps an entry point that reads its arguments itself: a panic
+// (a Proxy's trap that throws, a bug) answers zero instead of ending the
+// Go program that every widget on the page shares.
+func entry(name string, zero any, f func(args []js.Value) any) js.Func {
+	return js.FuncOf(func(_ js.Value, args []js.Value) (out any) {
+		defer func() {
+			if r := recover(); r != nil {
+				out = zero
+				func() {
+					defer func() { _ = recover() }()
+					js.Global().Get("console").Call("error", "shedsim."+name+":", panicText(r))
+				}()
+			}
+		}()
+		return f(args)
+	})
+}
+
+// tagOf is v's type as Object.prototype.toString names it ("Number",
+// "BigInt", "HTMLDivElement", ...; see jsVal.tag), or "" when asking
+// throws, as it does for a revoked Proxy. Every entry point asks it
+// before js.Value.Type, which panics on a BigInt.
+func tagOf(v js.Value) (tag string) {
+	defer func() {
+		if recover() != nil {
+			tag = ""
+		}
+	}()
+	return jsVal{v}.tag()
+}
+
+// primitive reports whether tag is a primitive value's (or tagOf's ""
+// for a value that cannot be asked): nothing to read keys from.
+func primitive(tag string) bool {
+	switch tag {
+	case "", "Undefined", "Null", "Boolean", "Number", "String", "BigInt", "Symbol":
+		return true
 	}
-	keys := js.Global().Get("Object").Call("keys", v)
+	return false
+}
+
+// stringArg is args[i] when it is a string, with ok; else what it is
+// instead ("nothing", "a BigInt"), for a message.
+func stringArg(args []js.Value, i int) (s string, what string, ok bool) {
+	if i >= len(args) {
+		return "", "nothing", false
+	}
+	if tag := tagOf(args[i]); tag != "String" {
+		if tag == "" {
+			return "", "a value that throws when read", false
+		}
+		return "", article(tag), false
+	}
+	return args[i].String(), "", true
+}
+
+// workerConfigArg is the JSON text a worker's entry point (runTotals,
+// runParts, runOutcome) takes, or the error it answers a caller who gave
+// something else: the page's workers always give a string.
+func workerConfigArg(name string, args []js.Value) (string, string) {
+	s, what, ok := stringArg(args, 0)
+	if !ok {
+		return "", fail("shedsim." + name + " takes a Config as a JSON string, as the page's workers write it, not " + what + ": give JSON.stringify of a whole Config (shedsim.defaults().config)")
+	}
+	return s, ""
+}
+
+// maxAttrs is the most attributes mount reads from its third argument: a
+// widget has fewer settings than that (and a few of the loader's own).
+const maxAttrs = 200
+
+// attrsOf reads a JavaScript object of attribute strings: a number or a
+// boolean is read as String(x) writes it; undefined and null are left
+// out. Anything else (a BigInt, a Symbol, an object) is a problem that
+// names its key, as is an object with more than maxAttrs keys; v itself
+// may be nothing (no attributes).
+func attrsOf(v js.Value) (out map[string]string, problem string) {
+	out = map[string]string{}
+	if tag := tagOf(v); primitive(tag) {
+		switch tag {
+		case "Undefined", "Null":
+			return out, ""
+		case "":
+			return out, "the attributes cannot be read (a revoked Proxy?): give an object of strings, such as {workers: \"8\"}"
+		}
+		return out, "the attributes are " + article(tag) + ": give an object of strings, such as {workers: \"8\"}"
+	}
+	keys := objectKeys.Invoke(v)
+	if n := keys.Length(); n > maxAttrs {
+		return out, "the attributes have " + groupDigits(strconv.Itoa(n)) + " keys, more than any widget reads: give at most " + strconv.Itoa(maxAttrs)
+	}
 	for i := range keys.Length() {
 		k := keys.Index(i).String()
-		x := v.Get(k)
-		if x.Type() == js.TypeString || x.Type() == js.TypeNumber || x.Type() == js.TypeBoolean {
+		x := reflectGet.Invoke(v, k)
+		switch tag := tagOf(x); tag {
+		case "Undefined", "Null":
+		case "String":
 			out[k] = x.String()
-			if x.Type() != js.TypeString {
-				out[k] = js.Global().Get("String").Invoke(x).String()
-			}
+		case "Number", "Boolean":
+			out[k] = jsString.Invoke(x).String()
+		default:
+			return out, "attribute " + strconv.Quote(prefix(k, quoteChars)) + " is " + article(tag) + ", not a string: give it as a string, such as \"8\""
 		}
 	}
-	return out
+	return out, ""
 }
 
-// isElement reports whether v is a DOM element (nodeType 1).
-func isElement(v js.Value) bool {
-	if v.Type() != js.TypeObject {
+// isElement reports whether v is a DOM element (nodeType 1). A value
+// whose nodeType cannot be read (a Proxy of an element, whose getter
+// throws) is not one.
+func isElement(v js.Value) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	if primitive(tagOf(v)) {
 		return false
 	}
-	n := v.Get("nodeType")
-	return n.Type() == js.TypeNumber && n.Int() == 1
+	n := reflectGet.Invoke(v, "nodeType")
+	return tagOf(n) == "Number" && n.Float() == 1
 }
 
 // mount builds a widget of kind in element; page mode uses ids without a
-// prefix and keeps the state in the URL.
-func mount(element js.Value, kind string, attrs map[string]string, page bool) (id int) {
+// prefix and keeps the state in the URL. A problem with the call's other
+// arguments (attrsOf's, or a kind that is not a string) is shown in
+// element instead.
+func mount(element js.Value, kind string, attrs map[string]string, problem string, page bool) (id int) {
 	if !isElement(element) {
 		js.Global().Get("console").Call("error", "shedsim: mount needs an element to draw into, not", element)
 		return 0
 	}
 	host := wrap(element)
+	if problem != "" {
+		js.Global().Get("console").Call("error", "shedsim: "+problem)
+		fill(host, h("p", "class", "shedsim-error", "role", "alert", "This widget cannot start: "+problem+"."))
+		return 0
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			js.Global().Get("console").Call("error", "shedsim: mount panicked:", panicText(r))
@@ -233,7 +348,15 @@ func mount(element js.Value, kind string, attrs map[string]string, page bool) (i
 
 func main() {
 	initDOM()
-	api := map[string]any{
+	js.Global().Set("shedsim", api())
+	select {}
+}
+
+// api is the global object shedsim (see the package's doc). Each entry
+// point answers whatever JavaScript value it is given, and a panic in one
+// is its answer, never the end of the Go program every widget shares.
+func api() js.Value {
+	return js.ValueOf(map[string]any{
 		"version":  version,
 		"defaults": fn0(defaultsJSON),
 		"samples":  fn0(samplesJSON),
@@ -246,7 +369,11 @@ func main() {
 					out = fail("internal error (a bug, please report it): " + panicText(r))
 				}
 			}()
-			return runTotals(args[0].String())
+			s, bad := workerConfigArg("runTotals", args)
+			if bad != "" {
+				return bad
+			}
+			return runTotals(s)
 		}),
 		"runParts": js.FuncOf(func(_ js.Value, args []js.Value) (out any) {
 			defer func() {
@@ -254,7 +381,11 @@ func main() {
 					out = map[string]any{"totals": fail("internal error (a bug, please report it): " + panicText(r))}
 				}
 			}()
-			totals, windows := runParts(args[0].String())
+			s, bad := workerConfigArg("runParts", args)
+			if bad != "" {
+				return map[string]any{"totals": bad}
+			}
+			totals, windows := runParts(s)
 			if windows == nil {
 				return map[string]any{"totals": totals}
 			}
@@ -268,10 +399,33 @@ func main() {
 					out = fail("internal error (a bug, please report it): " + panicText(r))
 				}
 			}()
-			return runOutcome(args[0].String(), args[1].Int())
+			s, bad := workerConfigArg("runOutcome", args)
+			if bad != "" {
+				return bad
+			}
+			seeds := math.NaN()
+			if len(args) >= 2 && tagOf(args[1]) == "Number" {
+				seeds = jsVal{args[1]}.number() // new Number(5) too
+			}
+			if !(seeds == math.Trunc(seeds) && seeds >= 1 && seeds <= maxWhole) {
+				what := "nothing"
+				if len(args) >= 2 {
+					what = jsScalar(jsVal{args[1]}).show()
+					if tag := tagOf(args[1]); tag != "Number" {
+						what = article(tag)
+					}
+				}
+				return fail("shedsim.runOutcome's second argument is how many seeds to measure, not " + what + ": give a whole number, such as 5")
+			}
+			return runOutcome(s, int(seeds))
 		}),
 		"labList": fn0(labListJSON),
-		"lab": js.FuncOf(func(_ js.Value, args []js.Value) any {
+		"lab": js.FuncOf(func(_ js.Value, args []js.Value) (out any) {
+			defer func() {
+				if r := recover(); r != nil {
+					out = fail("internal error (a bug, please report it): " + panicText(r))
+				}
+			}()
 			if len(args) == 0 {
 				return labOf(jsVal{js.Undefined()})
 			}
@@ -283,7 +437,7 @@ func main() {
 					out = -1
 				}
 			}()
-			if len(args) < 4 {
+			if len(args) < 4 || tagOf(args[0]) != "String" {
 				return -1
 			}
 			p, err := sim.ParsePolicy(args[0].String())
@@ -293,7 +447,7 @@ func main() {
 			// A number only, and retries a whole one: 1.5 retries is in
 			// no lab run, not the run of 1.
 			for _, a := range args[1:4] {
-				if a.Type() != js.TypeNumber {
+				if tagOf(a) != "Number" {
 					return -1
 				}
 			}
@@ -304,45 +458,53 @@ func main() {
 			return LabIndex(p, int(r), args[2].Float(), args[3].Float())
 		}),
 		"plan": fn(planOf),
-		"mount": js.FuncOf(func(_ js.Value, args []js.Value) any {
+		"mount": entry("mount", 0, func(args []js.Value) any {
 			if len(args) < 1 {
 				return 0
 			}
-			kind := ""
-			if len(args) > 1 && args[1].Type() == js.TypeString {
-				kind = args[1].String()
+			kind, problem := "", ""
+			if len(args) > 1 {
+				if k, what, ok := stringArg(args, 1); ok {
+					kind = k
+				} else if t := tagOf(args[1]); t != "Undefined" && t != "Null" {
+					problem = "its kind is " + what + ", not a string: use simulator, full, compare, chart, lab, planner, sweep or map"
+				}
 			}
-			var attrs map[string]string
-			if len(args) > 2 {
-				attrs = attrsOf(args[2])
-			} else {
-				attrs = map[string]string{}
+			attrs := map[string]string{}
+			if len(args) > 2 && problem == "" {
+				attrs, problem = attrsOf(args[2])
 			}
-			return mount(args[0], kind, attrs, false)
+			return mount(args[0], kind, attrs, problem, false)
 		}),
-		"page": js.FuncOf(func(_ js.Value, args []js.Value) any {
+		"page": entry("page", 0, func(args []js.Value) any {
 			if len(args) < 2 {
 				return 0
 			}
-			return mount(args[0], args[1].String(), map[string]string{}, true)
+			kind, what, ok := stringArg(args, 1)
+			problem := ""
+			if !ok {
+				problem = "its kind is " + what + ", not a string: use simulator, lab, planner or tips"
+			}
+			return mount(args[0], kind, map[string]string{}, problem, true)
 		}),
-		"unmount": js.FuncOf(func(_ js.Value, args []js.Value) any {
-			if len(args) < 1 || args[0].Type() != js.TypeNumber {
+		"unmount": entry("unmount", false, func(args []js.Value) any {
+			if len(args) < 1 || tagOf(args[0]) != "Number" {
 				return false
 			}
-			id := args[0].Int()
-			w, ok := mounted[id]
+			id := args[0].Float()
+			if id != math.Trunc(id) || id < 1 || id >= float64(nextID) {
+				return false
+			}
+			w, ok := mounted[int(id)]
 			if !ok {
 				return false
 			}
-			delete(mounted, id)
+			delete(mounted, int(id))
 			func() {
 				defer func() { _ = recover() }()
 				w.release()
 			}()
 			return true
 		}),
-	}
-	js.Global().Set("shedsim", js.ValueOf(api))
-	select {}
+	})
 }

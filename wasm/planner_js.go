@@ -213,7 +213,7 @@ func (w *planWidget) render(a PlanAnswer) {
 	fill(w.answer, h("span", "class", "big", report.Count(p.Servers)), " "+noun)
 	w.detail.SetTextContent("With " + report.Count(p.Servers) + ", " + PlanPercent(p.Answer.Wait) + " of requests " + what +
 		" (the target is at most " + PlanPercent(in.Target) + "). Mean wait " + report.Duration(p.Answer.MeanWaitMS) +
-		", p99 wait " + report.Duration(p.Answer.P99WaitMS) + "; each server is busy " + report.Percent(p.Answer.Utilisation) + " of the time.")
+		", p99 wait in the queue " + report.Duration(p.Answer.P99QueueWaitMS) + "; each server is busy " + report.Percent(p.Answer.Utilisation) + " of the time.")
 	switch {
 	case p.OneFewer == nil:
 		w.oneFewer.SetTextContent("One server is the fewest there can be.")
@@ -229,7 +229,7 @@ func (w *planWidget) render(a PlanAnswer) {
 
 	t := build(h("table", "id", w.id("plan-nearby"), "class", "nearby-table"), h("caption", "How nearby numbers of servers fare"))
 	head := h("tr")
-	for _, c := range []string{"Servers", "Busy", "Requests that " + what, "Mean wait", "p99 wait", "Meets the target"} {
+	for _, c := range []string{"Servers", "Busy", "Requests that " + what, "Mean queue wait", "p99 queue wait", "Meets the target"} {
 		add(head, h("th", "scope", "col", c))
 	}
 	add(t, build(h("thead"), head))
@@ -249,7 +249,7 @@ func (w *planWidget) render(a PlanAnswer) {
 				meets = "yes"
 			}
 			build(tr, h("td", report.Percent(r.Utilisation)), h("td", PlanPercent(r.Wait)), h("td", report.Duration(r.MeanWaitMS)),
-				h("td", report.Duration(r.P99WaitMS)), h("td", meets))
+				h("td", report.Duration(r.P99QueueWaitMS)), h("td", meets))
 		}
 		add(body, tr)
 	}

@@ -17,22 +17,22 @@ func ExampleCompute() {
 	fmt.Printf("with %d, %.2f%% of requests wait\n", p.OneFewer.Servers, 100*p.OneFewer.Wait)
 	fmt.Printf("with %d, %.2f%%\n", p.Answer.Servers, 100*p.Answer.Wait)
 	for _, r := range p.Nearby {
-		fmt.Printf("%3d servers: %6.2f%% wait, p99 wait %5.1f ms\n", r.Servers, 100*r.Wait, r.P99WaitMS)
+		fmt.Printf("%3d servers: %6.2f%% wait, p99 queue wait %5.1f ms\n", r.Servers, 100*r.Wait, r.P99QueueWaitMS)
 	}
 	// Output:
 	// offered load: 12 Erlangs
 	// 19 servers
 	// with 18, 7.56% of requests wait
 	// with 19, 4.35%
-	//  15 servers:  31.92% wait, p99 wait  92.4 ms
-	//  16 servers:  20.46% wait, p99 wait  60.4 ms
-	//  17 servers:  12.66% wait, p99 wait  40.6 ms
-	//  18 servers:   7.56% wait, p99 wait  27.0 ms
-	//  19 servers:   4.35% wait, p99 wait  16.8 ms
-	//  20 servers:   2.41% wait, p99 wait   8.8 ms
-	//  21 servers:   1.29% wait, p99 wait   2.3 ms
-	//  22 servers:   0.66% wait, p99 wait   0.0 ms
-	//  23 servers:   0.33% wait, p99 wait   0.0 ms
+	//  15 servers:  31.92% wait, p99 queue wait  92.4 ms
+	//  16 servers:  20.46% wait, p99 queue wait  60.4 ms
+	//  17 servers:  12.66% wait, p99 queue wait  40.6 ms
+	//  18 servers:   7.56% wait, p99 queue wait  27.0 ms
+	//  19 servers:   4.35% wait, p99 queue wait  16.8 ms
+	//  20 servers:   2.41% wait, p99 queue wait   8.8 ms
+	//  21 servers:   1.29% wait, p99 queue wait   2.3 ms
+	//  22 servers:   0.66% wait, p99 queue wait   0.0 ms
+	//  23 servers:   0.33% wait, p99 queue wait   0.0 ms
 }
 
 func ExampleInput_Validate() {

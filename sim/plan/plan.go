@@ -151,7 +151,7 @@ type Row struct {
 	Utilisation float64 `json:"utilisation"`
 	// Stable reports whether the servers keep up on average (c > a). When
 	// false the queue grows without bound: Wait is 1, MeetsTarget is false,
-	// and MeanWaitMS and P99WaitMS are 0, standing for "no finite value"
+	// and MeanWaitMS and P99QueueWaitMS are 0, standing for "no finite value"
 	// (JSON has no infinity).
 	Stable bool `json:"stable"`
 	// Wait is the share of requests the target is about, a fraction in
@@ -161,9 +161,14 @@ type Row struct {
 	// MeanWaitMS is the mean wait in the queue over all requests, in
 	// milliseconds (MeanWaitMS).
 	MeanWaitMS float64 `json:"mean_wait_ms"`
-	// P99WaitMS is the 99th percentile of the wait in the queue over all
-	// requests, in milliseconds (P99WaitMS); 0 when at most 1% wait.
-	P99WaitMS float64 `json:"p99_wait_ms"`
+	// P99QueueWaitMS is the 99th percentile of the wait in the queue over
+	// all requests, from arrival to the start of service, service left
+	// out, in milliseconds (P99WaitMS); 0 when at most 1% wait. It is the
+	// simulator's Sale.P99QueueWaitMS, not its Sale.P99WaitMS, the time to
+	// an answer, which includes the service (MODEL.md rules 16 and 20).
+	// The key was "p99_wait_ms" before it was named apart from the
+	// simulator's time to an answer.
+	P99QueueWaitMS float64 `json:"p99_queue_wait_ms"`
 	// MeetsTarget reports whether Wait is at most the Input's Target.
 	MeetsTarget bool `json:"meets_target"`
 }
@@ -349,7 +354,7 @@ func row(in Input, c int, a, b float64) Row {
 		r.Wait = waitOver(c, a, in.ServiceMS, in.LimitMS, pw)
 	}
 	r.MeanWaitMS = meanWaitMS(c, a, in.ServiceMS, pw)
-	r.P99WaitMS = p99WaitMS(c, a, in.ServiceMS, pw)
+	r.P99QueueWaitMS = p99WaitMS(c, a, in.ServiceMS, pw)
 	r.MeetsTarget = r.Wait <= in.Target
 	return r
 }

@@ -95,7 +95,7 @@ func TestComputeRows(t *testing.T) {
 				}
 				assert.Equal(t, want, r.Wait, "wait at %d must match the exported function to the bit", c)
 				assert.Equal(t, MeanWaitMS(c, a, s), r.MeanWaitMS, "mean wait at %d", c)
-				assert.Equal(t, P99WaitMS(c, a, s), r.P99WaitMS, "p99 wait at %d", c)
+				assert.Equal(t, P99WaitMS(c, a, s), r.P99QueueWaitMS, "p99 wait in the queue at %d", c)
 				assert.Equal(t, r.Wait <= tt.in.Target, r.MeetsTarget, "meets target at %d", c)
 			}
 

@@ -18,8 +18,13 @@ type Goal struct {
 	// Back is the least share of seeds back to normal (0.95 = 95%).
 	Back float64 `json:"back,omitempty"`
 	// P99WaitMS is the most mean p99 wait of the sale's answered people,
-	// in milliseconds.
+	// the time to an answer, service included, in milliseconds (the
+	// tables' p99 wait): never below the service's own p99.
 	P99WaitMS float64 `json:"p99_wait_ms,omitempty"`
+	// P99QueueWaitMS is the most mean p99 wait in the queue of the sale's
+	// attempts served, service left out, in milliseconds: the planner's
+	// p99 wait (plan.Row.P99QueueWaitMS).
+	P99QueueWaitMS float64 `json:"p99_queue_wait_ms,omitempty"`
 	// Waited is the most mean share of the sale's attempts that wait in
 	// the queue at all (0.05 = 5%; Erlang C's target: see sim/plan).
 	Waited float64 `json:"waited,omitempty"`
@@ -36,11 +41,16 @@ func (g Goal) errors() error {
 	share("answered", g.Answered, "0.9 is 90% of the sale answered")
 	share("back", g.Back, "0.95 is 95% of the seeds back to normal")
 	share("waited", g.Waited, "0.05 is 5% of the sale's requests waiting at all")
-	if !(g.P99WaitMS >= 0 && g.P99WaitMS <= 86_400_000) {
-		errs = append(errs, &sim.FieldError{Field: "p99_wait_ms", Msg: num(g.P99WaitMS) + " is out of range: use a wait from 0 to 86,400,000 ms (a day), or 0 for no goal"})
+	for _, w := range []struct {
+		field string
+		x     float64
+	}{{"p99_wait_ms", g.P99WaitMS}, {"p99_queue_wait_ms", g.P99QueueWaitMS}} {
+		if !(w.x >= 0 && w.x <= 86_400_000) {
+			errs = append(errs, &sim.FieldError{Field: w.field, Msg: num(w.x) + " is out of range: use a wait from 0 to 86,400,000 ms (a day), or 0 for no goal"})
+		}
 	}
 	if len(errs) == 0 && g == (Goal{}) {
-		errs = append(errs, sim.NewFieldError("goal", "no goal is set: give at least one of {answered}, {back}, {p99_wait_ms} and {waited}"))
+		errs = append(errs, sim.NewFieldError("goal", "no goal is set: give at least one of {answered}, {back}, {p99_wait_ms}, {p99_queue_wait_ms} and {waited}"))
 	}
 	return errors.Join(errs...)
 }
@@ -56,6 +66,9 @@ func (g Goal) misses(o Outcome) []string {
 	}
 	if g.P99WaitMS > 0 && !(o.P99WaitMS.N > 0 && o.P99WaitMS.Mean <= g.P99WaitMS) {
 		out = append(out, "p99 wait over "+num(g.P99WaitMS)+" ms")
+	}
+	if g.P99QueueWaitMS > 0 && !(o.P99QueueWaitMS.N > 0 && o.P99QueueWaitMS.Mean <= g.P99QueueWaitMS) {
+		out = append(out, "p99 queue wait over "+num(g.P99QueueWaitMS)+" ms")
 	}
 	if g.Waited > 0 && !(o.Waited.N > 0 && o.Waited.Mean <= g.Waited) {
 		out = append(out, "over "+goalPercent(g.Waited)+" waiting")
@@ -75,6 +88,9 @@ func (g Goal) String() string {
 	}
 	if g.P99WaitMS > 0 {
 		parts = append(parts, "a p99 wait of at most "+num(g.P99WaitMS)+" ms")
+	}
+	if g.P99QueueWaitMS > 0 {
+		parts = append(parts, "a p99 wait in the queue of at most "+num(g.P99QueueWaitMS)+" ms")
 	}
 	if g.Waited > 0 {
 		parts = append(parts, "at most "+goalPercent(g.Waited)+" of the sale's requests waiting at all")
@@ -147,6 +163,15 @@ type Answer struct {
 	// answer is the range's end, so that nothing beyond it was measured,
 	// or when nothing was found.
 	Beside *Probe `json:"beside"`
+	// Other is the probe of the range's other end (From for Smallest, To
+	// for Largest) when nothing was found: a claim that no value works is
+	// made only once both ends are measured. Nil when something was found.
+	Other *Probe `json:"other"`
+	// Reversed is whether, nothing found, Other meets the goal: the goal
+	// gets easier in the other direction (more workers, not fewer), so
+	// the seek asked for the wrong end (Largest for Smallest, or the
+	// reverse) and its answer is the other end's.
+	Reversed bool `json:"reversed"`
 	// Probes are every setting measured, in the order they were.
 	Probes []Probe `json:"probes"`
 }
@@ -296,6 +321,33 @@ func Seek(s SeekSpec) (Answer, error) {
 	ans.Found, ans.At = found, probed[at]
 	if found {
 		ans.Value = ans.At.Value
+	} else {
+		// The best end missed. Before claiming that no value works,
+		// measure the other end too: a goal that gets easier the other way
+		// (more workers asked for with Largest) meets it there.
+		other := 0
+		if s.Largest {
+			other = g.n - 1
+		}
+		p, ok := probed[other]
+		if !ok {
+			v := g.value(other)
+			c := k.With(s.Base, v)
+			outs, err := measure([]sim.Config{c}, s.Base.Seed, s.Seeds, nil, nil)
+			if err != nil {
+				return Answer{}, &SettingError{At: k.Label(c), Err: err}
+			}
+			p = Probe{Value: v, Outcome: outs[0], Misses: s.Goal.misses(outs[0])}
+			if p.Misses == nil {
+				p.Misses = []string{}
+			}
+			ans.Probes = append(ans.Probes, p)
+			done += s.Seeds
+			if s.Progress != nil {
+				s.Progress(done, total)
+			}
+		}
+		ans.Other, ans.Reversed = &p, p.Meets()
 	}
 	if beside >= 0 {
 		pb := probed[beside]
@@ -319,24 +371,37 @@ func (a Answer) Says() string {
 		seeds = "seed " + strconv.FormatUint(s.Base.Seed, 10)
 	}
 	quote := func(p Probe) string {
-		return k.Label(k.With(s.Base, p.Value)) + ": " + p.Outcome.summary(s.Goal.Waited > 0)
+		return k.Label(k.With(s.Base, p.Value)) + ": " + p.Outcome.summary(s.Goal.Waited > 0, s.Goal.P99QueueWaitMS > 0)
+	}
+	if a.Reversed && a.Other != nil {
+		flag := "--largest"
+		if s.Largest {
+			flag = "--smallest"
+		}
+		return superlative(k, s.Largest) + " with " + s.Goal.String() + " over " + seeds + " cannot be sought from " + num(s.From) + " to " + num(s.To) +
+			": " + quote(a.At) + " (" + join(a.At.Misses, "and") + "), but " + quote(*a.Other) +
+			". This goal gets easier with " + easier(k, s.Largest) + ": use " + flag + " " + strings.ReplaceAll(k.Key, "_", "-") + " to find " + strings.Replace(superlative(k, !s.Largest), "The ", "the ", 1) + " that meets it."
 	}
 	if !a.Found {
-		end := "to " + num(s.To)
+		end := "beyond " + num(s.To)
 		if s.Largest {
-			end = "from " + num(s.From)
+			end = "below " + num(s.From)
+		}
+		even := "even " + quote(a.At) + " (" + join(a.At.Misses, "and") + ")"
+		if a.Other != nil && a.Other.Value != a.At.Value {
+			even = "neither end does: " + quote(a.At) + " (" + join(a.At.Misses, "and") + "); " + quote(*a.Other) + " (" + join(a.Other.Misses, "and") + ")"
 		}
 		return "No value of " + k.Key + " from " + num(s.From) + " to " + num(s.To) + " gives " + s.Goal.String() + " over " + seeds +
-			"; even " + quote(a.At) + " (" + join(a.At.Misses, "and") + "). Widen the range " + end + ", or ask less" +
+			"; " + even + ". Widen the range " + end + ", or ask less" +
 			" (the search assumes the goal only gets easier towards that end; a bounded queue over a timeout's worth of work, for one, answers fewer, not more)."
 	}
 	head := superlative(k, s.Largest) + " with " + s.Goal.String() + " over " + seeds + ": " + quote(a.At)
 	if a.Beside == nil {
-		edge := "from"
+		edge := "below " + num(s.From)
 		if s.Largest {
-			edge = "to"
+			edge = "beyond " + num(s.To)
 		}
-		return head + ". It is the range's end: widen it (" + edge + ") to find where it stops."
+		return head + ". It is the range's end: widen it " + edge + " to find where it stops."
 	}
 	return head + "; " + quote(*a.Beside) + " (" + join(a.Beside.Misses, "and") + ")."
 }
@@ -363,18 +428,44 @@ func superlative(k Knob, largest bool) string {
 	return "The smallest " + k.Key
 }
 
+// easier is which way a goal gets easier, after "with": "more workers",
+// "fewer retries", "a larger bound", "a smaller sale_rps".
+func easier(k Knob, larger bool) string {
+	switch {
+	case k.Key == "workers" && larger:
+		return "more workers"
+	case k.Key == "workers":
+		return "fewer workers"
+	case k.Key == "retries" && larger:
+		return "more retries"
+	case k.Key == "retries":
+		return "fewer retries"
+	case k.Key == "queue" && larger:
+		return "a larger bound"
+	case k.Key == "queue":
+		return "a smaller bound"
+	case larger:
+		return "a larger " + k.Key
+	}
+	return "a smaller " + k.Key
+}
+
 // summary is an outcome in a phrase: "back in 31 of 40 seeds, 88.0%
 // answered, p99 wait 1,204 ms".
 //
 // The waited share is quoted only when the goal is on it (wantWaited), and
-// with two decimals, as Erlang C's planner quotes it.
-func (o Outcome) summary(wantWaited bool) string {
+// with two decimals, as Erlang C's planner quotes it; the p99 wait in the
+// queue, only when the goal is on it (wantQueue).
+func (o Outcome) summary(wantWaited, wantQueue bool) string {
 	s := "back in " + strconv.Itoa(o.Back()) + " of " + strconv.Itoa(o.Seeds) + " seeds"
 	if o.Answered.N > 0 {
 		s += ", " + percent(o.Answered.Mean) + " answered"
 	}
 	if o.P99WaitMS.N > 0 {
 		s += ", p99 wait " + num(math.Round(o.P99WaitMS.Mean)) + " ms"
+	}
+	if o.P99QueueWaitMS.N > 0 && wantQueue {
+		s += ", p99 queue wait " + num(math.Round(o.P99QueueWaitMS.Mean)) + " ms"
 	}
 	if o.Waited.N > 0 && wantWaited {
 		s += ", " + strconv.FormatFloat(math.Round(o.Waited.Mean*10000)/100, 'f', 2, 64) + "% waiting"

@@ -88,15 +88,58 @@ func TestSeekAtTheEdges(t *testing.T) {
 	assert.True(t, a.Found)
 	assert.Equal(t, 20.0, a.Value, "the range's low end already meets it")
 	assert.Nil(t, a.Beside, "nothing below the range was measured")
-	assert.Contains(t, a.Says(), "It is the range's end: widen it (from)")
+	assert.Contains(t, a.Says(), "It is the range's end: widen it below 20 to find where it stops.")
 	assert.Len(t, a.Probes, 2, "both ends, and nothing between")
 
 	a, err = Seek(SeekSpec{Base: base, Knob: "workers", From: 1, To: 5, Seeds: 5, Goal: Goal{Answered: 0.9}})
 	require.NoError(t, err)
 	assert.False(t, a.Found, "5 workers answer nowhere near 90%")
+	assert.False(t, a.Reversed, "nor does 1")
 	assert.Equal(t, 5.0, a.At.Value, "the best end is reported")
-	assert.Len(t, a.Probes, 1, "the best end missing settles it")
-	assert.Contains(t, a.Says(), "No value of workers from 1 to 5 gives at least 90% of the sale answered over seeds 1 to 5; even 5 workers:")
+	require.NotNil(t, a.Other)
+	assert.Equal(t, 1.0, a.Other.Value, "the other end is measured before anything is claimed")
+	assert.Len(t, a.Probes, 2, "both ends missing settles it")
+	assert.Contains(t, a.Says(), "No value of workers from 1 to 5 gives at least 90% of the sale answered over seeds 1 to 5; neither end does: 5 workers:")
+	assert.Contains(t, a.Says(), "Widen the range beyond 5, or ask less")
+}
+
+// TestSeekTheWrongWay: a seek asked in the direction where the goal gets
+// harder measures both ends before it claims anything, and says which
+// way to ask (issue 27, item 3: both said that no value from the range
+// works, yet 12 to 40 workers do, and 101/s does).
+func TestSeekTheWrongWay(t *testing.T) {
+	base := sim.DefaultConfig()
+	cases := []struct {
+		reason string
+		spec   SeekSpec
+		other  float64 // the other end, which meets the goal
+		says   string
+	}{
+		{"the most workers that answer 90%: more workers answer more",
+			SeekSpec{Base: base, Knob: "workers", Largest: true, From: 1, To: 40, Seeds: 5, Goal: Goal{Answered: 0.9}}, 40,
+			"The most workers with at least 90% of the sale answered over seeds 1 to 5 cannot be sought from 1 to 40: 1 worker: "},
+		{"the smallest sale answered 90%: smaller sales are answered more",
+			SeekSpec{Base: base, Knob: "sale_rps", From: 100, To: 300, Step: 1, Seeds: 5, Goal: Goal{Answered: 0.9}}, 100,
+			"The smallest sale_rps with at least 90% of the sale answered over seeds 1 to 5 cannot be sought from 100 to 300: "},
+	}
+	for _, tc := range cases {
+		a, err := Seek(tc.spec)
+		require.NoError(t, err, tc.reason)
+		assert.False(t, a.Found, tc.reason)
+		assert.True(t, a.Reversed, tc.reason)
+		require.NotNil(t, a.Other, tc.reason)
+		assert.Equal(t, tc.other, a.Other.Value, tc.reason)
+		assert.True(t, a.Other.Meets(), tc.reason)
+		assert.Equal(t, measureAt(t, tc.spec, tc.other), a.Other.Outcome, "%s: the other end's outcome is a sweep's there", tc.reason)
+		assert.Contains(t, a.Says(), tc.says, tc.reason)
+		assert.NotContains(t, a.Says(), "No value", tc.reason)
+	}
+	a, err := Seek(cases[0].spec)
+	require.NoError(t, err)
+	assert.Contains(t, a.Says(), ". This goal gets easier with more workers: use --smallest workers to find the fewest workers that meets it.")
+	a, err = Seek(cases[1].spec)
+	require.NoError(t, err)
+	assert.Contains(t, a.Says(), ". This goal gets easier with a smaller sale_rps: use --largest sale-rps to find the largest sale_rps that meets it.")
 }
 
 func TestBadSeeks(t *testing.T) {
@@ -140,5 +183,38 @@ func TestSeekArithmetic(t *testing.T) {
 		{12345, 10000, "a wide range"},
 	} {
 		assert.InDelta(t, tc.want, powerOfTenBelow(tc.x), tc.want*1e-12, tc.reason)
+	}
+}
+
+// TestSeekEitherWait: seek takes either p99 wait, named apart (issue 27,
+// item 4): the planner's p99 wait in the queue, which leaves the service
+// out, can be sought as the planner quotes it; the time to an answer,
+// which includes the service, can never be under the service's own p99
+// (368 ms at 80 ms exponential), so a goal of 100 ms copied from the
+// planner is met by no number of workers.
+func TestSeekEitherWait(t *testing.T) {
+	steady := sim.DefaultConfig() // the planner's M/M/c: 150/s throughout, no timeout in reach
+	steady.NormalRPS, steady.SaleRPS, steady.TimeoutMS, steady.DurationS = 150, 150, 60_000, 120
+	steady.SaleStartS, steady.SaleS = 20, 40
+	cases := []struct {
+		reason string
+		goal   Goal
+		found  bool
+	}{
+		{"the wait in the queue, as the planner's 100 ms", Goal{P99QueueWaitMS: 100}, true},
+		{"the time to an answer cannot be under the service's p99", Goal{P99WaitMS: 100}, false},
+	}
+	for _, tc := range cases {
+		s := SeekSpec{Base: steady, Knob: "workers", From: 13, To: 40, Seeds: 3, Goal: tc.goal}
+		a, err := Seek(s)
+		require.NoError(t, err, tc.reason)
+		assert.Equal(t, tc.found, a.Found, "%s: %s", tc.reason, a.Says())
+		if a.Found {
+			assert.LessOrEqual(t, a.At.Outcome.P99QueueWaitMS.Mean, 100.0, tc.reason)
+			require.NotNil(t, a.Beside, tc.reason)
+			assert.Greater(t, a.Beside.Outcome.P99QueueWaitMS.Mean, 100.0, tc.reason)
+			assert.Contains(t, a.Says(), "with a p99 wait in the queue of at most 100 ms", tc.reason)
+			assert.Greater(t, a.At.Outcome.P99WaitMS.Mean, 300.0, "%s: its time to an answer is over the service's p99", tc.reason)
+		}
 	}
 }

@@ -110,9 +110,15 @@ type Outcome struct {
 	Answered Stat `json:"answered"`
 	Refused  Stat `json:"refused"`
 	TimedOut Stat `json:"timed_out"`
-	// P99WaitMS is the p99 wait of the sale's answered people, in
+	// P99WaitMS is the p99 wait of the sale's answered people, the time
+	// to an answer (sim.Sale.P99WaitMS, service included), in
 	// milliseconds, over the seeds in which anyone was answered.
 	P99WaitMS Stat `json:"p99_wait_ms"`
+	// P99QueueWaitMS is the p99 wait in the queue of the sale's attempts
+	// taken into service (sim.Sale.P99QueueWaitMS, service left out: the
+	// planner's p99 wait), in milliseconds, over the seeds in which any
+	// sale attempt was served.
+	P99QueueWaitMS Stat `json:"p99_queue_wait_ms"`
 	// Waited is the share of the sale's attempts taken into service that
 	// waited in the queue at all (sim.Sale.WaitedShare: Erlang C's P(wait)
 	// where its assumptions hold), over the seeds in which anyone in the
@@ -140,6 +146,7 @@ func (o Outcome) MostlyBack() bool { return 2*o.Recovery.Normal > o.Seeds }
 type tally struct {
 	seeds                                    int
 	answered, refused, timedOut, p99, waited Spread
+	p99Queue                                 Spread
 	recovery                                 Recoveries
 }
 
@@ -159,17 +166,21 @@ func (t *tally) add(r sim.Result) {
 	if r.Sale.P99WaitMS != nil {
 		t.p99.Add(*r.Sale.P99WaitMS)
 	}
+	if r.Sale.P99QueueWaitMS != nil {
+		t.p99Queue.Add(*r.Sale.P99QueueWaitMS)
+	}
 	t.recovery.add(r.Recovery)
 }
 
 func (t tally) outcome() Outcome {
 	return Outcome{
-		Seeds:     t.seeds,
-		Answered:  t.answered.Stat(),
-		Refused:   t.refused.Stat(),
-		TimedOut:  t.timedOut.Stat(),
-		P99WaitMS: t.p99.Stat(),
-		Waited:    t.waited.Stat(),
-		Recovery:  t.recovery,
+		Seeds:          t.seeds,
+		Answered:       t.answered.Stat(),
+		Refused:        t.refused.Stat(),
+		TimedOut:       t.timedOut.Stat(),
+		P99WaitMS:      t.p99.Stat(),
+		P99QueueWaitMS: t.p99Queue.Stat(),
+		Waited:         t.waited.Stat(),
+		Recovery:       t.recovery,
 	}
 }

@@ -46,4 +46,7 @@ func main() {
 // usageError is bad input: a flag, a value or a Config field. It exits 2.
 type usageError struct{ msg string }
 
-func (e usageError) Error() string { return e.msg }
+// Error is the message, with every quoted value in it cut to its first
+// quoteChars characters and its length (quoteArg): a 100 KB value given
+// to a flag is not echoed whole, whoever words the message.
+func (e usageError) Error() string { return cutQuotes(e.msg) }

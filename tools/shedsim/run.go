@@ -15,10 +15,12 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/shedsim/shedsim/sim"
 	"github.com/shedsim/shedsim/sim/plan"
 	"github.com/shedsim/shedsim/sim/report"
+	"github.com/shedsim/shedsim/sim/sweep"
 )
 
 // options are the command's own flags: what to print, and the policy,
@@ -70,7 +72,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return parseError(err, fs, func() error { return validateWith(c, o.seeds) })
 	}
 	if fs.NArg() > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q: flags start with --, see --help", fs.Arg(0))}
+		return strayArgument("", args, fs.Args())
 	}
 	set := givenFlags(fs)
 	if set["spike"] && set["sale-rps"] {
@@ -93,7 +95,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 			if o.sample == "list" {
 				return listSamples(stdout)
 			}
-			return usageError{fmt.Sprintf("--sample: no sample %q: use one of %s", o.sample, strings.Join(sim.SampleKeys(), ", "))}
+			return usageError{fmt.Sprintf("--sample: no sample %s: use one of %s", quoteArg(o.sample), strings.Join(sim.SampleKeys(), ", "))}
 		}
 		// The sample is the base; flags given explicitly override it: they
 		// are read again onto the sample's Config (their values first, as
@@ -336,34 +338,146 @@ func checkOutputs(set map[string]bool, listSamples bool) error {
 //	--workers: "eight" is not a whole number: use a whole number from 1 to 100000
 func parseError(err error, fs *flag.FlagSet, validate func() error) usageError {
 	msg := err.Error()
-	var value, name string
-	if _, e := fmt.Sscanf(msg, "invalid value %q for flag -%s", &value, &name); e == nil {
-		name = strings.TrimSuffix(name, ":")
-		if f := fs.Lookup(name); f != nil {
-			if use := allowed(f, validate); use != "" {
-				what := "is not a number"
-				if g, ok := f.Value.(flag.Getter); ok {
-					switch g.Get().(type) {
-					case int, uint64:
-						what = "is not a whole number"
+	if rest, ok := strings.CutPrefix(msg, "invalid value "); ok {
+		if value, rest, ok := cutQuoted(rest); ok {
+			if name, reason, ok := strings.Cut(strings.TrimPrefix(rest, " for flag -"), ": "); ok {
+				if f := fs.Lookup(name); f != nil {
+					use := allowed(f, validate)
+					if use == "" {
+						use = ownRanges[name]
 					}
+					if use != "" {
+						what := "is not a number"
+						if g, ok := f.Value.(flag.Getter); ok {
+							switch g.Get().(type) {
+							case int, uint64:
+								what = "is not a whole number"
+							}
+						}
+						switch {
+						case strings.HasSuffix(msg, "value out of range"):
+							what = "is out of range"
+						case strings.HasPrefix(strings.TrimSpace(value), "-") && what == "is not a whole number":
+							what = "is too small" // a negative seed
+						}
+						return usageError{"--" + name + ": " + quoteArg(value) + " " + what + ": " + use}
+					}
+					// A value the flag itself refuses in words (--service
+					// nope): its own words, which quote the value once.
+					if !strings.Contains(reason, "parse error") {
+						return usageError{"--" + name + ": " + cutQuotes(reason)}
+					}
+					return usageError{"--" + name + ": " + quoteArg(value) + " cannot be read (see --help)"}
 				}
-				switch {
-				case strings.HasSuffix(msg, "value out of range"):
-					what = "is out of range"
-				case strings.HasPrefix(strings.TrimSpace(value), "-") && what == "is not a whole number":
-					what = "is too small" // a negative seed
-				}
-				return usageError{"--" + name + ": " + strconv.Quote(value) + " " + what + ": " + use}
 			}
 		}
 	}
 	if arg, ok := strings.CutPrefix(msg, "bad flag syntax: "); ok {
+		if utf8.RuneCountInString(arg) > quoteChars {
+			arg = quoteArg(arg)
+		}
 		return usageError{"bad flag syntax: " + arg + ": a flag is --name or --name=value (see --help)"}
+	}
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		flagName := "--" + name
+		if utf8.RuneCountInString(name) > quoteChars {
+			flagName = quoteArg(flagName)
+		}
+		return usageError{"flag provided but not defined: " + flagName + didYouMean(name, fs) + " (see --help)"}
 	}
 	// The flag package names a flag with one dash; --help and the README
 	// write two.
 	return usageError{oneDash.ReplaceAllString(msg, "$1--$2") + " (see --help)"}
+}
+
+// ownRanges are what to use instead for the subcommands' own whole-number
+// flags, which no Config field's validation describes (allowed finds
+// those): a value that is not a whole number gets the range, as one out of
+// it does.
+var ownRanges = map[string]string{
+	"seeds":   "use a whole number from 1 to " + report.Count(sweep.MaxSeeds),
+	"steps":   "use a whole number from 1 to " + report.Count(sweep.MaxSteps),
+	"x-steps": "use a whole number from 1 to " + report.Count(sweep.MaxSteps),
+	"y-steps": "use a whole number from 1 to " + report.Count(sweep.MaxSteps),
+}
+
+// cutQuoted reads a Go-quoted string at the start of s, as the flag
+// package writes a value (%q): the value and what follows it.
+func cutQuoted(s string) (value, rest string, ok bool) {
+	q, err := strconv.QuotedPrefix(s)
+	if err != nil {
+		return "", s, false
+	}
+	value, err = strconv.Unquote(q)
+	return value, s[len(q):], err == nil
+}
+
+// cutQuotes is msg with each quoted value in it cut as quoteArg cuts one.
+func cutQuotes(msg string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(msg, '"')
+		if i < 0 {
+			return b.String() + msg
+		}
+		value, rest, ok := cutQuoted(msg[i:])
+		if !ok {
+			return b.String() + msg
+		}
+		b.WriteString(msg[:i] + quoteArg(value))
+		msg = rest
+	}
+}
+
+// quoteChars is how much of a value a message quotes.
+const quoteChars = 40
+
+// quoteArg quotes a value for a message: whole if short, else its first
+// quoteChars characters and its length, as the JS API quotes one, so that
+// a 100 KB value gets a one-line answer.
+func quoteArg(s string) string {
+	n := utf8.RuneCountInString(s)
+	if n <= quoteChars {
+		return strconv.Quote(s)
+	}
+	r := []rune(s)
+	return strconv.Quote(string(r[:quoteChars])) + "… (" + report.Count(n) + " characters)"
+}
+
+// didYouMean is ", did you mean --sale-rps?" for a flag not defined whose
+// spelling with dashes for underscores, or in lower case, is one; else "".
+func didYouMean(name string, fs *flag.FlagSet) string {
+	if len(name) > 100 {
+		return ""
+	}
+	try := strings.ToLower(strings.ReplaceAll(strings.TrimLeft(name, "-"), "_", "-"))
+	if eq := strings.IndexByte(try, '='); eq >= 0 {
+		try = try[:eq]
+	}
+	if try != name && fs.Lookup(try) != nil {
+		return ": did you mean --" + try + "?"
+	}
+	return ""
+}
+
+// strayArgument is the error for arguments left after the flags: args is
+// what was given, rest what the flag package did not read. A word is a
+// flag's value given without its flag; a flag after "--", which ends the
+// flags, is one the flag package never read.
+func strayArgument(cmd string, args, rest []string) usageError {
+	prefix := ""
+	if cmd != "" {
+		prefix = cmd + ": "
+	}
+	first := rest[0]
+	if i := len(args) - len(rest) - 1; i >= 0 && args[i] == "--" {
+		return usageError{prefix + "unexpected argument " + quoteArg(first) + " after --, which ends the flags: drop the --"}
+	}
+	example := "--policy fifo"
+	if cmd == "plan" {
+		example = "--rate-rps 150"
+	}
+	return usageError{prefix + "unexpected argument " + quoteArg(first) + ": flags start with --, such as " + example + " (see --help)"}
 }
 
 // oneDash is a flag as the flag package's messages write it: " -name".
@@ -431,7 +545,7 @@ func usage(fs *flag.FlagSet, w io.Writer) error {
   shedsim seek --smallest workers --from 1 --to 40 --answered 0.9   the setting that meets a goal
   (shedsim sweep --help, map --help and seek --help list their flags)
 
-Flags:
+Flags (a flag given twice takes its last value):
 `)
 	writeFlags(&b, fs)
 	_, err := io.WriteString(w, b.String())
@@ -595,7 +709,8 @@ func seedRuns(c sim.Config, p sim.Policy, n int) iter.Seq2[sim.Result, error] {
 // its progress on stderr if it is long (see commandBudget).
 func writeSeeds(w, stderr io.Writer, c sim.Config, n int, onePolicy bool) error {
 	if c.Seed+uint64(n)-1 > sim.MaxSeed {
-		return usageError{fmt.Sprintf("--seed: %s seeds from %s pass the largest seed, %s", report.Count(n), report.Count(int(c.Seed)), report.Count(sim.MaxSeed))}
+		return usageError{fmt.Sprintf("--seed: %s seeds from %s pass the largest seed, %s: start from seed %s or below, or run fewer seeds",
+			report.Count(n), report.Count(int(c.Seed)), report.Count(sim.MaxSeed), report.Count(int(sim.MaxSeed-uint64(n)+1)))}
 	}
 	policies := sim.Policies
 	if onePolicy {
@@ -708,7 +823,7 @@ func runPlan(args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			var b strings.Builder
-			b.WriteString("Usage: shedsim plan " + planForm(plan.DefaultInput()) + "\n\nFlags:\n")
+			b.WriteString("Usage: shedsim plan " + planForm(plan.DefaultInput()) + "\n\nFlags (a flag given twice takes its last value):\n")
 			writeFlags(&b, fs)
 			_, err := io.WriteString(stdout, b.String())
 			return err
@@ -717,7 +832,7 @@ func runPlan(args []string, stdout, stderr io.Writer) error {
 		return usageError{"plan: " + ue.msg}
 	}
 	if fs.NArg() > 0 {
-		return usageError{fmt.Sprintf("plan: unexpected argument %q", fs.Arg(0))}
+		return strayArgument("plan", args, fs.Args())
 	}
 	p, err := plan.Compute(in)
 	if err != nil {
@@ -750,7 +865,7 @@ func writePlan(w io.Writer, p plan.Plan) error {
 	if p.OneFewer != nil {
 		fmt.Fprintf(w, "With %s, %s %s; with %s, %s.\n\n", report.Count(p.OneFewer.Servers), share(*p.OneFewer), what, report.Count(p.Servers), share(p.Answer))
 	}
-	t := report.Table{Header: []string{"Servers", "Utilisation", "Share that " + what, "Mean wait", "p99 wait", ""}}
+	t := report.Table{Header: []string{"Servers", "Utilisation", "Share that " + what, "Mean queue wait", "p99 queue wait", ""}}
 	for _, r := range p.Nearby {
 		mark := ""
 		if r.Servers == p.Servers {
@@ -760,7 +875,7 @@ func writePlan(w io.Writer, p plan.Plan) error {
 			t.Rows = append(t.Rows, []string{report.Count(r.Servers), util(r), "100%", "grows without bound", "-", mark})
 			continue
 		}
-		t.Rows = append(t.Rows, []string{report.Count(r.Servers), util(r), share(r), wait(r.MeanWaitMS), wait(r.P99WaitMS), mark})
+		t.Rows = append(t.Rows, []string{report.Count(r.Servers), util(r), share(r), wait(r.MeanWaitMS), wait(r.P99QueueWaitMS), mark})
 	}
 	if _, err := t.WriteTo(w); err != nil {
 		return err

@@ -210,6 +210,16 @@ func TestHelp(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, out, want)
 	assert.Contains(t, out, "\n  --rate-rps float\n")
+	// A flag given twice takes its last value, and every --help says so
+	// (issue 27, item 8).
+	for _, args := range [][]string{{"--help"}, {"plan", "--help"}, {"sweep", "--help"}, {"map", "--help"}, {"seek", "--help"}} {
+		out, _, err := runArgs(t, args...)
+		require.NoError(t, err)
+		assert.Contains(t, out, "a flag given twice takes its last value", "%v", args)
+	}
+	twice, _, err := runArgs(t, "--policy", "fifo", "--workers", "3", "--workers", "13", "--json")
+	require.NoError(t, err)
+	assert.Contains(t, twice, `"workers": 13,`, "the last --workers counts")
 }
 
 // TestProgress: a long command says how far it has got on stderr, and a

@@ -57,7 +57,7 @@ func (f *sweepFlags) parse(args []string, stdout io.Writer, usageLine string) (d
 	if err := f.fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			var b strings.Builder
-			b.WriteString("Usage: " + usageLine + "\n\nFlags (those of the model set the Config every setting starts from):\n")
+			b.WriteString("Usage: " + usageLine + "\n\nFlags (those of the model set the Config every setting starts from; a flag given twice takes its last value):\n")
 			writeFlags(&b, f.fs)
 			_, err := io.WriteString(stdout, b.String())
 			return true, err
@@ -66,7 +66,7 @@ func (f *sweepFlags) parse(args []string, stdout io.Writer, usageLine string) (d
 		return false, usageError{f.name + ": " + ue.msg}
 	}
 	if f.fs.NArg() > 0 {
-		return false, usageError{fmt.Sprintf("%s: unexpected argument %q: flags start with --, see --help", f.name, f.fs.Arg(0))}
+		return false, strayArgument(f.name, args, f.fs.Args())
 	}
 	f.set = givenFlags(f.fs)
 	var missing []string
@@ -290,7 +290,7 @@ func csvFloat(x float64, ok bool) string {
 
 // outcomeHeader and outcomeCSV are an Outcome's columns.
 var outcomeHeader = []string{"seeds", "answered_mean", "answered_sd", "refused_mean", "refused_sd", "timed_out_mean", "timed_out_sd",
-	"p99_wait_ms_mean", "p99_wait_ms_sd", "waited_mean", "waited_sd", "normal", "backlog", "stuck", "overloaded", "throttled", "unmeasured"}
+	"p99_wait_ms_mean", "p99_wait_ms_sd", "p99_queue_wait_ms_mean", "p99_queue_wait_ms_sd", "waited_mean", "waited_sd", "normal", "backlog", "stuck", "overloaded", "throttled", "unmeasured"}
 
 func outcomeCSV(o sweep.Outcome) []string {
 	stat := func(s sweep.Stat) []string { return []string{csvFloat(s.Mean, s.N > 0), csvFloat(s.SD, s.N > 0)} }
@@ -299,6 +299,7 @@ func outcomeCSV(o sweep.Outcome) []string {
 	row = append(row, stat(o.Refused)...)
 	row = append(row, stat(o.TimedOut)...)
 	row = append(row, stat(o.P99WaitMS)...)
+	row = append(row, stat(o.P99QueueWaitMS)...)
 	row = append(row, stat(o.Waited)...)
 	r := o.Recovery
 	for _, n := range []int{r.Normal, r.Backlog, r.Stuck, r.Overloaded, r.Throttled, r.Unmeasured} {
@@ -425,10 +426,11 @@ func runSeek(args []string, stdout, stderr io.Writer) error {
 	var goal sweep.Goal
 	f.fs.Float64Var(&goal.Answered, "answered", 0, "goal: at least this mean share of the sale answered (0.9 = 90%)")
 	f.fs.Float64Var(&goal.Back, "back", 0, "goal: at least this share of seeds back to normal (0.95 = 95%)")
-	f.fs.Float64Var(&goal.P99WaitMS, "p99-wait-ms", 0, "goal: at most this mean p99 wait, ms")
+	f.fs.Float64Var(&goal.P99WaitMS, "p99-wait-ms", 0, "goal: at most this mean p99 wait, ms: the time to an answer, service included, as the tables' p99 wait (never below the service's own p99)")
+	f.fs.Float64Var(&goal.P99QueueWaitMS, "p99-queue-wait-ms", 0, "goal: at most this mean p99 wait in the queue, ms, service left out: the planner's p99 queue wait (shedsim plan)")
 	f.fs.Float64Var(&goal.Waited, "waited", 0, "goal: at most this mean share of the sale's requests waiting at all (0.05 = 5%, Erlang C's target)")
 	f.requiredFlag = []string{"from", "to"}
-	if done, err := f.parse(args, stdout, "shedsim seek (--smallest workers | --largest sale-rps) --from 1 --to 40 [--answered 0.9 --back 0.95 --p99-wait-ms 0 --waited 0 --step 0 --seeds 10 --policy NAME] [--json | --csv]"); done || err != nil {
+	if done, err := f.parse(args, stdout, "shedsim seek (--smallest workers | --largest sale-rps) --from 1 --to 40 [--answered 0.9 --back 0.95 --p99-wait-ms 0 --p99-queue-wait-ms 0 --waited 0 --step 0 --seeds 10 --policy NAME] [--json | --csv]"); done || err != nil {
 		return err
 	}
 	spec := sweep.SeekSpec{Base: f.c, From: *from, To: *to, Step: *step, Seeds: f.seeds, Goal: goal}
@@ -481,6 +483,10 @@ func writeSeek(w io.Writer, a sweep.Answer) error {
 	if waited {
 		t.Header = append(t.Header, "Waiting")
 	}
+	queue := s.Goal.P99QueueWaitMS > 0 // the planner's p99, in the queue
+	if queue {
+		t.Header = append(t.Header, "p99 queue wait")
+	}
 	t.Header = append(t.Header, "Misses")
 	for _, p := range byValue(a.Probes) {
 		meets := "met"
@@ -494,6 +500,9 @@ func writeSeek(w io.Writer, a sweep.Answer) error {
 				cell = strconv.FormatFloat(w.Mean*100, 'f', 2, 64) + " ± " + strconv.FormatFloat(w.SD*100, 'f', 2, 64) + "%"
 			}
 			row = append(row, cell)
+		}
+		if queue {
+			row = append(row, report.WaitSpread(p.Outcome.P99QueueWaitMS))
 		}
 		t.Rows = append(t.Rows, append(row, strings.Join(p.Misses, ", ")))
 	}

@@ -113,7 +113,20 @@ func TestSweepBadInput(t *testing.T) {
 		{"the seed", []string{"sweep", "--knob", "seed", "--from", "1", "--to", "2"}, []string{"sweep: --knob: the seed is not a knob"}},
 		{"uneven whole steps", []string{"sweep", "--knob", "workers", "--from", "8", "--to", "20"}, []string{"sweep: --steps: --workers is a whole number, and 11 steps from 8 to 20 are 1.2 apart: use 2, 3, 4, 5, 7 or 13 steps"}},
 		{"a threshold in percent", []string{"sweep", "--knob", "workers", "--from", "8", "--to", "18", "--below", "50"}, []string{"sweep: --below: 50 is out of range: use a share from 0 to 1"}},
-		{"text for the steps", []string{"sweep", "--knob", "workers", "--from", "8", "--to", "18", "--steps", "ten"}, []string{`sweep: invalid value "ten" for flag --steps`}},
+		{"text for the steps", []string{"sweep", "--knob", "workers", "--from", "8", "--to", "18", "--steps", "ten"}, []string{`sweep: --steps: "ten" is not a whole number: use a whole number from 1 to 1,000`}},
+		// Issue 27, item 8: the messages an audit found wanting.
+		{"a sweep's steps in an exponent get the range", []string{"sweep", "--knob", "workers", "--from", "1", "--to", "40", "--steps", "1e9"}, []string{`sweep: --steps: "1e9" is not a whole number: use a whole number from 1 to 1,000`}},
+		{"a sweep's seeds in an exponent", []string{"sweep", "--knob", "workers", "--from", "1", "--to", "40", "--seeds", "1e6"}, []string{`sweep: --seeds: "1e6" is not a whole number: use a whole number from 1 to 1,000`}},
+		{"a map's steps in an exponent", []string{"map", "--x", "workers", "--y", "retries", "--x-steps", "1e9"}, []string{`map: --x-steps: "1e9" is not a whole number: use a whole number from 1 to 1,000`}},
+		{"a 100 KB value is cut", []string{"--workers", strings.Repeat("x", 100_000)}, []string{`--workers: "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"… (100,000 characters) is not a whole number`}},
+		{"a 100 KB policy is cut", []string{"--policy", strings.Repeat("x", 100_000)}, []string{`--policy: unknown policy "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"… (100,000 characters): use one of fifo`}},
+		{"a 100 KB sample is cut", []string{"--sample", strings.Repeat("x", 100_000)}, []string{`--sample: no sample "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"… (100,000 characters)`}},
+		{"an underscore for a dash", []string{"--sale_rps", "100"}, []string{"flag provided but not defined: --sale_rps: did you mean --sale-rps? (see --help)"}},
+		{"a capital", []string{"seek", "--Workers=3"}, []string{"seek: flag provided but not defined: --Workers: did you mean --workers?"}},
+		{"a flag after --, which ends the flags", []string{"--", "--workers", "0"}, []string{`unexpected argument "--workers" after --, which ends the flags: drop the --`}},
+		{"seeds past the largest say how to fit", []string{"--seeds", "3", "--seed", "9007199254740991"}, []string{"pass the largest seed, 9,007,199,254,740,991: start from seed 9,007,199,254,740,989 or below, or run fewer seeds"}},
+		{"a stray word to plan gets the hint", []string{"plan", "fifo"}, []string{`plan: unexpected argument "fifo": flags start with --, such as --rate-rps 150 (see --help)`}},
+		{"a service shape that is not one, in the --flag: form", []string{"--service", "nope"}, []string{`--service: unknown service shape "nope": use one of exponential, lognormal, constant`}},
 		{"a step the engine refuses", []string{"sweep", "--knob", "sale-rps", "--from", "100", "--to", "2000000", "--steps", "2"}, []string{"sweep: at sale_rps 2,000,000/s: --sale-rps: 2,000,000 is too large"}},
 		{"a bad base", []string{"sweep", "--knob", "sale-rps", "--from", "100", "--to", "200", "--workers", "0"}, []string{"--workers: 0 is out of range"}},
 		{"over the budget", []string{"sweep", "--knob", "sale-rps", "--from", "100", "--to", "250", "--steps", "31", "--seeds", "1000"},
@@ -135,7 +148,7 @@ func TestSweepBadInput(t *testing.T) {
 		{"a map's uneven y", []string{"map", "--x", "sale-rps", "--x-from", "100", "--x-to", "200", "--y", "retries", "--y-from", "0", "--y-to", "3"}, []string{"map: --y-steps: --retries is a whole number, and 6 steps"}},
 		{"no direction", []string{"seek", "--from", "1", "--to", "40", "--answered", "0.9"}, []string{"seek: give one of --smallest KNOB and --largest KNOB"}},
 		{"both directions", []string{"seek", "--smallest", "workers", "--largest", "workers", "--from", "1", "--to", "40", "--answered", "0.9"}, []string{"seek: give one of"}},
-		{"no goal", []string{"seek", "--smallest", "workers", "--from", "1", "--to", "40"}, []string{"seek: no goal is set: give at least one of --answered, --back, --p99-wait-ms and --waited"}},
+		{"no goal", []string{"seek", "--smallest", "workers", "--from", "1", "--to", "40"}, []string{"seek: no goal is set: give at least one of --answered, --back, --p99-wait-ms, --p99-queue-wait-ms and --waited"}},
 		{"a goal in percent", []string{"seek", "--smallest", "workers", "--from", "1", "--to", "40", "--answered", "90"}, []string{"seek: --answered: 90 is out of range: use a share from 0 to 1"}},
 		{"a range upside down", []string{"seek", "--largest", "sale-rps", "--from", "300", "--to", "100", "--back", "0.9"}, []string{"seek: --to: 100 is not above --from, 300: give the range low to high (--largest chooses the direction)"}},
 		{"a retry delay with no retries in the range", []string{"seek", "--largest", "sale-rps", "--from", "100", "--to", "300", "--back", "0.9", "--retry-delay-ms", "500"}, []string{"seek: --retry-delay-ms: needs"}},
@@ -169,5 +182,24 @@ func TestSweepHelp(t *testing.T) {
 		require.NoError(t, err, sub)
 		assert.True(t, strings.HasPrefix(out, "Usage: shedsim "+sub+" "), "%s --help starts with its usage", sub)
 		assert.Contains(t, out, "-seeds", "%s --help lists its flags", sub)
+	}
+}
+
+// TestFlagOwnWordsOnce: a value a flag refuses in its own words is quoted
+// once, in the --flag: form every other message has (issue 27, item 8:
+// `invalid value "nope" for flag --service: unknown service shape "nope"`).
+func TestFlagOwnWordsOnce(t *testing.T) {
+	cases := []struct {
+		reason string
+		args   []string
+		want   string
+	}{
+		{"the service's shape", []string{"--service", "nope"}, `--service: unknown service shape "nope": use one of exponential, lognormal, constant`},
+		{"and a sweep's", []string{"sweep", "--knob", "workers", "--from", "1", "--to", "9", "--service", "nope"}, `sweep: --service: unknown service shape "nope": use one of exponential, lognormal, constant`},
+	}
+	for _, tc := range cases {
+		_, _, err := runArgs(t, tc.args...)
+		require.Error(t, err, tc.reason)
+		assert.Equal(t, tc.want, err.Error(), tc.reason)
 	}
 }
