@@ -62,6 +62,24 @@ func BenchmarkRunPriority(b *testing.B) {
 	reportAttempts(b, benchRun(b, c))
 }
 
+// BenchmarkRunLimits is the default config under each adaptive limit
+// (policies with an admitLimit admission), a sub-benchmark each, so that a
+// new limit is benchmarked without an edit here (issue 24: each within 4x
+// the default run natively).
+func BenchmarkRunLimits(b *testing.B) {
+	for _, p := range Policies {
+		if p.spec().admit != admitLimit {
+			continue
+		}
+		b.Run(p.String(), func(b *testing.B) {
+			b.ReportAllocs()
+			c := DefaultConfig()
+			c.Policy = p
+			reportAttempts(b, benchRun(b, c))
+		})
+	}
+}
+
 // benchRun times Run(c) and returns the attempts one run simulates.
 func benchRun(b *testing.B, c Config) (attempts int) {
 	for b.Loop() {
