@@ -206,6 +206,26 @@ func checkPolicyRuns(t *testing.T, p Policy) {
 			assert.Zero(t, r.Sale.Refused, "%s never refuses", p)
 		}
 		assert.Equal(t, p.spec().arrivalOrder, arrivalOrderTakes(c), "%s: the arrival-order path takes it as its spec says", p)
+		assert.Equal(t, p.spec().limiter != nil, r.Limit != nil, "%s: a Result reports a limit for a policy with one", p)
+		if r.Limit != nil {
+			assert.LessOrEqual(t, r.Limit.Lowest, r.Limit.AtEnd)
+			assert.LessOrEqual(t, r.Limit.AtEnd, r.Limit.Highest)
+			assert.LessOrEqual(t, r.Limit.Refused, r.Attempts, "%s: the limit refuses attempts", p)
+			if retries == 0 { // a refused person is one refused attempt, and only the limit refuses
+				assert.Equal(t, r.Limit.Refused, r.Sale.Refused+countRefusedOutsideSale(r), "%s: every refusal is the limit's", p)
+			}
+		}
+		c.SeriesStepS = 1
+		rs, err := Run(c)
+		require.NoError(t, err)
+		for _, pt := range rs.Series.Points {
+			if r.Limit == nil {
+				require.Zero(t, pt.Limit+pt.InFlight, "%s: no limit in the series of a policy without one", p)
+				continue
+			}
+			assert.True(t, pt.Limit >= r.Limit.Lowest && pt.Limit <= r.Limit.Highest, "%s at %v s: the limit %d within its range over the run", p, pt.StartS, pt.Limit)
+			assert.GreaterOrEqual(t, pt.InFlight, 0)
+		}
 		if p.spec().arrivalOrder {
 			assert.True(t, sameByBothPaths(t, fmt.Sprintf("%s with %d retries", p, retries), c), "%s: computed by the arrival-order path", p)
 		}

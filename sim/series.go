@@ -83,6 +83,13 @@ type SeriesPoint struct {
 	// (goodput). Answered <= Completed.
 	Completed int `json:"completed"`
 	Answered  int `json:"answered"`
+	// Limit and InFlight are an adaptive limit's state at the step's end
+	// (rules 34 and on), for a policy with one: the limit, and the
+	// requests in flight (admitted, queued or in service, not yet
+	// finished). Both are 0, and omitted, for a policy without one; a
+	// limit is at least 1.
+	Limit    int `json:"limit,omitempty"`
+	InFlight int `json:"in_flight,omitempty"`
 }
 
 // seriesRecorder is the engine's side of a Series: the next step's
@@ -170,6 +177,9 @@ func (e *engine) closeStep() {
 		Retries:       e.retriesSent - s.retries,
 		Completed:     (answered + e.wasted) - (s.answered + s.wasted),
 		Answered:      answered - s.answered,
+	}
+	if e.lim != nil {
+		p.Limit, p.InFlight = e.lim.rule.limit(), e.lim.inFlight
 	}
 	s.points = append(s.points, p)
 	s.busy = append(s.busy, stepBusy{useful - s.useful, wasted - s.wastedNS, refusing - s.refusing, gone - s.gone})

@@ -320,3 +320,34 @@ func TestNumbersApart(t *testing.T) {
 	c = shop(func(c *sim.Config) { c.SaleS = 0 })
 	assert.Equal(t, "at 60 s, in a sale of 0 s (no sale)", report.SaleArrivals(c), "a sale of no length is not \"from 60 s to 60 s\"")
 }
+
+// TestLimitSentence: a run with an adaptive limit says what the limit did;
+// one without says nothing of it.
+func TestLimitSentence(t *testing.T) {
+	for _, tc := range []struct {
+		reason string
+		r      sim.Result
+		want   string
+	}{
+		{"no limit", sim.Result{Config: sim.DefaultConfig()}, ""},
+		{"a limit that moved and refused",
+			sim.Result{Config: withPolicy(sim.Envoy), Limit: &sim.LimitStats{Lowest: 3, Highest: 57, AtEnd: 47, Refused: 2310, NormalRefusedShare: 0.012}},
+			"Envoy's adaptive concurrency kept its limit between 3 and 57 requests in flight (47 at the end) and refused 2,310 attempts, 1.2% of those outside the sale."},
+		{"a limit that never moved, refusing in the sale alone",
+			sim.Result{Config: withPolicy(sim.AIMD), Limit: &sim.LimitStats{Lowest: 20, Highest: 20, AtEnd: 20, Refused: 1}},
+			"Netflix's AIMD limit kept its limit at 20 requests in flight and refused 1 attempt, none of those outside the sale."},
+		{"nothing refused", sim.Result{Config: withPolicy(sim.Vegas), Limit: &sim.LimitStats{Lowest: 20, Highest: 31, AtEnd: 31}},
+			"Netflix's Vegas limit kept its limit between 20 and 31 requests in flight (31 at the end) and refused nobody."},
+	} {
+		assert.Equal(t, tc.want, report.LimitSentence(tc.r), tc.reason)
+	}
+	r, err := sim.Run(withPolicy(sim.Envoy))
+	require.NoError(t, err)
+	assert.Contains(t, report.ThisRun(r).Text, report.LimitSentence(r), "the line under the chart says it")
+}
+
+func withPolicy(p sim.Policy) sim.Config {
+	c := sim.DefaultConfig()
+	c.Policy = p
+	return c
+}
