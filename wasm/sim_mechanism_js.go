@@ -18,9 +18,6 @@ type mechanismPart struct {
 	tables []el
 }
 
-// names are the ids of the charts, in report.MechanismCharts' order.
-var mechanismNames = []string{"queue", "work", "attempts"}
-
 // clear empties the mechanism, for a new run's charts (add).
 func (p *mechanismPart) clear() {
 	clear(p.box)
@@ -30,7 +27,7 @@ func (p *mechanismPart) clear() {
 // add shows ch, the next of report.MechanismCharts, and its sentence,
 // with an empty box for its table (drawTables).
 func (p *mechanismPart) add(ch report.SeriesChart) {
-	id := p.prefix + "-" + mechanismNames[len(p.charts)]
+	id := p.prefix + "-" + ch.Key
 	box := h("div", "class", "chart-table-box", "id", id+"-table-box")
 	p.charts = append(p.charts, ch)
 	p.tables = append(p.tables, box)
@@ -45,7 +42,7 @@ func (p *mechanismPart) add(ch report.SeriesChart) {
 // elements.
 func (p *mechanismPart) drawTables(d *drawing) {
 	for i, ch := range p.charts {
-		id := p.prefix + "-" + mechanismNames[i]
+		id := p.prefix + "-" + ch.Key
 		d.longTable(p.tables[i], id+"-table", "windows", ch.Title, ch.Title+", as a table", ch.Table, make([]bool, len(ch.Table.Rows)))
 	}
 }

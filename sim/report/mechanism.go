@@ -32,11 +32,17 @@ type Mechanism struct {
 	// Attempts is the attempts arriving a second, first attempts and
 	// retries, against the capacity; nil when clients do not retry.
 	Attempts *SeriesChart `json:"attempts,omitempty"`
+	// Limit is an adaptive limit and the requests in flight, against the
+	// workers; nil for a policy without one.
+	Limit *SeriesChart `json:"limit,omitempty"`
 }
 
 // SeriesChart is one chart of a series, in the units of an SVG viewBox of
 // Width x Height, the sale (or the incident) shaded.
 type SeriesChart struct {
+	// Key names the chart: "queue", "work", "attempts" or "limit", for a
+	// page's ids.
+	Key    string  `json:"key"`
 	Title  string  `json:"title"`
 	Width  float64 `json:"width"`
 	Height float64 `json:"height"`
@@ -90,16 +96,21 @@ func BuildMechanism(r sim.Result) (m Mechanism, ok bool) {
 		return Mechanism{}, false
 	}
 	m = Mechanism{StepS: r.Series.StepS, Queue: charts[0](), Work: charts[1]()}
-	if len(charts) > 2 {
-		a := charts[2]()
-		m.Attempts = &a
+	for _, f := range charts[2:] {
+		ch := f()
+		switch ch.Key {
+		case "attempts":
+			m.Attempts = &ch
+		case "limit":
+			m.Limit = &ch
+		}
 	}
 	return m, true
 }
 
 // MechanismCharts are BuildMechanism's charts of r, each laid out when
-// called, in its order: the queue, the work, and the attempts when clients
-// retry; none when r has no series. A page lays out one a task: an hour's
+// called, in its order: the queue, the work, the attempts when clients
+// retry, and the limit for a policy with one; none when r has no series. A page lays out one a task: an hour's
 // chart is a few thousand numbers written for its table.
 func MechanismCharts(r sim.Result) []func() SeriesChart {
 	if r.Series == nil || len(r.Series.Points) == 0 {
@@ -108,6 +119,9 @@ func MechanismCharts(r sim.Result) []func() SeriesChart {
 	charts := []func() SeriesChart{func() SeriesChart { return queueChart(r) }, func() SeriesChart { return workChart(r) }}
 	if r.Config.Retries > 0 {
 		charts = append(charts, func() SeriesChart { return attemptsChart(r) })
+	}
+	if r.Limit != nil {
+		charts = append(charts, func() SeriesChart { return limitChart(r) })
 	}
 	return charts
 }
@@ -142,9 +156,9 @@ func (f seriesFrame) y(v float64) float64 {
 }
 
 // chart starts a SeriesChart in f, with its axes and band.
-func (f seriesFrame) chart(title, unit string, tick func(float64) string) SeriesChart {
+func (f seriesFrame) chart(key, title, unit string, tick func(float64) string) SeriesChart {
 	c := f.r.Config
-	ch := SeriesChart{Title: title, Width: chartW, Height: chartH, Plot: Rect{marginL, marginT, plotW, plotH}, YUnit: unit}
+	ch := SeriesChart{Key: key, Title: title, Width: chartW, Height: chartH, Plot: Rect{marginL, marginT, plotW, plotH}, YUnit: unit}
 	if HasBand(c) {
 		from, to := c.PeopleStartS(), min(c.PeopleEndS(), c.DurationS)
 		ch.Band = Rect{X: f.x(from), Y: marginT, W: f.x(to) - f.x(from), H: plotH}
@@ -268,7 +282,7 @@ func queueChart(r sim.Result) SeriesChart {
 	// pixel: the axis stops at a few times the larger mark, and a curve
 	// that goes above it says so in its label.
 	f.yMax = min(f.yMax, niceCeil(float64(queueAxisMarks*mark)))
-	ch := f.chart(c.Policy.Title()+": the queue, in seconds of work", "s of work", workSeconds)
+	ch := f.chart("queue", c.Policy.Title()+": the queue, in seconds of work", "s of work", workSeconds)
 	ch.Curves = []Curve{
 		f.clipped(f.curve("queue", "queue, as seconds of work at "+perSecond(capacity), work), work, workSeconds),
 		f.clipped(f.curve("oldest_wait", "oldest wait in the queue", wait), wait, workSeconds),
@@ -296,14 +310,14 @@ type rateCurve struct {
 // holds the higher one (hi) and the capacity: throughput against goodput,
 // or attempts against first attempts. The caller adds the sentence and the
 // table.
-func rateChart(r sim.Result, title string, hi, lo rateCurve) SeriesChart {
+func rateChart(r sim.Result, key, title string, hi, lo rateCurve) SeriesChart {
 	s := r.Series
 	top := s.CapacityRPS
 	for k := range s.Points {
 		top = max(top, hi.at(k))
 	}
 	f := newFrame(r, float64(top*1.05))
-	ch := f.chart(r.Config.Policy.Title()+": "+title, "per second", perSecond)
+	ch := f.chart(key, r.Config.Policy.Title()+": "+title, "per second", perSecond)
 	ch.Curves = []Curve{f.curve(hi.key, hi.label, hi.at), f.curve(lo.key, lo.label, lo.at)}
 	ch.Marks = []Mark{f.mark("capacity", "capacity, "+perSecond(s.CapacityRPS), s.CapacityRPS)}
 	return ch
@@ -314,7 +328,7 @@ func workChart(r sim.Result) SeriesChart {
 	s := r.Series
 	done := func(k int) float64 { return rate(r, k, s.Points[k].Completed) }
 	good := func(k int) float64 { return rate(r, k, s.Points[k].Answered) }
-	ch := rateChart(r, "finished and answered in time",
+	ch := rateChart(r, "work", "finished and answered in time",
 		rateCurve{"throughput", "finished a second (throughput)", done},
 		rateCurve{"goodput", "answered in time a second (goodput)", good})
 	ch.Sentence = workSentence(r)
@@ -331,13 +345,36 @@ func attemptsChart(r sim.Result) SeriesChart {
 	s := r.Series
 	all := func(k int) float64 { return rate(r, k, s.Points[k].FirstAttempts+s.Points[k].Retries) }
 	first := func(k int) float64 { return rate(r, k, s.Points[k].FirstAttempts) }
-	ch := rateChart(r, "attempts arriving",
+	ch := rateChart(r, "attempts", "attempts arriving",
 		rateCurve{"attempts", "attempts a second, retries included", all},
 		rateCurve{"first_attempts", "first attempts a second", first})
 	ch.Sentence = attemptsSentence(r)
 	ch.Table = Table{Header: []string{"Step", "Attempts a second", "First attempts", "Retries"}}
 	for k := range s.Points {
 		ch.Table.Rows = append(ch.Table.Rows, []string{stepLabel(r, k), perSecond(all(k)), perSecond(first(k)), perSecond(all(k) - first(k))})
+	}
+	return ch
+}
+
+// limitChart is an adaptive limit and the requests in flight at each
+// step's end, against the workers: in flight over the workers are queued.
+func limitChart(r sim.Result) SeriesChart {
+	c, s := r.Config, r.Series
+	limit := func(k int) float64 { return float64(s.Points[k].Limit) }
+	inFlight := func(k int) float64 { return float64(s.Points[k].InFlight) }
+	top := float64(c.Workers)
+	for k := range s.Points {
+		top = max(top, limit(k), inFlight(k))
+	}
+	f := newFrame(r, float64(top*1.05))
+	count := func(v float64) string { return Number(v, 0) }
+	ch := f.chart("limit", c.Policy.Title()+": the limit, and the requests in flight", "requests", count)
+	ch.Curves = []Curve{f.curve("limit", "the limit", limit), f.curve("in_flight", "requests in flight, queued or in service", inFlight)}
+	ch.Marks = []Mark{f.mark("capacity", fill("the workers, %s", Count(c.Workers)), float64(c.Workers))}
+	ch.Sentence = LimitSentence(r)
+	ch.Table = Table{Header: []string{"Step", "Limit", "In flight"}}
+	for k, p := range s.Points {
+		ch.Table.Rows = append(ch.Table.Rows, []string{stepLabel(r, k), Count(p.Limit), Count(p.InFlight)})
 	}
 	return ch
 }

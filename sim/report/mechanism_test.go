@@ -331,3 +331,29 @@ func TestMechanismQueueAxisShowsTheTimeout(t *testing.T) {
 		})
 	}
 }
+
+// TestLimitChart: a run under an adaptive limit has a fourth chart, the
+// limit and the requests in flight against the workers, with the line
+// that says what the limit did; a run without one has none.
+func TestLimitChart(t *testing.T) {
+	c := sim.DefaultConfig()
+	c.Policy, c.SeriesStepS = sim.Envoy, 1
+	r, err := sim.Run(c)
+	require.NoError(t, err)
+	m, ok := report.BuildMechanism(r)
+	require.True(t, ok)
+	require.NotNil(t, m.Limit)
+	assert.Equal(t, "limit", m.Limit.Key)
+	assert.Equal(t, []string{"limit", "in_flight"}, []string{m.Limit.Curves[0].Kind, m.Limit.Curves[1].Kind})
+	assert.Equal(t, report.LimitSentence(r), m.Limit.Sentence)
+	assert.Len(t, m.Limit.Table.Rows, len(r.Series.Points), "a row a step")
+	c.Policy = sim.FIFO
+	r, err = sim.Run(c)
+	require.NoError(t, err)
+	m, ok = report.BuildMechanism(r)
+	require.True(t, ok)
+	assert.Nil(t, m.Limit, "no limit, no chart")
+	for _, f := range report.MechanismCharts(r) {
+		assert.NotEmpty(t, f().Key, "every chart has a key, for the page's ids")
+	}
+}
