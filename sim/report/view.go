@@ -63,7 +63,7 @@ func BuildCompared(c sim.Config) (v View, compared []sim.Result, err error) {
 // BuildChosen is the part of c's View a page can draw before any other: c's
 // own policy, run alone (the same Result as in Compare's batch), with its
 // chart, lines and fluid view. Rows is nil: the other policies' runs, and
-// Rows of all six, complete it. It returns c's validation errors unchanged.
+// Rows of every policy, complete it. It returns c's validation errors unchanged.
 func BuildChosen(c sim.Config) (View, error) {
 	chosen, err := sim.Run(c)
 	if err != nil {
