@@ -1,7 +1,9 @@
 package sim
 
 import (
+	"encoding/binary"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -12,14 +14,69 @@ import (
 // that each execution takes a few milliseconds.
 const fuzzAttempts = 20_000
 
-// configKeys are the JSON keys a FieldError may name.
-var configKeys = []string{
+// fuzzTyped are the settings FuzzRun takes as values of their own types;
+// every other setting (the clients' knobs, the adaptive limits', and any
+// setting added later) is read from its extra bytes (fuzzRest), so that a
+// new setting is fuzzed with no edit here and the corpus stays readable.
+var fuzzTyped = []string{
 	"policy", "workers", "service_ms", "normal_rps", "sale_rps", "sale_start_s", "sale_s", "duration_s",
 	"timeout_ms", "retries", "retry_delay_ms", "retry_jitter_ms", "queue", "refusal_cost_ms", "order_share",
 	"codel_target_ms", "codel_interval_ms", "client", "seed",
 	"loss_workers", "loss_start_s", "loss_s", "slow_factor", "slow_start_s", "slow_s",
 	"service", "service_p99_ms", "patience", "patience_ms",
 	"sale_ramp_s", "sale_waves", "sale_every_s", "heap_requests", "series_step_s",
+}
+
+// fuzzRest sets c's settings that are not fuzzTyped, in the order of
+// Settings, 8 bytes each, from rest: a whole number from the first 4 as a
+// signed int32, a number from all 8 as a float64's bits, or from one byte,
+// 0 to 255, standing for 0 (the default) up to the setting's range in 255
+// steps when the byte is all there is left. Settings past the bytes keep
+// their values.
+func fuzzRest(c *Config, rest []byte) {
+	for _, s := range Settings() {
+		if slices.Contains(fuzzTyped, s.Key) || len(rest) == 0 {
+			continue
+		}
+		v := s.Of(c)
+		if len(rest) < 8 {
+			x := float64(rest[0]) / 255
+			rest = rest[1:]
+			if s.Kind == Whole {
+				v.SetInt(int64(x * math.Min(s.Max, 1e6)))
+			} else if s.Kind == Real {
+				v.SetFloat(x * s.Max)
+			}
+			continue
+		}
+		u := binary.LittleEndian.Uint64(rest)
+		rest = rest[8:]
+		switch s.Kind {
+		case Whole:
+			v.SetInt(int64(int32(u)))
+		case Real:
+			v.SetFloat(math.Float64frombits(u))
+		}
+	}
+}
+
+// fuzzRestOf is the bytes fuzzRest reads back into c's settings that are
+// not fuzzTyped, for the seed corpus.
+func fuzzRestOf(c Config) []byte {
+	var b []byte
+	for _, s := range Settings() {
+		if slices.Contains(fuzzTyped, s.Key) {
+			continue
+		}
+		v := s.Of(&c)
+		switch s.Kind {
+		case Whole:
+			b = binary.LittleEndian.AppendUint64(b, uint64(uint32(int32(v.Int()))))
+		case Real:
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v.Float()))
+		}
+	}
+	return b
 }
 
 // addFuzzConfig adds c to f's seed corpus.
@@ -29,7 +86,7 @@ func addFuzzConfig(f *testing.F, c Config) {
 		c.CoDelTargetMS, c.CoDelIntervalMS, int(c.Client), c.Seed,
 		c.LossWorkers, c.LossStartS, c.LossS, c.SlowFactor, c.SlowStartS, c.SlowS,
 		int(c.Service), c.ServiceP99MS, int(c.Patience), c.PatienceMS,
-		c.SaleRampS, c.SaleWaves, c.SaleEveryS, c.HeapRequests, c.SeriesStepS)
+		c.SaleRampS, c.SaleWaves, c.SaleEveryS, c.HeapRequests, c.SeriesStepS, fuzzRestOf(c))
 }
 
 // FuzzRun builds a Config from the fuzzer's values. An invalid one must be
@@ -100,9 +157,9 @@ func FuzzRun(f *testing.F) {
 		codelTargetMS, codelIntervalMS float64, client int, seed uint64,
 		lossWorkers int, lossStartS, lossS, slowFactor, slowStartS, slowS float64,
 		service int, serviceP99MS float64, patience int, patienceMS float64,
-		saleRampS float64, saleWaves int, saleEveryS float64, heapRequests int, seriesStepS float64) {
-		// The fuzzed fields over the defaults, so that fields not fuzzed
-		// (the client strategies' parameters) keep their defaults.
+		saleRampS float64, saleWaves int, saleEveryS float64, heapRequests int, seriesStepS float64, rest []byte) {
+		// The fuzzed fields over the defaults; the rest from the extra
+		// bytes, as far as they go.
 		c := DefaultConfig()
 		c.Policy, c.Workers, c.ServiceMS, c.NormalRPS, c.SaleRPS = Policy(policy), workers, serviceMS, normalRPS, saleRPS
 		c.SaleStartS, c.SaleS, c.DurationS, c.TimeoutMS, c.Retries = saleStartS, saleS, durationS, timeoutMS, retries
@@ -112,11 +169,13 @@ func FuzzRun(f *testing.F) {
 		c.Service, c.ServiceP99MS, c.Patience, c.PatienceMS = ServiceShape(service), serviceP99MS, PatienceShape(patience), patienceMS
 		c.SaleRampS, c.SaleWaves, c.SaleEveryS, c.HeapRequests = saleRampS, saleWaves, saleEveryS, heapRequests
 		c.SeriesStepS = seriesStepS
+		fuzzRest(&c, rest)
 		if err := c.Validate(); err != nil {
 			fes := FieldErrors(err)
 			require.NotEmpty(t, fes, "an invalid Config is refused with field errors: %v", err)
 			for _, fe := range fes {
-				assert.Contains(t, configKeys, fe.Field, "a field error names a real field")
+				_, real := SettingByKey(fe.Field)
+				assert.True(t, real, "a field error names a real field: %q", fe.Field)
 				assert.NotEmpty(t, fe.Msg)
 			}
 			r, runErr := Run(c)
