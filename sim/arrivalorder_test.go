@@ -424,10 +424,10 @@ func changeValue(v reflect.Value) bool {
 func FuzzArrivalOrder(f *testing.F) {
 	r := rand.New(rand.NewPCG(1, 1952))
 	for range 40 {
-		addFuzzConfig(f, arrivalOrderConfig(r, fuzzAttempts))
+		addArrivalOrderConfig(f, arrivalOrderConfig(r, fuzzAttempts))
 	}
 	for _, s := range Samples() {
-		addFuzzConfig(f, s.Config)
+		addArrivalOrderConfig(f, s.Config)
 	}
 	f.Fuzz(func(t *testing.T, policy, workers int, serviceMS, normalRPS, saleRPS, saleStartS, saleS, durationS,
 		timeoutMS float64, retries int, retryDelayMS, jitterMS float64, queue int, refusalCostMS, orderShare,

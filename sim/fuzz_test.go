@@ -79,7 +79,8 @@ func fuzzRestOf(c Config) []byte {
 	return b
 }
 
-// addFuzzConfig adds c to f's seed corpus.
+// addFuzzConfig adds c to FuzzRun's seed corpus: its typed settings and
+// the bytes of the rest.
 func addFuzzConfig(f *testing.F, c Config) {
 	f.Add(int(c.Policy), c.Workers, c.ServiceMS, c.NormalRPS, c.SaleRPS, c.SaleStartS, c.SaleS, c.DurationS,
 		c.TimeoutMS, c.Retries, c.RetryDelayMS, c.RetryJitterMS, c.Queue, c.RefusalCostMS, c.OrderShare,
@@ -87,6 +88,17 @@ func addFuzzConfig(f *testing.F, c Config) {
 		c.LossWorkers, c.LossStartS, c.LossS, c.SlowFactor, c.SlowStartS, c.SlowS,
 		int(c.Service), c.ServiceP99MS, int(c.Patience), c.PatienceMS,
 		c.SaleRampS, c.SaleWaves, c.SaleEveryS, c.HeapRequests, c.SeriesStepS, fuzzRestOf(c))
+}
+
+// addArrivalOrderConfig adds c to FuzzArrivalOrder's seed corpus: its
+// typed settings, the path's whole domain.
+func addArrivalOrderConfig(f *testing.F, c Config) {
+	f.Add(int(c.Policy), c.Workers, c.ServiceMS, c.NormalRPS, c.SaleRPS, c.SaleStartS, c.SaleS, c.DurationS,
+		c.TimeoutMS, c.Retries, c.RetryDelayMS, c.RetryJitterMS, c.Queue, c.RefusalCostMS, c.OrderShare,
+		c.CoDelTargetMS, c.CoDelIntervalMS, int(c.Client), c.Seed,
+		c.LossWorkers, c.LossStartS, c.LossS, c.SlowFactor, c.SlowStartS, c.SlowS,
+		int(c.Service), c.ServiceP99MS, int(c.Patience), c.PatienceMS,
+		c.SaleRampS, c.SaleWaves, c.SaleEveryS, c.HeapRequests, c.SeriesStepS)
 }
 
 // FuzzRun builds a Config from the fuzzer's values. An invalid one must be

@@ -87,6 +87,7 @@ const (
 	ByRetries                  // every client that retries, with retries
 	ByShape                    // a shape chosen by Owner.Switch
 	ByTrigger                  // a trigger that Owner.Switch turns on
+	BySeries                   // what shows a run's time series (Scope.Series): it changes what is recorded, not what happens
 )
 
 var (
@@ -188,7 +189,7 @@ var settings = []Setting{
 		Help: "latency that grows with load: memory holds this many waiting requests, and with q waiting a service takes H/(H-q) times as long (0: none)"},
 	{Key: "seed", Group: GroupRun, Label: "Seed", Kind: Seed, Min: 0, Max: MaxSeed, Owner: model,
 		Help: "random seed; the same seed gives the same run everywhere"},
-	{Key: "series_step_s", Group: GroupAdvanced, Label: "Series step", Unit: "s", Kind: Real, Min: 0.001, Max: maxDuration, Zero: "none", Owner: model,
+	{Key: "series_step_s", Group: GroupAdvanced, Label: "Series step", Unit: "s", Kind: Real, Min: 0.001, Max: maxDuration, Zero: "none", Owner: Owner{Kind: BySeries},
 		Help: "record the run's time series at this step, s (0: none)"},
 }
 

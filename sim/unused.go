@@ -12,6 +12,7 @@ import (
 type Scope struct {
 	EveryPolicy bool // every policy is run with the Config's other settings
 	EveryClient bool // every client strategy is run with them
+	Series      bool // a run's time series is shown (series_step_s counts)
 }
 
 // Unused returns a *FieldError for each key in given (JSON keys, as the
@@ -66,6 +67,9 @@ func (c Config) unused(key string, s Scope) string {
 		return "needs " + either("policy", owners) + " (the policy is " + c.Policy.String() + "): choose one, or leave out {" + key + "}"
 	}
 	setting, _ := SettingByKey(key)
+	if setting.Owner.Kind == BySeries && !s.Series {
+		return "changes only a run's time series, which nothing here shows: leave out {" + key + "}, or ask for one run's series"
+	}
 	if setting.Owner.Kind == ByClient {
 		owners := setting.Owner.Clients
 		if !s.EveryClient && !slices.Contains(owners, c.Client) {

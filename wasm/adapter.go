@@ -652,7 +652,7 @@ func clientsOf(in input) string {
 // or {"errors": [{"field", "msg"}]} for input a person can fix, or
 // {"error": "..."}.
 func viewOf(in input) string {
-	return answerView(in, viewRuns, sim.Scope{EveryPolicy: true}, report.Build)
+	return answerView(in, viewRuns, sim.Scope{EveryPolicy: true, Series: true}, report.Build)
 }
 
 // answerView decodes in, which decodeConfig validates, checks for
@@ -679,7 +679,7 @@ func answerView[V any](in input, runs int, scope sim.Scope, build func(sim.Confi
 // them), or {"errors": [...]} or {"error": "..."}.
 func runOf(in input) (out string) {
 	defer guard(&out)
-	c, errs, err := decodeConfig(in, 1, sim.Scope{})
+	c, errs, err := decodeConfig(in, 1, sim.Scope{Series: true})
 	if err != nil {
 		return fail(err.Error())
 	}

@@ -141,7 +141,7 @@ func mountSimulator(host el, prefix string, page bool, kind string, attrs map[st
 		if s, ok := sim.SampleByKey(given["sample"]); ok {
 			base = s.Config
 		}
-		startErrs = UnusedGiven(base, given, sim.Scope{EveryPolicy: true})
+		startErrs = UnusedGiven(base, given, sim.Scope{EveryPolicy: true, Series: true})
 	} else {
 		if s, ok := sim.SampleByKey(attrs["sample"]); ok {
 			w.start = s.Config
@@ -152,7 +152,7 @@ func mountSimulator(host el, prefix string, page bool, kind string, attrs map[st
 		// or not (the loader's own are not settings, and not errors).
 		given := maps.Clone(given)
 		// An attribute that counts for nothing is one of those.
-		scope := sim.Scope{EveryPolicy: true}
+		scope := sim.Scope{EveryPolicy: true, Series: true}
 		notSettings := append(loaderAttrs[:len(loaderAttrs):len(loaderAttrs)], seedsKey)
 		if kind == "chart" { // which draws one run
 			notSettings = loaderAttrs

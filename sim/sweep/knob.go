@@ -13,7 +13,8 @@ import (
 
 // Knob is one numeric field of sim.Config that a sweep can vary, named by
 // its JSON key ("sale_rps"). Every numeric field is a knob but the seed,
-// which a sweep holds to its common seeds rather than varies.
+// which a sweep holds to its common seeds rather than varies, and the
+// series' step, which changes what is recorded, not what happens.
 type Knob struct {
 	// Key is the field's JSON key, as the URL, the form and (with dashes)
 	// the command line's flags spell it.
@@ -41,6 +42,9 @@ var (
 func findKnobs() []Knob {
 	var out []Knob
 	for _, s := range sim.Settings() {
+		if s.Owner.Kind == sim.BySeries { // what is recorded, not what happens
+			continue
+		}
 		switch s.Kind {
 		case sim.Whole:
 			out = append(out, Knob{Key: s.Key, Whole: true})

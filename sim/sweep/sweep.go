@@ -113,6 +113,9 @@ func rangeErrors(prefix, key string, from, to float64, steps int) (Knob, []float
 		errs = append(errs, &sim.FieldError{Field: prefix + "steps", Msg: limits.Count(int64(steps)) + " is out of range: use a whole number from 1 to " + limits.Count(MaxSteps)})
 	case steps == 1 && from != to:
 		errs = append(errs, &sim.FieldError{Field: prefix + "steps", Msg: "1 step cannot go from " + num(from) + " to " + num(to) + ": use 2 or more, or the same from and to"})
+	case steps > 1 && from == to:
+		errs = append(errs, &sim.FieldError{Field: prefix + "steps", Msg: limits.Count(int64(steps)) + " steps from " + num(from) + " to " + num(to) + " are the same run " +
+			limits.Count(int64(steps)) + " times: use 1 step, or a range"})
 	}
 	if len(errs) > 0 {
 		return k, nil, errors.Join(errs...)

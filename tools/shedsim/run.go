@@ -141,7 +141,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	case o.clients:
 		scope = sim.Scope{EveryClient: true}
 	case o.json && oneRun, o.series:
-		scope = sim.Scope{} // sim.Run: the one run alone
+		scope = sim.Scope{Series: true} // sim.Run: the one run alone, its series printed
 	case set["seeds"]:
 		scope = sim.Scope{EveryPolicy: !oneRun}
 	default: // the tables, the timeline and a run's view show every policy
