@@ -95,7 +95,7 @@ var iframeStart string
 // snippet says https://example.org, and its folder for /shedsim/.
 func (s snippets) at(siteURL string) snippets {
 	r := strings.NewReplacer(readmeOrigin+"/shedsim/", siteURL+"/", readmeOrigin, siteURL)
-	return snippets{r.Replace(s.Widget), s.Sweep, r.Replace(s.CSP), r.Replace(s.Iframe), r.Replace(s.Resize)}
+	return snippets{r.Replace(s.Widget), r.Replace(s.Sweep), r.Replace(s.CSP), r.Replace(s.Iframe), r.Replace(s.Resize)}
 }
 
 // TestEmbedPageShowsTheREADMEsSnippets holds embed.html's snippets, which
