@@ -137,6 +137,19 @@ func SweepSentence(sw sweep.Sweep) string {
 		return ""
 	}
 	var parts []string
+	done, total := 0, 0
+	for _, cv := range sw.Curves {
+		for _, o := range cv.Steps {
+			total++
+			if o.Seeds > 0 {
+				done++
+			}
+		}
+	}
+	every, no := "at every step", "at no step"
+	if done < total {
+		every, no = "at every step measured", "at no step measured"
+	}
 	for _, cv := range sw.Curves {
 		measured, back := 0, 0
 		for _, o := range cv.Steps {
@@ -168,9 +181,11 @@ func SweepSentence(sw sweep.Sweep) string {
 		if len(cv.Flips) == 0 {
 			switch back {
 			case measured:
-				says = append(says, "gets back to normal in most seeds at every step")
+				says = append(says, "gets back to normal in most seeds "+every)
 			case 0:
-				says = append(says, "gets back to normal in most seeds at no step")
+				says = append(says, "gets back to normal in most seeds "+no)
+			default: // steps measured apart, with none between them yet
+				says = append(says, "gets back to normal in most seeds at "+Count(back)+" of "+Count(measured)+" steps measured")
 			}
 		}
 		parts = append(parts, PolicyNoun(cv.Policy)+" "+strings.Join(says, " and "))
@@ -178,8 +193,20 @@ func SweepSentence(sw sweep.Sweep) string {
 	if len(parts) == 0 {
 		return ""
 	}
-	return "Over " + s.Knob + " from " + KnobValue(s.From) + " to " + KnobValue(s.To) + k.Unit() + " (" + SeedRange(s.Base.Seed, s.Seeds) +
+	return soFar(done, total, "settings", "Over ") + s.Knob + " from " + KnobValue(s.From) + " to " + KnobValue(s.To) + k.Unit() + " (" + SeedRange(s.Base.Seed, s.Seeds) +
 		" at every step): " + strings.Join(parts, "; ") + "."
+}
+
+// soFar begins a sentence that quotes done of total measurements (a
+// sweep's settings, a map's cells) with start, its first word; while
+// some are still to come, it says so first ("So far, 3 of 24 settings:
+// over"), so that no conclusion is read as final before the last
+// measurement arrives.
+func soFar(done, total int, what, start string) string {
+	if done >= total {
+		return start
+	}
+	return "So far, " + Count(done) + " of " + Count(total) + " " + what + ": " + strings.ToLower(start[:1]) + start[1:]
 }
 
 // MapSentence quotes a map in one sentence: in how many cells every seed
@@ -222,7 +249,11 @@ func MapSentence(m sweep.Map) string {
 	if measured == 0 {
 		return ""
 	}
-	out := capital(PolicyNoun(s.Base.Policy)) + ", " + SeedRange(s.Base.Seed, s.Seeds) + " in each cell: every seed " + mapRecovered(s.Base) + " in " +
+	total := 0
+	for _, row := range m.Cells {
+		total += len(row)
+	}
+	out := soFar(measured, total, "cells", capital(PolicyNoun(s.Base.Policy))) + ", " + SeedRange(s.Base.Seed, s.Seeds) + " in each cell: every seed " + mapRecovered(s.Base) + " in " +
 		Count(all) + " of " + Count(measured) + " cells, and none in " + Count(none)
 	if first != "" {
 		out += ", the first at " + first
