@@ -80,31 +80,83 @@
     return el.box || el;
   }
 
-  // A printout shows what <details> hide on screen (the chart as a table,
-  // the fluid view): shedsim's own are opened for the print and closed
-  // again after it; a host page's are left alone.
-  function shedsimDetails(sel) {
-    var out = [].slice.call(document.querySelectorAll('[data-shedsim-page] details' + sel));
+  // A printout is the results and the charts, with the settings as text
+  // (the form, whose fields print as empty boxes, is left off paper by
+  // widget.css) and every <details> as it is on screen: a table the
+  // reader has not opened prints as its summary line. printSettings
+  // writes, before each form of the site's pages and of the widgets, a
+  // paragraph of its fields' labels and values, for the print only.
+  function shedsimForms() {
+    var out = [].slice.call(document.querySelectorAll('[data-shedsim-page] form'));
     var list = widgets();
     for (var i = 0; i < list.length; i++) {
       if (list[i].box) {
-        out = out.concat([].slice.call(list[i].box.querySelectorAll('details' + sel)));
+        out = out.concat([].slice.call(list[i].box.querySelectorAll('form')));
       }
     }
     return out;
   }
+  function settingsText(form) {
+    var parts = [];
+    for (var i = 0; i < form.elements.length; i++) {
+      var f = form.elements[i];
+      if (!f.name || f.type === 'submit' || f.type === 'button' || f.type === 'hidden' || f.closest('[hidden]')) {
+        continue;
+      }
+      var label = f.id ? form.querySelector('label[for="' + f.id + '"]') : null;
+      var name = f.name;
+      if (f.type === 'checkbox' || f.type === 'radio') {
+        // A choice: named by its fieldset's legend, its value the label
+        // of the option chosen.
+        if (!f.checked) {
+          continue;
+        }
+        var set = f.closest('fieldset');
+        var legend = set && set.querySelector('legend');
+        parts.push((legend ? legend.textContent.trim() : name) + ': ' + (label ? label.textContent.trim() : f.value));
+        continue;
+      }
+      if (label) {
+        var unit = label.querySelector('.unit');
+        name = '';
+        for (var n = label.firstChild; n; n = n.nextSibling) {
+          if (n !== unit) {
+            name += n.textContent;
+          }
+        }
+        name = name.trim() + (unit && unit.textContent.trim() ? ' (' + unit.textContent.trim() + ')' : '');
+      }
+      var value = f.tagName === 'SELECT' ? (f.selectedIndex >= 0 ? f.options[f.selectedIndex].text : '') : f.value;
+      parts.push(name + ': ' + value);
+    }
+    return parts.join('; ');
+  }
   window.addEventListener('beforeprint', function () {
-    var closed = shedsimDetails(':not([open])');
-    for (var i = 0; i < closed.length; i++) {
-      closed[i].setAttribute('data-shedsim-print', '');
-      closed[i].open = true;
+    var forms = shedsimForms();
+    for (var i = 0; i < forms.length; i++) {
+      var text = settingsText(forms[i]);
+      if (!text || !forms[i].parentNode) {
+        continue;
+      }
+      var p = document.createElement('p');
+      p.className = 'print-settings';
+      var b = document.createElement('strong');
+      b.textContent = 'Settings: ';
+      p.appendChild(b);
+      p.appendChild(document.createTextNode(text + '.'));
+      forms[i].parentNode.insertBefore(p, forms[i]);
     }
   });
   window.addEventListener('afterprint', function () {
-    var opened = shedsimDetails('[data-shedsim-print]');
-    for (var i = 0; i < opened.length; i++) {
-      opened[i].removeAttribute('data-shedsim-print');
-      opened[i].open = false;
+    var list = [].slice.call(document.querySelectorAll('p.print-settings'));
+    var ws = widgets();
+    for (var i = 0; i < ws.length; i++) {
+      if (ws[i].box) {
+        list = list.concat([].slice.call(ws[i].box.querySelectorAll('p.print-settings')));
+      }
+    }
+    for (var j = 0; j < list.length; j++) {
+      list[j].remove();
     }
   });
 
