@@ -162,7 +162,7 @@ func sweepMarkup(id string, ch report.SweepChart) *markup {
 	}
 	if ch.BelowLabel != "" {
 		m.elem("line", "class", "below-line", "x1", svgNum(p.X), "x2", svgNum(p.X+p.W), "y1", svgNum(ch.Below), "y2", svgNum(ch.Below))
-		m.elem("text", "class", "mark-label", "x", svgNum(p.X+4), "y", svgNum(ch.Below-5), ch.BelowLabel)
+		m.elem("text", "class", "mark-label below-label", "x", svgNum(ch.BelowAt.X), "y", svgNum(ch.BelowAt.Y), "text-anchor", ch.BelowAnchor, ch.BelowLabel)
 	}
 	if ch.NowLabel != "" {
 		m.elem("line", "class", "now-line", "x1", svgNum(ch.Now), "x2", svgNum(ch.Now), "y1", svgNum(p.Y), "y2", svgNum(p.Y+p.H))
@@ -198,10 +198,19 @@ func sweepMarkup(id string, ch report.SweepChart) *markup {
 		}
 	}
 	for _, t := range ch.XTicks {
-		m.tag(`<text class="tick x" x="%" y="%" text-anchor="middle">%</text>`, svgNum(t.At), svgNum(p.Y+p.H+18), t.Label)
+		// A tick at an end of the axis is written inward from it, clear
+		// of the 0% beside it and of the curves' names past the right.
+		anchor := "middle"
+		switch {
+		case t.At <= p.X+0.5:
+			anchor = "start"
+		case t.At >= p.X+p.W-0.5:
+			anchor = "end"
+		}
+		m.tag(`<text class="tick x" x="%" y="%" text-anchor="%">%</text>`, svgNum(t.At), svgNum(p.Y+p.H+report.SweepTickBaseline), anchor, t.Label)
 	}
 	writeLineMark(&m, "axis", p.X, p.X+p.W, p.Y+p.H, p.Y+p.H)
-	m.elem("text", "class", "axis-label", "x", svgNum(p.X+p.W/2), "y", svgNum(p.Y+p.H+34), "text-anchor", "middle", ch.XLabel)
+	m.elem("text", "class", "axis-label", "x", svgNum(p.X+p.W/2), "y", svgNum(p.Y+p.H+report.SweepAxisLabelBaseline), "text-anchor", "middle", ch.XLabel)
 	m.close("svg")
 	m.elem("figcaption", "The answered share of the sale at each step, a curve per policy, each dashed its own way and named at its right end, shaded a standard deviation either side between seeds. "+
 		"A diamond marks where most seeds stop (or start) getting back to normal, a ring where the answered share crosses the threshold, "+

@@ -242,3 +242,27 @@ func TestNiceTicks(t *testing.T) {
 	assert.Equal(t, "0", KnobValue(niceTicks(-2, 2, 4, false)[2]), "no tick reads -0")
 	assert.Equal(t, []float64{7}, niceTicks(7, 7, 6, false), "a range of one value")
 }
+
+// TestSweepBelowLabelClear: the threshold's label is written where no
+// ring or diamond is, at the largest size the page draws it (issue 28:
+// "50.0% answered" lay under the unbounded queue's rings), and moves
+// off its first place, the left end, when a mark is there.
+func TestSweepBelowLabelClear(t *testing.T) {
+	sw := retrySweep(t)
+	ch := Sweep(sw)
+	require.NotEmpty(t, ch.Curves[0].Below, "the unbounded queue crosses the threshold within the range, near the left")
+	w := float64(len(ch.BelowLabel)) * labelCharW
+	left := ch.BelowAt.X
+	if ch.BelowAnchor == "end" {
+		left -= w
+	}
+	top, bottom := ch.BelowAt.Y-0.8*labelEm, ch.BelowAt.Y+0.25*labelEm
+	for _, cv := range ch.Curves {
+		for _, m := range append(append([]ChartMark(nil), cv.Below...), cv.Flips...) {
+			clear := m.X+markReach <= left || m.X-markReach >= left+w || m.Y+markReach <= top || m.Y-markReach >= bottom
+			assert.True(t, clear, "the label (%v..%v across, %v..%v down) is clear of %s's mark at (%v, %v)", left, left+w, top, bottom, cv.Policy, m.X, m.Y)
+		}
+	}
+	assert.NotEqual(t, Point{ch.Plot.X + labelPadding, ch.Below - 5}, ch.BelowAt, "a ring sits at the left end, above the line: the label moved")
+	assert.True(t, ch.Now < left || ch.Now > left+w, "the label is clear of the value now's line")
+}
