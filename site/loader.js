@@ -256,12 +256,38 @@
       });
     }, function (err) {
       if (baseOrigin && baseOrigin !== location.origin) {
-        throw new Error(url + ' could not be fetched from ' + location.origin + ' (' + err.message + '). ' +
-          'Its server must send the header "Access-Control-Allow-Origin: *" (or "Access-Control-Allow-Origin: ' + location.origin + '") with sim.wasm, ' +
+        var e = new Error(url + ' could not be fetched from ' + location.origin + ' (' + err.message + '). ' +
+          'To stream it, its server must send the header "Access-Control-Allow-Origin: *" (or "Access-Control-Allow-Origin: ' + location.origin + '") with sim.wasm, ' +
           'and a Content-Security-Policy on this page must allow ' + baseOrigin + ' in connect-src');
+        e.crossOrigin = true;
+        throw e;
       }
       throw err;
     });
+  }
+
+  // A blog on another origin whose fetch of sim.wasm failed (most often a
+  // server without Access-Control-Allow-Origin) reads sim.wasm.js for a
+  // day without trying again: the browser logs its own red error for
+  // every refused fetch, which the loader cannot silence, and an author
+  // reads red as broken. The day is kept in the blog's localStorage, under
+  // a key of the loader's folder.
+  var fallbackKey = 'shedsim:sim.wasm.js:' + base;
+  var fallbackMS = 24 * 3600 * 1000;
+  function fallbackRemembered() {
+    try {
+      var at = parseInt(localStorage.getItem(fallbackKey) || '0', 10);
+      return at > 0 && Date.now() - at < fallbackMS;
+    } catch (err) {
+      return false; // storage refused: try sim.wasm every time
+    }
+  }
+  function rememberFallback() {
+    try {
+      localStorage.setItem(fallbackKey, String(Date.now()));
+    } catch (err) {
+      // storage refused: nothing to remember
+    }
   }
 
   // painted resolves once the page has painted, so that the engine (whose
@@ -329,9 +355,17 @@
       if (!/^https?:$/.test(protocol)) {
         return fromScript(go.importObject);
       }
+      if (baseOrigin && baseOrigin !== location.origin && fallbackRemembered()) {
+        console.info('shedsim: reading the engine from sim.wasm.js, as sim.wasm could not be fetched from this page lately (see the warning of that visit).');
+        return fromScript(go.importObject);
+      }
       return fromNetwork(go.importObject).catch(function (err) {
-        console.error('shedsim: ' + err.message + '. Loading the same engine from sim.wasm.js instead, ' +
-          'which is a third larger and cannot compile while it downloads.');
+        if (err.crossOrigin) {
+          rememberFallback();
+        }
+        // The widgets still work: a warning, not an error.
+        console.warn('shedsim: ' + err.message + '. The widgets still work: they read the same engine from sim.wasm.js instead, ' +
+          'which is a third larger and cannot compile while it downloads' + (err.crossOrigin ? ', and will for a day without trying sim.wasm again' : '') + '.');
         return fromScript(go.importObject).catch(function (err2) {
           throw new Error('sim.wasm: ' + err.message + '; sim.wasm.js: ' + err2.message);
         });
