@@ -324,7 +324,7 @@ func (w *tipsWidget) drawProgress() {
 		return
 	}
 	sw := w.spec.Assemble(w.outs)
-	fill(w.figure, fromMarkup(sweepMarkup(w.id("tips-chart"), report.Sweep(sw))))
+	fill(w.figure, fromMarkup(sweepMarkup(w.id("tips-chart"), report.Sweep(sw), sw.Spec.Knob)))
 	w.sentence.SetTextContent(report.SweepSentence(sw))
 }
 
