@@ -710,24 +710,36 @@
         console.error('shedsim: ' + JSON.stringify(k) + ' in the address is not a setting');
       }
     });
-    postHeight();
+    postHeight(el);
   }
 
-  // postHeight tells the page around an iframe how tall this page is,
-  // whenever that changes, so that it can show it whole.
+  // postHeight tells the page around an iframe, el's, how tall this page
+  // is, from when its widget has drawn its results (or shows why it
+  // cannot) and whenever that changes after, so that the page grows the
+  // iframe once, from the height it reserved, rather than to a loading
+  // line and back. It posts the widget's theme too, and takes the page's
+  // theme from its answer ({shedsim: "theme", theme} or, from the
+  // README's resizing lines, {shedsim: "theme", color}, the page's text
+  // colour), unless the address fixes one: theme=auto in a frame cannot
+  // see the page around it.
   var heightPosted = false;
-  function postHeight() {
+  function postHeight(el) {
     if (heightPosted || window.parent === window || typeof ResizeObserver !== 'function') {
       return;
     }
     heightPosted = true;
     var last = 0;
     var drawn = false;
+    var settled = false;
     function post(force) {
+      if (!settled) {
+        return;
+      }
       var h = Math.ceil(document.documentElement.getBoundingClientRect().height);
       if (h !== last || force) {
         last = h;
-        window.parent.postMessage({ shedsim: 'height', height: h, drawn: drawn }, '*');
+        var themed = el.shadowRoot && el.shadowRoot.querySelector('.shedsim-root');
+        window.parent.postMessage({ shedsim: 'height', height: h, drawn: drawn, theme: themed ? themed.getAttribute('data-theme') : '' }, '*');
       }
     }
     new ResizeObserver(function () { post(false); }).observe(document.documentElement);
@@ -736,10 +748,35 @@
     ['shedsim:result', 'shedsim:lab', 'shedsim:plan', 'shedsim:sweep', 'shedsim:map'].forEach(function (type) {
       document.addEventListener(type, function () {
         if (!drawn) {
-          drawn = true;
+          drawn = settled = true;
           post(true);
         }
       });
+    });
+    ['shedsim:invalid', 'shedsim:error'].forEach(function (type) {
+      document.addEventListener(type, function () {
+        if (!settled) {
+          settled = true;
+          post(true);
+        }
+      });
+    });
+    var fixed = THEMES.indexOf(new URLSearchParams(location.search).get('theme') || 'auto') > 0;
+    window.addEventListener('message', function (ev) {
+      var d = ev.data;
+      if (fixed || ev.source !== window.parent || !d || d.shedsim !== 'theme') {
+        return;
+      }
+      var t = d.theme === 'dark' || d.theme === 'light' ? d.theme : '';
+      var c = !t && rgba(String(d.color || ''));
+      if (c) {
+        // Light text is a dark theme's (0.18: about a mid grey).
+        t = luminance(c) > 0.18 ? 'dark' : 'light';
+      }
+      if (t && el.getAttribute('theme') !== t) {
+        el.setAttribute('theme', t);
+        post(true);
+      }
     });
   }
 
@@ -760,6 +797,11 @@
         // box-sizing (CSSOM, which a Content-Security-Policy allows).
         frames[i].style.boxSizing = 'content-box';
         frames[i].style.height = Math.min(Math.ceil(d.height), 20000) + 'px';
+        // The frame cannot see this page: it is told its theme.
+        var t = pageIsDark(frames[i]) ? 'dark' : 'light';
+        if (d.theme !== t) {
+          ev.source.postMessage({ shedsim: 'theme', theme: t }, ev.origin === 'null' ? '*' : ev.origin);
+        }
       }
     }
   });
