@@ -1046,7 +1046,32 @@
 
   window.shedsimLoader = { ready: start, base: base };
 
+  // registerOffline registers the site's service worker (sw.js, beside
+  // this script), which keeps the site's files for reading offline, and
+  // links the web app manifest, with which a browser offers to install
+  // the site: on the site's own pages served over http(s) only. Not on a
+  // blog that embeds a widget, whose origin is not the site's, nor in a
+  // frame, nor from disk, where no service worker runs and where Chromium
+  // refuses to read a manifest (a red CORS error, were it linked in the
+  // pages' HTML).
+  function registerOffline() {
+    if (!('serviceWorker' in navigator) || !/^https?:$/.test(location.protocol) || !base || location.href.indexOf(base) !== 0 ||
+      window.parent !== window) {
+      return;
+    }
+    if (!document.querySelector('link[rel="manifest"]')) {
+      var link = document.createElement('link');
+      link.rel = 'manifest';
+      link.href = base + 'manifest.webmanifest';
+      document.head.appendChild(link);
+    }
+    navigator.serviceWorker.register(base + 'sw.js').catch(function (err) {
+      console.warn('shedsim: the offline copy of the site could not be installed: ' + (err && err.message ? err.message : err));
+    });
+  }
+
   function whenParsed() {
+    registerOffline();
     mountPages();
     copyButtons();
     watchPageTheme();
