@@ -1,8 +1,8 @@
 # shedsim: build the page and run every test.
 #
 #   make            build the page: site/sim.wasm, site/wasm_exec.js,
-#                   site/sim.wasm.js and site/wasm_exec.text.js (the same
-#                   as make site)
+#                   site/sim.wasm.js, site/wasm_exec.text.js and
+#                   site/precache.js (the same as make site)
 #   make test       every check, in order, stopping at the first failure;
 #                   what CI runs (.ci/run)
 #   make serve      build the page, print the tables and serve the page on
@@ -74,6 +74,7 @@ site:
 	cp "$(WASM_EXEC_DIR)/wasm_exec.js" site/wasm_exec.js
 	$(GO) run ./tools/wasmjs -o site/sim.wasm.js site/sim.wasm
 	$(GO) run ./tools/wasmjs -text -global SHEDSIM_WASM_EXEC -o site/wasm_exec.text.js site/wasm_exec.js
+	$(GO) run ./tools/precache -o site/precache.js site
 
 # Every step in order, with its time; the first failure stops the rest.
 test:
@@ -176,5 +177,5 @@ bench: site
 	$(GO) test -run '^$$' -bench . -benchmem $$($(GO) list ./... | grep -v -e '/sim$$' -e '/sim/sweep$$')
 
 clean:
-	rm -f site/sim.wasm site/sim.wasm.js site/wasm_exec.js site/wasm_exec.text.js
+	rm -f site/sim.wasm site/sim.wasm.js site/wasm_exec.js site/wasm_exec.text.js site/precache.js
 	rm -rf bin

@@ -89,31 +89,83 @@
     return el.box || el;
   }
 
-  // A printout shows what <details> hide on screen (the chart as a table,
-  // the fluid view): shedsim's own are opened for the print and closed
-  // again after it; a host page's are left alone.
-  function shedsimDetails(sel) {
-    var out = [].slice.call(document.querySelectorAll('[data-shedsim-page] details' + sel));
+  // A printout is the results and the charts, with the settings as text
+  // (the form, whose fields print as empty boxes, is left off paper by
+  // widget.css) and every <details> as it is on screen: a table the
+  // reader has not opened prints as its summary line. printSettings
+  // writes, before each form of the site's pages and of the widgets, a
+  // paragraph of its fields' labels and values, for the print only.
+  function shedsimForms() {
+    var out = [].slice.call(document.querySelectorAll('[data-shedsim-page] form'));
     var list = widgets();
     for (var i = 0; i < list.length; i++) {
       if (list[i].box) {
-        out = out.concat([].slice.call(list[i].box.querySelectorAll('details' + sel)));
+        out = out.concat([].slice.call(list[i].box.querySelectorAll('form')));
       }
     }
     return out;
   }
+  function settingsText(form) {
+    var parts = [];
+    for (var i = 0; i < form.elements.length; i++) {
+      var f = form.elements[i];
+      if (!f.name || f.type === 'submit' || f.type === 'button' || f.type === 'hidden' || f.closest('[hidden]')) {
+        continue;
+      }
+      var label = f.id ? form.querySelector('label[for="' + f.id + '"]') : null;
+      var name = f.name;
+      if (f.type === 'checkbox' || f.type === 'radio') {
+        // A choice: named by its fieldset's legend, its value the label
+        // of the option chosen.
+        if (!f.checked) {
+          continue;
+        }
+        var set = f.closest('fieldset');
+        var legend = set && set.querySelector('legend');
+        parts.push((legend ? legend.textContent.trim() : name) + ': ' + (label ? label.textContent.trim() : f.value));
+        continue;
+      }
+      if (label) {
+        var unit = label.querySelector('.unit');
+        name = '';
+        for (var n = label.firstChild; n; n = n.nextSibling) {
+          if (n !== unit) {
+            name += n.textContent;
+          }
+        }
+        name = name.trim() + (unit && unit.textContent.trim() ? ' (' + unit.textContent.trim() + ')' : '');
+      }
+      var value = f.tagName === 'SELECT' ? (f.selectedIndex >= 0 ? f.options[f.selectedIndex].text : '') : f.value;
+      parts.push(name + ': ' + value);
+    }
+    return parts.join('; ');
+  }
   window.addEventListener('beforeprint', function () {
-    var closed = shedsimDetails(':not([open])');
-    for (var i = 0; i < closed.length; i++) {
-      closed[i].setAttribute('data-shedsim-print', '');
-      closed[i].open = true;
+    var forms = shedsimForms();
+    for (var i = 0; i < forms.length; i++) {
+      var text = settingsText(forms[i]);
+      if (!text || !forms[i].parentNode) {
+        continue;
+      }
+      var p = document.createElement('p');
+      p.className = 'print-settings';
+      var b = document.createElement('strong');
+      b.textContent = 'Settings: ';
+      p.appendChild(b);
+      p.appendChild(document.createTextNode(text + '.'));
+      forms[i].parentNode.insertBefore(p, forms[i]);
     }
   });
   window.addEventListener('afterprint', function () {
-    var opened = shedsimDetails('[data-shedsim-print]');
-    for (var i = 0; i < opened.length; i++) {
-      opened[i].removeAttribute('data-shedsim-print');
-      opened[i].open = false;
+    var list = [].slice.call(document.querySelectorAll('p.print-settings'));
+    var ws = widgets();
+    for (var i = 0; i < ws.length; i++) {
+      if (ws[i].box) {
+        list = list.concat([].slice.call(ws[i].box.querySelectorAll('p.print-settings')));
+      }
+    }
+    for (var j = 0; j < list.length; j++) {
+      list[j].remove();
     }
   });
 
@@ -213,12 +265,38 @@
       });
     }, function (err) {
       if (baseOrigin && baseOrigin !== location.origin) {
-        throw new Error(url + ' could not be fetched from ' + location.origin + ' (' + err.message + '). ' +
-          'Its server must send the header "Access-Control-Allow-Origin: *" (or "Access-Control-Allow-Origin: ' + location.origin + '") with sim.wasm, ' +
+        var e = new Error(url + ' could not be fetched from ' + location.origin + ' (' + err.message + '). ' +
+          'To stream it, its server must send the header "Access-Control-Allow-Origin: *" (or "Access-Control-Allow-Origin: ' + location.origin + '") with sim.wasm, ' +
           'and a Content-Security-Policy on this page must allow ' + baseOrigin + ' in connect-src');
+        e.crossOrigin = true;
+        throw e;
       }
       throw err;
     });
+  }
+
+  // A blog on another origin whose fetch of sim.wasm failed (most often a
+  // server without Access-Control-Allow-Origin) reads sim.wasm.js for a
+  // day without trying again: the browser logs its own red error for
+  // every refused fetch, which the loader cannot silence, and an author
+  // reads red as broken. The day is kept in the blog's localStorage, under
+  // a key of the loader's folder.
+  var fallbackKey = 'shedsim:sim.wasm.js:' + base;
+  var fallbackMS = 24 * 3600 * 1000;
+  function fallbackRemembered() {
+    try {
+      var at = parseInt(localStorage.getItem(fallbackKey) || '0', 10);
+      return at > 0 && Date.now() - at < fallbackMS;
+    } catch (err) {
+      return false; // storage refused: try sim.wasm every time
+    }
+  }
+  function rememberFallback() {
+    try {
+      localStorage.setItem(fallbackKey, String(Date.now()));
+    } catch (err) {
+      // storage refused: nothing to remember
+    }
   }
 
   // painted resolves once the page has painted, so that the engine (whose
@@ -286,9 +364,17 @@
       if (!/^https?:$/.test(protocol)) {
         return fromScript(go.importObject);
       }
+      if (baseOrigin && baseOrigin !== location.origin && fallbackRemembered()) {
+        console.info('shedsim: reading the engine from sim.wasm.js, as sim.wasm could not be fetched from this page lately (see the warning of that visit).');
+        return fromScript(go.importObject);
+      }
       return fromNetwork(go.importObject).catch(function (err) {
-        console.error('shedsim: ' + err.message + '. Loading the same engine from sim.wasm.js instead, ' +
-          'which is a third larger and cannot compile while it downloads.');
+        if (err.crossOrigin) {
+          rememberFallback();
+        }
+        // The widgets still work: a warning, not an error.
+        console.warn('shedsim: ' + err.message + '. The widgets still work: they read the same engine from sim.wasm.js instead, ' +
+          'which is a third larger and cannot compile while it downloads' + (err.crossOrigin ? ', and will for a day without trying sim.wasm again' : '') + '.');
         return fromScript(go.importObject).catch(function (err2) {
           throw new Error('sim.wasm: ' + err.message + '; sim.wasm.js: ' + err2.message);
         });
@@ -633,24 +719,36 @@
         console.error('shedsim: ' + JSON.stringify(k) + ' in the address is not a setting');
       }
     });
-    postHeight();
+    postHeight(el);
   }
 
-  // postHeight tells the page around an iframe how tall this page is,
-  // whenever that changes, so that it can show it whole.
+  // postHeight tells the page around an iframe, el's, how tall this page
+  // is, from when its widget has drawn its results (or shows why it
+  // cannot) and whenever that changes after, so that the page grows the
+  // iframe once, from the height it reserved, rather than to a loading
+  // line and back. It posts the widget's theme too, and takes the page's
+  // theme from its answer ({shedsim: "theme", theme} or, from the
+  // README's resizing lines, {shedsim: "theme", color}, the page's text
+  // colour), unless the address fixes one: theme=auto in a frame cannot
+  // see the page around it.
   var heightPosted = false;
-  function postHeight() {
+  function postHeight(el) {
     if (heightPosted || window.parent === window || typeof ResizeObserver !== 'function') {
       return;
     }
     heightPosted = true;
     var last = 0;
     var drawn = false;
+    var settled = false;
     function post(force) {
+      if (!settled) {
+        return;
+      }
       var h = Math.ceil(document.documentElement.getBoundingClientRect().height);
       if (h !== last || force) {
         last = h;
-        window.parent.postMessage({ shedsim: 'height', height: h, drawn: drawn }, '*');
+        var themed = el.shadowRoot && el.shadowRoot.querySelector('.shedsim-root');
+        window.parent.postMessage({ shedsim: 'height', height: h, drawn: drawn, theme: themed ? themed.getAttribute('data-theme') : '' }, '*');
       }
     }
     new ResizeObserver(function () { post(false); }).observe(document.documentElement);
@@ -659,10 +757,35 @@
     ['shedsim:result', 'shedsim:lab', 'shedsim:plan', 'shedsim:sweep', 'shedsim:map'].forEach(function (type) {
       document.addEventListener(type, function () {
         if (!drawn) {
-          drawn = true;
+          drawn = settled = true;
           post(true);
         }
       });
+    });
+    ['shedsim:invalid', 'shedsim:error'].forEach(function (type) {
+      document.addEventListener(type, function () {
+        if (!settled) {
+          settled = true;
+          post(true);
+        }
+      });
+    });
+    var fixed = THEMES.indexOf(new URLSearchParams(location.search).get('theme') || 'auto') > 0;
+    window.addEventListener('message', function (ev) {
+      var d = ev.data;
+      if (fixed || ev.source !== window.parent || !d || d.shedsim !== 'theme') {
+        return;
+      }
+      var t = d.theme === 'dark' || d.theme === 'light' ? d.theme : '';
+      var c = !t && rgba(String(d.color || ''));
+      if (c) {
+        // Light text is a dark theme's (0.18: about a mid grey).
+        t = luminance(c) > 0.18 ? 'dark' : 'light';
+      }
+      if (t && el.getAttribute('theme') !== t) {
+        el.setAttribute('theme', t);
+        post(true);
+      }
     });
   }
 
@@ -683,6 +806,11 @@
         // box-sizing (CSSOM, which a Content-Security-Policy allows).
         frames[i].style.boxSizing = 'content-box';
         frames[i].style.height = Math.min(Math.ceil(d.height), 20000) + 'px';
+        // The frame cannot see this page: it is told its theme.
+        var t = pageIsDark(frames[i]) ? 'dark' : 'light';
+        if (d.theme !== t) {
+          ev.source.postMessage({ shedsim: 'theme', theme: t }, ev.origin === 'null' ? '*' : ev.origin);
+        }
       }
     }
   });
@@ -927,7 +1055,32 @@
 
   window.shedsimLoader = { ready: start, base: base };
 
+  // registerOffline registers the site's service worker (sw.js, beside
+  // this script), which keeps the site's files for reading offline, and
+  // links the web app manifest, with which a browser offers to install
+  // the site: on the site's own pages served over http(s) only. Not on a
+  // blog that embeds a widget, whose origin is not the site's, nor in a
+  // frame, nor from disk, where no service worker runs and where Chromium
+  // refuses to read a manifest (a red CORS error, were it linked in the
+  // pages' HTML).
+  function registerOffline() {
+    if (!('serviceWorker' in navigator) || !/^https?:$/.test(location.protocol) || !base || location.href.indexOf(base) !== 0 ||
+      window.parent !== window) {
+      return;
+    }
+    if (!document.querySelector('link[rel="manifest"]')) {
+      var link = document.createElement('link');
+      link.rel = 'manifest';
+      link.href = base + 'manifest.webmanifest';
+      document.head.appendChild(link);
+    }
+    navigator.serviceWorker.register(base + 'sw.js').catch(function (err) {
+      console.warn('shedsim: the offline copy of the site could not be installed: ' + (err && err.message ? err.message : err));
+    });
+  }
+
   function whenParsed() {
+    registerOffline();
     mountPages();
     copyButtons();
     watchPageTheme();

@@ -956,14 +956,19 @@ type PlanBar struct {
 }
 
 // PlanPercent formats a share for the planner, which needs two decimals
-// (7.56%), and tiny shares in exponent form.
+// (7.56%), and tiny shares with their first two significant digits, as
+// decimals a reader reads ("0.000029%", not "2.9e-05%").
 func PlanPercent(x float64) string {
 	p := x * 100
 	switch {
 	case p == 0:
 		return "0%"
 	case p < 0.01:
-		return strconv.FormatFloat(p, 'g', 2, 64) + "%"
+		prec := 1
+		for v := p; v < 1 && prec < 20; v *= 10 {
+			prec++
+		}
+		return strconv.FormatFloat(p, 'f', prec, 64) + "%"
 	}
 	return strconv.FormatFloat(p, 'f', 2, 64) + "%"
 }
@@ -1075,13 +1080,13 @@ func csvQuote(s string) string {
 }
 
 // QueueHint describes the queue size in force next to the queue field:
-// "automatic: 50, 0.5 s of work" when queue is 0, else "1,024 hold 10.2 s
-// of work".
+// "automatic: 50, 0.5 s of work" when queue is 0, else "1,024 requests,
+// 10.2 s of work".
 func QueueHint(v report.View) string {
 	if v.Config.Queue == 0 {
 		return "automatic: " + report.Count(v.QueueBound) + ", " + report.Seconds(v.QueueSeconds) + " of work"
 	}
-	return report.Count(v.QueueBound) + " hold " + report.Seconds(v.QueueSeconds) + " of work"
+	return report.Count(v.QueueBound) + " requests, " + report.Seconds(v.QueueSeconds) + " of work"
 }
 
 // encodeQuery writes vals in the order of keys, leaving out those equal

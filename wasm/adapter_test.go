@@ -378,7 +378,8 @@ func TestPlanPercent(t *testing.T) {
 	}{
 		{"two decimals, as the post quotes", 0.07556, "7.56%"},
 		{"zero is plain", 0, "0%"},
-		{"tiny shares keep two significant digits", 1.234e-7, "1.2e-05%"},
+		{"tiny shares keep two significant digits, as decimals", 1.234e-7, "0.000012%"},
+		{"just under a hundredth of a percent", 0.00009, "0.0090%"},
 		{"certainty", 1, "100.00%"},
 	}
 	for _, tt := range tests {
@@ -423,7 +424,7 @@ func TestViewCSVAndQueueHint(t *testing.T) {
 	c.Queue = 1024
 	v, err = report.Build(c)
 	require.NoError(t, err)
-	assert.Equal(t, "1,024 hold 10.2 s of work", QueueHint(v))
+	assert.Equal(t, "1,024 requests, 10.2 s of work", QueueHint(v))
 
 	// A share of nobody is an empty cell, as "none" is elsewhere: a sale
 	// with no people, and windows with nobody settled.

@@ -265,3 +265,26 @@ func fieldHint(key string, v report.View) string {
 	}
 	return ""
 }
+
+// specOf is the field of a Config key, as the page's form has it.
+func specOf(key string) fieldSpec {
+	for _, g := range simGroups {
+		for _, s := range g.fields {
+			if s.Key == key {
+				return s
+			}
+		}
+	}
+	return fieldSpec{Key: key, Label: key}
+}
+
+// knobName names a sweep's knob, a Config key, for a label where a reader
+// looks for words: its form field's label and unit, "Sale traffic (people
+// per s)", rather than its key, "sale_rps".
+func knobName(key string) string {
+	s := specOf(key)
+	if s.Unit != "" {
+		return s.Label + " (" + s.Unit + ")"
+	}
+	return s.Label
+}

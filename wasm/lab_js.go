@@ -59,8 +59,14 @@ type labWidget struct {
 	radios   map[string][]el
 
 	summary, title, shares, chart, verdict, lines el
-	lastIndex                                     int
-	drawing                                       *drawing // the rows of a long chart's table
+	// postNote sets the post's own figure beside this seed's, where the
+	// post gives one, with a link to the same run over 40 seeds; base is
+	// where the site's pages are (a widget's loader's folder, "" on a
+	// page).
+	postNote  el
+	base      string
+	lastIndex int
+	drawing   *drawing // the rows of a long chart's table
 }
 
 func mountLab(host el, prefix string, page bool, attrs map[string]string) *labWidget {
@@ -91,13 +97,15 @@ func mountLab(host el, prefix string, page bool, attrs map[string]string) *labWi
 		add(form, fs)
 	}
 	w.summary = h("p", "class", "summary", "id", w.id("lab-summary"), "role", "status", "aria-live", "polite")
+	w.postNote = h("p", "class", "post-note", "id", w.id("lab-post"))
+	w.base = attrs["base"]
 	w.title = h("h3", "id", w.id("lab-title"))
 	w.shares = h("div", "class", "lab-shares", "id", w.id("lab-shares"))
 	w.chart = h("div", "class", "chart-box", "id", w.id("lab-chart-box"))
 	w.verdict = h("p", "class", "verdict", "id", w.id("lab-recovered"))
 	w.lines = h("div", "class", "lines", "id", w.id("lab-lines"))
 	out := build(h("section", "class", "results lab-results", "id", w.id("lab-results"), "aria-labelledby", w.id("lab-title")),
-		w.title, w.summary, w.shares, w.chart, w.verdict, w.lines)
+		w.title, w.summary, w.postNote, w.shares, w.chart, w.verdict, w.lines)
 	if page {
 		add(host, build(h("div", "class", "lab-layout"), form, out))
 	} else {
@@ -223,6 +231,19 @@ func (w *labWidget) render(l LabRun) {
 	desc := c.Policy.Title() + ", " + retries + ", " + sale + ", a " + report.Duration(c.TimeoutMS) + " timeout"
 	w.title.SetTextContent("Run " + strconv.Itoa(l.Index+1) + " of " + strconv.Itoa(len(sim.Lab())) + ": " + desc)
 	w.summary.SetTextContent(desc + ": " + report.Percent(r.Sale.AnsweredShare) + " of " + report.SalePeople(c) + " answered; " + l.Recovered + ".")
+	if note := report.PostBesideRun(c, r.Sale.AnsweredShare); note != "" {
+		q := encodeQuery(configKeys, ConfigStrings(c), defaults)
+		if q == "" {
+			q = "?"
+		} else {
+			q += "&"
+		}
+		fill(w.postNote, note+" ", h("a", "href", w.base+"index.html"+q+seedsKey+"=40", "Open this run over 40 seeds"), ".")
+		setHidden(w.postNote, false)
+	} else {
+		clear(w.postNote)
+		setHidden(w.postNote, true)
+	}
 
 	who := "Of the " + report.Count(r.Sale.People) + " people who arrived during the sale (" + report.Seconds(c.SaleStartS) + " to " + report.Seconds(c.SaleEndS()) + ")"
 	if noSale {

@@ -49,7 +49,7 @@ func (p *mechanismPart) drawTables(d *drawing) {
 
 // seriesSVG writes ch as SVG markup (stretchSVG): the sale shaded, the y
 // axis's grid, the marks (timeout, bound, capacity) dashed, the curves,
-// the time axis.
+// the axis's break if it has one, the time axis.
 func seriesSVG(id string, ch report.SeriesChart) el {
 	s := stretchSVG{w: ch.Width, h: ch.Height}
 	m := &s.shapes
@@ -64,6 +64,13 @@ func seriesSVG(id string, ch report.SeriesChart) el {
 	}
 	for _, c := range ch.Curves {
 		m.elem("path", "class", "curve "+c.Kind, "d", c.Path)
+	}
+	if b := ch.Break; b != (report.Span{}) {
+		// The axis's break: a gap across the plot, its edges slanted
+		// across the axis, the curves cut by it.
+		writeRect(m, "axis-break", p.X-8, b.From, p.W+8, b.To-b.From)
+		m.elem("path", "class", "break-mark", "d", "M"+svgNum(p.X-8)+" "+svgNum(b.From+2)+"L"+svgNum(p.X+8)+" "+svgNum(b.From-2)+
+			"M"+svgNum(p.X-8)+" "+svgNum(b.To+2)+"L"+svgNum(p.X+8)+" "+svgNum(b.To-2))
 	}
 	s.xAxis(p, ch.XTicks)
 	if b := ch.Band; b.W > 0 {

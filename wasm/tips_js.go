@@ -297,16 +297,18 @@ func (w *tipsWidget) answer(i int, v js.Value) {
 		return
 	}
 	w.status.SetTextContent("Measuring: " + report.Count(w.done) + " of " + report.Count(len(w.outs)) + " settings (" +
-		report.Count(w.done*w.plan.Seeds) + " of " + report.Count(len(w.outs)*w.plan.Seeds) + " runs), on " + w.workers() + ".")
+		report.Count(w.done*w.plan.Seeds) + " of " + report.Count(len(w.outs)*w.plan.Seeds) + " runs), in " + w.workers() + ".")
 }
 
-// workers is how many workers run the request: "2 workers".
+// workers is how many of the browser's threads (Web Workers, one per
+// core) run the request: "2 browser threads". Not "workers", which in the
+// model are the service's servers.
 func (w *tipsWidget) workers() string {
 	n := w.runs.pool.Get("size").Int()
 	if n == 1 {
-		return "1 worker"
+		return "1 browser thread"
 	}
-	return strconv.Itoa(n) + " workers"
+	return strconv.Itoa(n) + " browser threads"
 }
 
 // drawProgress draws the chart from the Outcomes so far.
@@ -322,7 +324,7 @@ func (w *tipsWidget) drawProgress() {
 		return
 	}
 	sw := w.spec.Assemble(w.outs)
-	fill(w.figure, fromMarkup(sweepMarkup(w.id("tips-chart"), report.Sweep(sw))))
+	fill(w.figure, fromMarkup(sweepMarkup(w.id("tips-chart"), report.Sweep(sw), sw.Spec.Knob)))
 	w.sentence.SetTextContent(report.SweepSentence(sw))
 }
 
@@ -345,11 +347,11 @@ func (w *tipsWidget) finish() {
 	runs := report.Count(len(w.outs)*w.plan.Seeds) + " runs"
 	detail := w.drawTable()
 	if w.kind == tipsMap {
-		w.status.SetTextContent(report.Count(len(w.outs)) + " cells, " + runs + ", on " + w.workers() + ".")
+		w.status.SetTextContent(report.Count(len(w.outs)) + " cells, " + runs + ", in " + w.workers() + ".")
 		w.dispatch("shedsim:map", `{"map":`+detail+`,"ms":`+fnum(ms)+`}`)
 		return
 	}
-	w.status.SetTextContent(report.Count(len(w.outs)) + " settings, " + runs + ", on " + w.workers() + ".")
+	w.status.SetTextContent(report.Count(len(w.outs)) + " settings, " + runs + ", in " + w.workers() + ".")
 	w.dispatch("shedsim:sweep", `{"sweep":`+detail+`,"ms":`+fnum(ms)+`}`)
 }
 

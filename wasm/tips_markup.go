@@ -136,8 +136,10 @@ func openTipsChart(m *markup, id, class string, width, height float64, summary s
 
 // sweepMarkup writes a sweep's chart as a figure: a curve per policy with
 // its band, the flips and the crossings of the threshold marked, the
-// current value, and a legend.
-func sweepMarkup(id string, ch report.SweepChart) *markup {
+// current value, and a legend; its axis is named by knob's field
+// (knobName).
+func sweepMarkup(id string, ch report.SweepChart, knob string) *markup {
+	knob = knobName(knob)
 	var m markup
 	openTipsChart(&m, id, "tips-sweep", ch.Width, ch.Height, ch.Summary)
 	p := ch.Plot
@@ -162,7 +164,7 @@ func sweepMarkup(id string, ch report.SweepChart) *markup {
 	}
 	if ch.BelowLabel != "" {
 		m.elem("line", "class", "below-line", "x1", svgNum(p.X), "x2", svgNum(p.X+p.W), "y1", svgNum(ch.Below), "y2", svgNum(ch.Below))
-		m.elem("text", "class", "mark-label", "x", svgNum(p.X+4), "y", svgNum(ch.Below-5), ch.BelowLabel)
+		m.elem("text", "class", "mark-label below-label", "x", svgNum(ch.BelowAt.X), "y", svgNum(ch.BelowAt.Y), "text-anchor", ch.BelowAnchor, ch.BelowLabel)
 	}
 	if ch.NowLabel != "" {
 		m.elem("line", "class", "now-line", "x1", svgNum(ch.Now), "x2", svgNum(ch.Now), "y1", svgNum(p.Y), "y2", svgNum(p.Y+p.H))
@@ -198,10 +200,19 @@ func sweepMarkup(id string, ch report.SweepChart) *markup {
 		}
 	}
 	for _, t := range ch.XTicks {
-		m.tag(`<text class="tick x" x="%" y="%" text-anchor="middle">%</text>`, svgNum(t.At), svgNum(p.Y+p.H+18), t.Label)
+		// A tick at an end of the axis is written inward from it, clear
+		// of the 0% beside it and of the curves' names past the right.
+		anchor := "middle"
+		switch {
+		case t.At <= p.X+0.5:
+			anchor = "start"
+		case t.At >= p.X+p.W-0.5:
+			anchor = "end"
+		}
+		m.tag(`<text class="tick x" x="%" y="%" text-anchor="%">%</text>`, svgNum(t.At), svgNum(p.Y+p.H+report.SweepTickBaseline), anchor, t.Label)
 	}
 	writeLineMark(&m, "axis", p.X, p.X+p.W, p.Y+p.H, p.Y+p.H)
-	m.elem("text", "class", "axis-label", "x", svgNum(p.X+p.W/2), "y", svgNum(p.Y+p.H+34), "text-anchor", "middle", ch.XLabel)
+	m.elem("text", "class", "axis-label", "x", svgNum(p.X+p.W/2), "y", svgNum(p.Y+p.H+report.SweepAxisLabelBaseline), "text-anchor", "middle", knob)
 	m.close("svg")
 	m.elem("figcaption", "The answered share of the sale at each step, a curve per policy, each dashed its own way and named at its right end, shaded a standard deviation either side between seeds. "+
 		"A diamond marks where most seeds stop (or start) getting back to normal, a ring where the answered share crosses the threshold, "+
@@ -233,7 +244,7 @@ func sweepTableMarkup(id string, sw sweep.Sweep) *markup {
 	m.elem("caption", report.SweepCaption(sw, s.Knob))
 	m.open("thead")
 	m.open("tr")
-	for _, c := range []string{"Policy", s.Knob, "Answered", "Refused", "Timed out", "p99 wait", "Recovery"} {
+	for _, c := range []string{"Policy", knobName(s.Knob), "Answered", "Refused", "Timed out", "p99 wait", "Recovery"} {
 		m.elem("th", "scope", "col", c)
 	}
 	m.close("tr")

@@ -47,18 +47,6 @@ func widgetControls(kind, attr string) (specs []fieldSpec, problem string) {
 	return specs, problem
 }
 
-// specOf is the field of a Config key, as the page's form has it.
-func specOf(key string) fieldSpec {
-	for _, g := range simGroups {
-		for _, s := range g.fields {
-			if s.Key == key {
-				return s
-			}
-		}
-	}
-	return fieldSpec{Key: key, Label: key}
-}
-
 // hideControls applies the controls attribute of a widget whose form is
 // all or nothing (the lab's, the planner's): "none" hides form, "all" or
 // no attribute keeps it; anything else is returned as a problem.

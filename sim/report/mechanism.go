@@ -60,6 +60,12 @@ type SeriesChart struct {
 	YTicks []Tick `json:"y_ticks"`
 	// YUnit is what the y axis counts: "s of work", "per second".
 	YUnit string `json:"y_unit"`
+	// Break is where the y axis breaks, its gap's top and bottom, in
+	// viewBox units (both 0 for an axis that does not): the queue's chart
+	// keeps its lower part to a few times the timeout, so that the timeout
+	// stays readable, and draws from the break to the top the rest of the
+	// way to the peak, squeezed, rather than cutting the curve off.
+	Break Span `json:"break,omitzero"`
 	// Sentence says what the chart shows of this run, with its numbers.
 	Sentence string `json:"sentence"`
 	// Table is the chart's numbers, a row a step.
@@ -136,15 +142,42 @@ func stepLen(r sim.Result, k int) float64 {
 // rate is n events in point k, per second.
 func rate(r sim.Result, k, n int) float64 { return float64(n) / stepLen(r, k) }
 
+// Span is a stretch of an axis, from From to To, in viewBox units.
+type Span struct {
+	From float64 `json:"from"`
+	To   float64 `json:"to"`
+}
+
 // seriesFrame is a SeriesChart's frame: size, plot, band, x ticks, and a
-// y axis from 0 to at least top.
+// y axis from 0 to at least top; broken, when peak is above yMax, from
+// yMax to peak above the break.
 type seriesFrame struct {
 	r    sim.Result
 	yMax float64
+	peak float64 // the top of the axis above its break; 0 for none
 }
+
+// The broken axis: the share of the plot's height below the break, and
+// the break's gap, in viewBox units.
+const (
+	belowBreak = 0.78
+	breakGap   = 6.0
+)
 
 func newFrame(r sim.Result, top float64) seriesFrame {
 	return seriesFrame{r: r, yMax: niceCeil(top)}
+}
+
+// breakAt breaks f's axis at most, when peak is above it: the axis keeps
+// 0 to most below the break and runs above it to the first multiple of a
+// round step (niceCeil of a fifth of peak) at or above peak: 27.7 s of
+// work tops at 30 s, 594 s at 600 s.
+func (f *seriesFrame) breakAt(most, peak float64) {
+	f.yMax = min(f.yMax, most)
+	if peak > f.yMax {
+		step := niceCeil(peak / 5)
+		f.peak = max(float64(math.Ceil(peak/step*(1-1e-12))*step), f.yMax+step)
+	}
 }
 
 func (f seriesFrame) x(s float64) float64 {
@@ -152,7 +185,24 @@ func (f seriesFrame) x(s float64) float64 {
 }
 
 func (f seriesFrame) y(v float64) float64 {
-	return marginT + plotH - float64(float64(min(v, f.yMax)/f.yMax)*plotH)
+	if f.peak == 0 {
+		return marginT + plotH - float64(float64(min(v, f.yMax)/f.yMax)*plotH)
+	}
+	low := float64(plotH * belowBreak)
+	if v <= f.yMax {
+		return marginT + plotH - float64(float64(v/f.yMax)*low)
+	}
+	top := marginT + plotH - low - breakGap // the upper part's bottom
+	return top - float64(float64((min(v, f.peak)-f.yMax)/(f.peak-f.yMax))*(top-marginT))
+}
+
+// brk is f's break: its gap on the y axis, or none.
+func (f seriesFrame) brk() Span {
+	if f.peak == 0 {
+		return Span{}
+	}
+	bottom := marginT + plotH - float64(plotH*belowBreak)
+	return Span{From: bottom - breakGap, To: bottom}
 }
 
 // chart starts a SeriesChart in f, with its axes and band.
@@ -175,6 +225,10 @@ func (f seriesFrame) chart(key, title, unit string, tick func(float64) string) S
 	}
 	for _, v := range []float64{0, f.yMax / 2, f.yMax} {
 		ch.YTicks = append(ch.YTicks, Tick{f.y(v), tick(v)})
+	}
+	if f.peak > 0 {
+		ch.YTicks = append(ch.YTicks, Tick{f.y(f.peak), tick(f.peak)})
+		ch.Break = f.brk()
 	}
 	return ch
 }
@@ -202,15 +256,16 @@ func (f seriesFrame) curve(kind, label string, value func(k int) float64) Curve 
 // bound the queue chart's y axis holds, at most (then niceCeil).
 const queueAxisMarks = 4
 
-// clipped notes in cv's label when value goes above the axis, where and
-// how far: "; above the chart from 4 s into the sale, at most 594 s".
+// clipped notes in cv's label when value goes above the axis's break,
+// where and how far: "; above the break from 4 s into the sale, at most
+// 594 s".
 func (f seriesFrame) clipped(cv Curve, value func(k int) float64, unit func(float64) string) Curve {
 	if !(cv.Max > f.yMax) {
 		return cv
 	}
 	for k, p := range f.r.Series.Points {
 		if value(k) > f.yMax {
-			cv.Label += fill("; above the chart from %s, at most %s", when(f.r.Config, p.StartS), unit(cv.Max))
+			cv.Label += fill("; above the break from %s, at most %s", when(f.r.Config, p.StartS), unit(cv.Max))
 			break
 		}
 	}
@@ -279,9 +334,10 @@ func queueChart(r sim.Result) SeriesChart {
 	}
 	f := newFrame(r, float64(top*1.05))
 	// A queue that grows for minutes would put the timeout in the bottom
-	// pixel: the axis stops at a few times the larger mark, and a curve
-	// that goes above it says so in its label.
-	f.yMax = min(f.yMax, niceCeil(float64(queueAxisMarks*mark)))
+	// pixel: the axis keeps a few times the larger mark below a break,
+	// and the rest of the way to the peak above it; a curve that goes
+	// above the break says so in its label.
+	f.breakAt(niceCeil(float64(queueAxisMarks*mark)), top)
 	ch := f.chart("queue", c.Policy.Title()+": the queue, in seconds of work", "s of work", workSeconds)
 	ch.Curves = []Curve{
 		f.clipped(f.curve("queue", "queue, as seconds of work at "+perSecond(capacity), work), work, workSeconds),

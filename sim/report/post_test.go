@@ -31,12 +31,38 @@ func TestPostAnswered(t *testing.T) {
 		{"codel", "the post gives no share for the queue timeout, only 'slightly fewer'", at(sim.CoDel, 1, none), 0, false},
 		{"other inputs", "a sale of 200/s is not the post's sale", at(sim.FIFO, 1, func(c *sim.Config) { c.SaleRPS = 200 }), 0, false},
 		{"retries", "with retries the post gives no such share", at(sim.Bounded, 1, func(c *sim.Config) { c.Retries = 1 }), 0, false},
+		{"timeout 1 s", "the post's table of timeouts: 3.5% at 1 s", at(sim.FIFO, 1, func(c *sim.Config) { c.TimeoutMS = 1000 }), 0.035, true},
+		{"timeout 4 s", "and 16.5% at 4 s", at(sim.FIFO, 1, func(c *sim.Config) { c.TimeoutMS = 4000 }), 0.165, true},
+		{"bounded, timeout 4 s", "the table is the unbounded queue's only", at(sim.Bounded, 1, func(c *sim.Config) { c.TimeoutMS = 4000 }), 0, false},
+		{"timeout 3 s", "a timeout the post's table has not", at(sim.FIFO, 1, func(c *sim.Config) { c.TimeoutMS = 3000 }), 0, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			got, ok := report.PostAnswered(tc.c)
 			assert.Equal(t, tc.ok, ok, tc.reason)
 			assert.Equal(t, tc.want, got, tc.reason)
+		})
+	}
+}
+
+func TestPostBesideRun(t *testing.T) {
+	c := sim.DefaultConfig()
+	c.TimeoutMS = 1000
+	other := c
+	other.SaleRPS = 200
+	cases := []struct {
+		name, reason string
+		c            sim.Config
+		answered     float64
+		want         string
+	}{
+		{"timeout 1 s", "issue 28: the lab showed 2.6% where the post says 3.5%, and did not say why", c, 0.026,
+			"The post gives 3.5% here; seed 1 answers 2.6%. One seed is one draw of the traffic, and the post's figure came from a run of its own, so the two differ by a few points: the simulator sets the post's figure beside the mean over 40 seeds."},
+		{"not the post's inputs", "nothing to set beside", other, 0.01, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, report.PostBesideRun(tc.c, tc.answered), tc.reason)
 		})
 	}
 }

@@ -137,6 +137,19 @@ func SweepSentence(sw sweep.Sweep) string {
 		return ""
 	}
 	var parts []string
+	done, total := 0, 0
+	for _, cv := range sw.Curves {
+		for _, o := range cv.Steps {
+			total++
+			if o.Seeds > 0 {
+				done++
+			}
+		}
+	}
+	every, no := "at every step", "at no step"
+	if done < total {
+		every, no = "at every step measured", "at no step measured"
+	}
 	for _, cv := range sw.Curves {
 		measured, back := 0, 0
 		for _, o := range cv.Steps {
@@ -168,9 +181,11 @@ func SweepSentence(sw sweep.Sweep) string {
 		if len(cv.Flips) == 0 {
 			switch back {
 			case measured:
-				says = append(says, "gets back to normal in most seeds at every step")
+				says = append(says, "gets back to normal in most seeds "+every)
 			case 0:
-				says = append(says, "gets back to normal in most seeds at no step")
+				says = append(says, "gets back to normal in most seeds "+no)
+			default: // steps measured apart, with none between them yet
+				says = append(says, "gets back to normal in most seeds at "+Count(back)+" of "+Count(measured)+" steps measured")
 			}
 		}
 		parts = append(parts, PolicyNoun(cv.Policy)+" "+strings.Join(says, " and "))
@@ -178,8 +193,20 @@ func SweepSentence(sw sweep.Sweep) string {
 	if len(parts) == 0 {
 		return ""
 	}
-	return "Over " + s.Knob + " from " + KnobValue(s.From) + " to " + KnobValue(s.To) + k.Unit() + " (" + SeedRange(s.Base.Seed, s.Seeds) +
+	return soFar(done, total, "settings", "Over ") + s.Knob + " from " + KnobValue(s.From) + " to " + KnobValue(s.To) + k.Unit() + " (" + SeedRange(s.Base.Seed, s.Seeds) +
 		" at every step): " + strings.Join(parts, "; ") + "."
+}
+
+// soFar begins a sentence that quotes done of total measurements (a
+// sweep's settings, a map's cells) with start, its first word; while
+// some are still to come, it says so first ("So far, 3 of 24 settings:
+// over"), so that no conclusion is read as final before the last
+// measurement arrives.
+func soFar(done, total int, what, start string) string {
+	if done >= total {
+		return start
+	}
+	return "So far, " + Count(done) + " of " + Count(total) + " " + what + ": " + strings.ToLower(start[:1]) + start[1:]
 }
 
 // MapSentence quotes a map in one sentence: in how many cells every seed
@@ -222,7 +249,11 @@ func MapSentence(m sweep.Map) string {
 	if measured == 0 {
 		return ""
 	}
-	out := capital(PolicyNoun(s.Base.Policy)) + ", " + SeedRange(s.Base.Seed, s.Seeds) + " in each cell: every seed " + mapRecovered(s.Base) + " in " +
+	total := 0
+	for _, row := range m.Cells {
+		total += len(row)
+	}
+	out := soFar(measured, total, "cells", capital(PolicyNoun(s.Base.Policy))) + ", " + SeedRange(s.Base.Seed, s.Seeds) + " in each cell: every seed " + mapRecovered(s.Base) + " in " +
 		Count(all) + " of " + Count(measured) + " cells, and none in " + Count(none)
 	if first != "" {
 		out += ", the first at " + first
@@ -282,9 +313,13 @@ type SweepChart struct {
 	Plot   Rect         `json:"plot"`
 	Curves []SweepCurve `json:"curves"`
 	// Below is the threshold's height, and BelowLabel its label ("" and 0
-	// for none).
-	Below      float64 `json:"below"`
-	BelowLabel string  `json:"below_label"`
+	// for none), written at BelowAt (its baseline, anchored as
+	// BelowAnchor says, "start" or "end"): at a corner of the line clear
+	// of every ring and diamond (placeBelowLabel).
+	Below       float64 `json:"below"`
+	BelowLabel  string  `json:"below_label"`
+	BelowAt     Point   `json:"below_at"`
+	BelowAnchor string  `json:"below_anchor"`
 	// Now is the base value's position across, and NowLabel its label, ""
 	// when the value is outside the range.
 	Now      float64 `json:"now"`
@@ -336,7 +371,7 @@ const (
 	sweepW, sweepH     = 600.0, 280.0
 	sweepL, sweepR     = 48.0, 120.0 // the right margin holds the curves' names (SweepCurve.End)
 	sweepEndGap        = 26.0        // the least distance between two curves' names, top to top: a 20-unit label (a phone's, widget.css) is 24 tall
-	sweepT, sweepB     = 14.0, 44.0
+	sweepT, sweepB     = 14.0, 56.0
 	sweepPW, sweepPH   = sweepW - sweepL - sweepR, sweepH - sweepT - sweepB
 	sweepTicksWanted   = 6
 	mapW, mapH         = 600.0, 320.0
@@ -416,6 +451,9 @@ func Sweep(sw sweep.Sweep) SweepChart {
 	if now := k.Get(s.Base); now >= lo && now <= hi {
 		ch.Now, ch.NowLabel = x(now), "now "+KnobValue(now)+k.Unit()
 	}
+	if ch.BelowLabel != "" {
+		ch.BelowAt, ch.BelowAnchor = placeBelowLabel(ch)
+	}
 	for _, v := range niceTicks(lo, hi, sweepTicksWanted, k.Whole) {
 		ch.XTicks = append(ch.XTicks, Tick{x(v), KnobValue(v)})
 	}
@@ -429,6 +467,106 @@ func Sweep(sw sweep.Sweep) SweepChart {
 	}
 	ch.Summary = "The sale's answered share against " + s.Knob + ", a curve per policy with a standard deviation either side between seeds. " + SweepSentence(sw)
 	return ch
+}
+
+// The baselines under a sweep's plot, in viewBox units below it: its
+// ticks', then its axis's name's, apart by more than a label's em at the
+// largest size the page draws them (20, on a phone), so that neither runs
+// into the other.
+const (
+	SweepTickBaseline      = 20.0
+	SweepAxisLabelBaseline = 48.0
+)
+
+// Point is a position in a chart's viewBox units.
+type Point struct {
+	X float64 `json:"x"`
+	Y float64 `json:"y"`
+}
+
+// The sizes that placeBelowLabel keeps a label clear by, in viewBox units:
+// a label's em (the largest, a phone's 20, widget.css), its width per
+// character (about 0.6 em in a sans-serif) and a mark's reach (a ring's
+// radius is 6, a diamond's 7, plus its stroke).
+const (
+	labelEm      = 20.0
+	labelCharW   = 0.6 * labelEm
+	markReach    = 9.0
+	labelPadding = 4.0
+)
+
+// placeBelowLabel chooses where the threshold's label goes: against the
+// line, above it and then below it, from the plot's left end rightwards,
+// the first place where the label's box (at the largest size the page
+// draws it) touches no ring (a crossing of the threshold), no diamond (a
+// flip), not the value now's line and, if it can, no curve; failing
+// that, the same a little further off the line, clear of the marks on
+// it; failing that, the left end above the line. It returns the label's
+// baseline and its text-anchor.
+func placeBelowLabel(ch SweepChart) (Point, string) {
+	p := ch.Plot
+	w := float64(len([]rune(ch.BelowLabel))) * labelCharW
+	var marks []ChartMark
+	for _, cv := range ch.Curves {
+		marks = append(append(marks, cv.Below...), cv.Flips...)
+	}
+	// onCurve reports whether a curve (its points and the lines between
+	// them, sampled every unit) passes through the box.
+	onCurve := func(left, right, top, bottom float64) bool {
+		in := func(x, y float64) bool { return x > left-3 && x < right+3 && y > top-3 && y < bottom+3 }
+		for _, cv := range ch.Curves {
+			for _, run := range cv.Runs {
+				for i, pt := range run {
+					if in(pt.X, pt.Y) {
+						return true
+					}
+					if i == 0 {
+						continue
+					}
+					a := run[i-1]
+					n := int(math.Ceil(math.Hypot(pt.X-a.X, pt.Y-a.Y)))
+					for j := 1; j < n; j++ {
+						f := float64(j) / float64(n)
+						if in(a.X+float64(f*(pt.X-a.X)), a.Y+float64(f*(pt.Y-a.Y))) {
+							return true
+						}
+					}
+				}
+			}
+		}
+		return false
+	}
+	clear := func(left, base float64, curves bool) bool {
+		right, top, bottom := left+w, base-0.8*labelEm, base+0.25*labelEm
+		for _, m := range marks {
+			if m.X+markReach > left && m.X-markReach < right && m.Y+markReach > top && m.Y-markReach < bottom {
+				return false
+			}
+		}
+		if ch.NowLabel != "" && ch.Now >= left-2 && ch.Now <= right+2 {
+			return false
+		}
+		return !curves || !onCurve(left, right, top, bottom)
+	}
+	// Above the line, the baseline 5 over it; below, the label's top 4
+	// under it; further off, clear of a mark's reach.
+	near := []float64{ch.Below - 5, ch.Below + 4 + 0.8*labelEm}
+	far := []float64{ch.Below - markReach - 0.25*labelEm - 1, ch.Below + markReach + 0.8*labelEm + 1}
+	for _, curves := range []bool{true, false} {
+		for _, bases := range [][]float64{near, far} {
+			for _, base := range bases {
+				if base-0.8*labelEm < p.Y || base+0.25*labelEm > p.Y+p.H {
+					continue // off the plot
+				}
+				for left := p.X + labelPadding; left+w <= p.X+p.W-labelPadding; left += labelPadding {
+					if clear(left, base, curves) {
+						return Point{left, base}, "start"
+					}
+				}
+			}
+		}
+	}
+	return Point{p.X + labelPadding, ch.Below - 5}, "start"
 }
 
 // niceTicks are round values from lo to hi, about wanted of them: the

@@ -100,6 +100,65 @@ func TestSweepSentence(t *testing.T) {
 	assert.Empty(t, SweepSentence(part), "nothing measured, nothing quoted")
 }
 
+// TestSweepSentenceSoFar: until the last setting arrives, the sentence
+// says how many are in, and a conclusion "at every step" is only of the
+// steps measured (issue 28: a widget said the unbounded queue got back
+// at every step with 3 of 24 settings in). The settings arrive in the
+// plan's order, policy by policy, as the page's workers send them.
+func TestSweepSentenceSoFar(t *testing.T) {
+	sw := retrySweep(t)
+	var outs []sweep.Outcome
+	for _, cv := range sw.Curves {
+		outs = append(outs, cv.Steps...)
+	}
+	for _, c := range []struct {
+		name, reason string
+		done         int // the first settings of the plan measured
+		prefix       string
+		has, hasNot  []string
+	}{
+		{"one", "the first setting in: the unbounded queue at 100/s gets back", 1,
+			"So far, 1 of 10 settings: over sale_rps from 100 to 200/s", []string{"the unbounded queue gets back to normal in most seeds at every step measured."},
+			[]string{"the bounded queue"}},
+		{"nine", "9 of 10 in: still so far", 9,
+			"So far, 9 of 10 settings: over sale_rps", []string{"the bounded queue gets back to normal in most seeds at every step measured."}, nil},
+		{"all", "every setting in: the sentence is final", 10,
+			"Over sale_rps", []string{"the bounded queue gets back to normal in most seeds at every step."}, []string{"So far", "measured"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			part := make([]sweep.Outcome, len(outs))
+			copy(part, outs[:c.done])
+			got := SweepSentence(sw.Spec.Assemble(part))
+			assert.True(t, strings.HasPrefix(got, c.prefix), "%s: %s", c.reason, got)
+			for _, w := range c.has {
+				assert.Contains(t, got, w, c.reason)
+			}
+			for _, w := range c.hasNot {
+				assert.NotContains(t, got, w, c.reason)
+			}
+		})
+	}
+}
+
+// TestMapSentenceSoFar: a map's sentence says how many cells are in
+// until the last arrives.
+func TestMapSentenceSoFar(t *testing.T) {
+	spec := sweep.MapSpec{Base: sim.DefaultConfig(), X: sweep.Axis{Knob: "sale_rps", From: 100, To: 200, Steps: 3},
+		Y: sweep.Axis{Knob: "retries", From: 0, To: 1, Steps: 2}, Seeds: 2}
+	m, err := sweep.RunMap(spec)
+	require.NoError(t, err)
+	var outs []sweep.Outcome
+	for _, row := range m.Cells {
+		outs = append(outs, row...)
+	}
+	part := make([]sweep.Outcome, len(outs))
+	copy(part, outs[:2])
+	assert.True(t, strings.HasPrefix(MapSentence(spec.Assemble(part)), "So far, 2 of 6 cells: the unbounded queue, seeds 1 to 2 in each cell: "),
+		"2 of 6 cells in: %s", MapSentence(spec.Assemble(part)))
+	assert.True(t, strings.HasPrefix(MapSentence(spec.Assemble(outs)), "The unbounded queue, seeds 1 to 2 in each cell: "),
+		"every cell in: %s", MapSentence(spec.Assemble(outs)))
+}
+
 func TestSweepMarks(t *testing.T) {
 	cv := sweep.Curve{Flips: []sweep.Mark{{From: 115, To: 120}, {From: 130, To: 135, Now: true}}, Crossings: []sweep.Mark{{From: 140, To: 145}}}
 	assert.Equal(t, []string{"From 115 to 120 most seeds stop getting back to normal.", "From 130 to 135 most seeds start getting back to normal.",
@@ -182,4 +241,28 @@ func TestNiceTicks(t *testing.T) {
 	assert.Equal(t, []float64{0, 1, 2, 3}, niceTicks(0, 3, 6, true), "a whole knob's ticks are whole")
 	assert.Equal(t, "0", KnobValue(niceTicks(-2, 2, 4, false)[2]), "no tick reads -0")
 	assert.Equal(t, []float64{7}, niceTicks(7, 7, 6, false), "a range of one value")
+}
+
+// TestSweepBelowLabelClear: the threshold's label is written where no
+// ring or diamond is, at the largest size the page draws it (issue 28:
+// "50.0% answered" lay under the unbounded queue's rings), and moves
+// off its first place, the left end, when a mark is there.
+func TestSweepBelowLabelClear(t *testing.T) {
+	sw := retrySweep(t)
+	ch := Sweep(sw)
+	require.NotEmpty(t, ch.Curves[0].Below, "the unbounded queue crosses the threshold within the range, near the left")
+	w := float64(len(ch.BelowLabel)) * labelCharW
+	left := ch.BelowAt.X
+	if ch.BelowAnchor == "end" {
+		left -= w
+	}
+	top, bottom := ch.BelowAt.Y-0.8*labelEm, ch.BelowAt.Y+0.25*labelEm
+	for _, cv := range ch.Curves {
+		for _, m := range append(append([]ChartMark(nil), cv.Below...), cv.Flips...) {
+			clear := m.X+markReach <= left || m.X-markReach >= left+w || m.Y+markReach <= top || m.Y-markReach >= bottom
+			assert.True(t, clear, "the label (%v..%v across, %v..%v down) is clear of %s's mark at (%v, %v)", left, left+w, top, bottom, cv.Policy, m.X, m.Y)
+		}
+	}
+	assert.NotEqual(t, Point{ch.Plot.X + labelPadding, ch.Below - 5}, ch.BelowAt, "a ring sits at the left end, above the line: the label moved")
+	assert.True(t, ch.Now < left || ch.Now > left+w, "the label is clear of the value now's line")
 }

@@ -954,8 +954,10 @@ func TestEmbedPageListsEveryKey(t *testing.T) {
 
 // TestLayout opens the three pages at a phone's width and a laptop's: no
 // page scrolls sideways, at 1,280 px the comparison shows every column
-// without scrolling, and a print opens the simulator's <details> (the chart
-// as a table, the fluid view) and closes them again after.
+// without scrolling, and a print leaves the simulator's <details> (the
+// chart as a table, the fluid view) as they are, printing their summaries
+// (issue 28: opened, the default run printed 27 pages), and writes the
+// settings as text, gone again after it (TestPrint prints the pages).
 func TestLayout(t *testing.T) {
 	s := startBrowser(t)
 	for _, width := range []int64{360, 1280} {
@@ -974,11 +976,14 @@ func TestLayout(t *testing.T) {
 			}
 			if page == "index.html" {
 				closed := `document.querySelectorAll('[data-shedsim-page] details:not([open])').length`
-				require.Positive(t, eval[float64](tb, closed), "the simulator has closed <details> to print")
-				assert.Zero(t, eval[float64](tb, `(() => { dispatchEvent(new Event('beforeprint')); return `+closed+`; })()`),
-					"every <details> is open for the print")
-				assert.Positive(t, eval[float64](tb, `(() => { dispatchEvent(new Event('afterprint')); return `+closed+`; })()`),
-					"they close again after it")
+				settings := `document.querySelectorAll('[data-shedsim-page] p.print-settings').length`
+				before := eval[float64](tb, closed)
+				require.Positive(t, before, "the simulator has closed <details>")
+				assert.Equal(t, before, eval[float64](tb, `(() => { dispatchEvent(new Event('beforeprint')); return `+closed+`; })()`),
+					"a print leaves them closed: their summaries print")
+				assert.Equal(t, 1.0, eval[float64](tb, settings), "the settings as text, for the print")
+				assert.Zero(t, eval[float64](tb, `(() => { dispatchEvent(new Event('afterprint')); return `+settings+`; })()`),
+					"gone again after it")
 			}
 			tb.noProblems()
 			tb.close()

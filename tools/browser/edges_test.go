@@ -82,6 +82,33 @@ const overlappingLabels = `(() => {
 	return out;
 })()`
 
+// tipsCollisions lists, in every sweep's chart on the page or in a
+// widget, the labels that run into one another (the threshold's, the
+// value now's, the curves' names, the ticks of both axes and the axis's
+// name) and the labels that run into a ring (a crossing of the
+// threshold) or a diamond (a flip): issue 28 found "50.0% answered" under
+// the rings, "0%" on "100" and "250" on "unbounded".
+const tipsCollisions = `(() => {
+	const roots = [document, ...[...document.querySelectorAll('shed-sim')].map(e => e.shadowRoot).filter(Boolean)];
+	const out = [];
+	const hit = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+	for (const root of roots) {
+		for (const svg of root.querySelectorAll('svg.tips-sweep')) {
+			const labels = [...svg.querySelectorAll('text')].map(t => ({t: t.textContent, r: t.getBoundingClientRect()})).filter(l => l.r.width > 0);
+			const marks = [...svg.querySelectorAll('circle.cross, path.flip')].map(m => ({t: m.getAttribute('class'), r: m.getBoundingClientRect()}));
+			for (let i = 0; i < labels.length; i++) {
+				for (let j = i + 1; j < labels.length; j++) {
+					if (hit(labels[i].r, labels[j].r)) out.push('"' + labels[i].t + '" runs into "' + labels[j].t + '"');
+				}
+				for (const m of marks) {
+					if (hit(labels[i].r, m.r)) out.push('"' + labels[i].t + '" runs into a ' + m.t);
+				}
+			}
+		}
+	}
+	return out;
+})()`
+
 // cutCaptions lists the captions of Where it tips' tables that run past
 // the right edge of their scrolling box, where the reader cannot read
 // them.
@@ -173,6 +200,7 @@ var edgePages = []struct {
 	{"lab", "lab.html", "", nil, waitQuiet},
 	{"planner", "planner.html", "", nil, waitQuiet},
 	{"sweep", "tips.html", tipsSweepQuery, []string{tipsRecorder}, func(tb *tab) { waitTips(tb, "sweeps", 1) }},
+	{"sweep-default", "tips.html", "", []string{tipsRecorder}, func(tb *tab) { waitTips(tb, "sweeps", 1) }},
 	{"map", "tips.html", "?kind=map", []string{tipsRecorder}, func(tb *tab) { waitTips(tb, "maps", 1) }},
 	{"embed", "embed.html", "", nil, waitQuiet},
 }
@@ -221,6 +249,7 @@ func TestNothingPastTheEdge(t *testing.T) {
 				}
 				if p.page == "tips.html" {
 					checkTipsChart(t, tb, width)
+					assert.Empty(t, eval[[]string](tb, tipsCollisions), "%s at %d px: the chart's labels that collide", p.page+p.query, width)
 					assert.Empty(t, eval[[]string](tb, cutCaptions), "%s at %d px: captions cut off", p.page+p.query, width)
 				}
 				tb.noProblems()

@@ -95,7 +95,7 @@ var iframeStart string
 // snippet says https://example.org, and its folder for /shedsim/.
 func (s snippets) at(siteURL string) snippets {
 	r := strings.NewReplacer(readmeOrigin+"/shedsim/", siteURL+"/", readmeOrigin, siteURL)
-	return snippets{r.Replace(s.Widget), s.Sweep, r.Replace(s.CSP), r.Replace(s.Iframe), r.Replace(s.Resize)}
+	return snippets{r.Replace(s.Widget), r.Replace(s.Sweep), r.Replace(s.CSP), r.Replace(s.Iframe), r.Replace(s.Resize)}
 }
 
 // TestEmbedPageShowsTheREADMEsSnippets holds embed.html's snippets, which
@@ -802,22 +802,52 @@ func TestEmbedFrame(t *testing.T) {
 }
 
 // TestEmbedWithoutCORS: a site served without Access-Control-Allow-Origin
-// on sim.wasm still draws the widget, from the base64 copy, and the
-// console names the header to add.
+// on sim.wasm (as python3 -m http.server serves it) still draws the
+// widgets, from the base64 copy, and the loader says so in one warning
+// that names the header and says the widgets work, with no error of its
+// own (issue 28, item 8: an author reads red as broken). The browser's
+// own red line for the refused fetch, which no script can silence, comes
+// on the first visit only: on the next, the loader reads the base64 copy
+// without trying sim.wasm, and the console has no error at all.
 func TestEmbedWithoutCORS(t *testing.T) {
 	s := startBrowser(t)
 	site := siteServer(t, s, false)
 	sn := readmeSnippets(t).at(site.URL)
 	host := blogServer(t, sn, blogs[:1])
-	tb := s.newTab(t, recorder)
-	tb.open(host.URL + "/light.html")
-	allWidgetsDone(tb, 2)
-	_, problems, _ := tb.logged()
-	named := false
-	for _, p := range problems {
-		named = named || strings.Contains(p, "shedsim:") && strings.Contains(p, `"Access-Control-Allow-Origin: *"`)
+	for _, visit := range []string{"first", "next"} {
+		t.Run(visit, func(t *testing.T) {
+			tb := s.newTab(t, recorder)
+			tb.open(host.URL + "/light.html")
+			allWidgetsDone(tb, 2)
+			requests, problems, warnings := tb.logged()
+			assert.Empty(t, problems, "console errors (the widgets work)")
+			assert.Contains(t, requests, site.URL+"/sim.wasm.js", "the widgets read the base64 copy")
+			var ours []string
+			for _, w := range warnings {
+				if strings.HasPrefix(w, "shedsim:") {
+					ours = append(ours, w)
+				}
+			}
+			// The iframe streams sim.wasm from its own origin, the site's,
+			// on every visit; the blog tries on the first only.
+			wasm := 0
+			for _, u := range requests {
+				if u == site.URL+"/sim.wasm" {
+					wasm++
+				}
+			}
+			if visit == "first" {
+				assert.Equal(t, 2, wasm, "the first visit tries to stream sim.wasm (and the iframe streams it)")
+				t.Logf("the browser's own errors on the first visit: %q", tb.browserErrors())
+				if assert.Len(t, ours, 1, "one warning from the loader") {
+					assert.Contains(t, ours[0], `"Access-Control-Allow-Origin: *"`, "it names the header")
+					assert.Contains(t, ours[0], "The widgets still work", "it says they work")
+				}
+				return
+			}
+			assert.Equal(t, 1, wasm, "the next visit does not try sim.wasm again (the iframe's own fetch is the one)")
+			assert.Empty(t, ours, "no warning on the next visit")
+			assert.Empty(t, tb.browserErrors(), "the browser's own errors on the next visit")
+		})
 	}
-	assert.True(t, named, "a console error names the header; the page logged:\n  %s", strings.Join(problems, "\n  "))
-	requests, _, _ := tb.logged()
-	assert.Contains(t, requests, site.URL+"/sim.wasm.js", "the widget falls back to the base64 copy")
 }

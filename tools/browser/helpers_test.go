@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
@@ -163,7 +164,10 @@ type tab struct {
 	requests []string // every URL the tab requested, in order
 	problems []string // console errors and uncaught exceptions
 	warnings []string // console warnings
-	trace    traceLog // the trace events, while tracing (trace_test.go)
+	// browser are the errors the browser itself logs (a refused CORS
+	// fetch, a resource that failed), as its console shows them in red.
+	browser []string
+	trace   traceLog // the trace events, while tracing (trace_test.go)
 }
 
 // newTab opens a tab in s's browser that closes when tb ends and gives up
@@ -186,6 +190,9 @@ func (s *session) newTab(tb testing.TB, scripts ...string) *tab {
 	err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 		if _, err := cdp.Call(ctx, tg, network.Enable, network.EnableParams{}); err != nil {
 			return fmt.Errorf("network.enable: %w", err)
+		}
+		if _, err := cdp.Call(ctx, tg, cdplog.Enable, cdp.Empty{}); err != nil {
+			return fmt.Errorf("log.enable: %w", err)
 		}
 		for _, src := range scripts {
 			if _, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument,
@@ -215,6 +222,10 @@ func (t *tab) listen(ev any) {
 			t.problems = append(t.problems, "console."+string(ev.Type)+": "+consoleText(ev.Args))
 		case runtime.ConsoleAPICalledTypeWarning:
 			t.warnings = append(t.warnings, consoleText(ev.Args))
+		}
+	case *cdplog.EventEntryAdded:
+		if e := ev.Entry; e != nil && e.Level == cdplog.EntryLevelError {
+			t.browser = append(t.browser, string(e.Source)+": "+e.Text+" "+e.URL)
 		}
 	case *tracing.EventDataCollected:
 		t.trace.add(ev.Value)
@@ -249,6 +260,13 @@ func consoleText(args []*runtime.RemoteObject) string {
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// browserErrors returns a copy of the errors the browser logged itself.
+func (t *tab) browserErrors() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]string(nil), t.browser...)
 }
 
 // logged returns copies of what the tab recorded so far.

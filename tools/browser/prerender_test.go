@@ -82,6 +82,11 @@ func holdEngine(tb *tab) *heldEngine {
 		}
 	}))
 	tb.do("holding back sim.wasm", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		// A first visit's: the site's service worker, which an earlier tab
+		// of the test registered, would answer from its cache, unheld.
+		if _, err := cdp.Call(ctx, tg, network.SetBypassServiceWorker, network.SetBypassServiceWorkerParams{Bypass: true}); err != nil {
+			return err
+		}
 		_, err := cdp.Call(ctx, tg, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*/sim.wasm*"}}})
 		return err
 	}))

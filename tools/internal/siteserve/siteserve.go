@@ -11,12 +11,13 @@ import (
 
 // contentTypes are set explicitly, whatever the system's MIME tables say.
 var contentTypes = map[string]string{
-	".wasm": "application/wasm",
-	".js":   "text/javascript; charset=utf-8",
-	".html": "text/html; charset=utf-8",
-	".css":  "text/css; charset=utf-8",
-	".svg":  "image/svg+xml",
-	".json": "application/json",
+	".wasm":        "application/wasm",
+	".js":          "text/javascript; charset=utf-8",
+	".html":        "text/html; charset=utf-8",
+	".css":         "text/css; charset=utf-8",
+	".svg":         "image/svg+xml",
+	".json":        "application/json",
+	".webmanifest": "application/manifest+json",
 }
 
 // Handler serves the files under dir, with explicit content types and no
