@@ -524,7 +524,8 @@ func placeBelowLabel(ch SweepChart) (Point, string) {
 						continue
 					}
 					a := run[i-1]
-					n := int(math.Ceil(math.Hypot(pt.X-a.X, pt.Y-a.Y)))
+					dx, dy := pt.X-a.X, pt.Y-a.Y
+					n := int(math.Ceil(math.Sqrt(float64(dx*dx) + float64(dy*dy)))) // the segment's length; Sqrt is exact everywhere, Hypot is not
 					for j := 1; j < n; j++ {
 						f := float64(j) / float64(n)
 						if in(a.X+float64(f*(pt.X-a.X)), a.Y+float64(f*(pt.Y-a.Y))) {
