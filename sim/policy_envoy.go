@@ -63,7 +63,7 @@ func init() {
 			Owner: policy, validatedHere: true, Help: "Envoy's adaptive concurrency: " + help + " (0: " + zero + ")"}
 	}
 	definePolicy(Envoy, policySpec{
-		key: "envoy", title: "Adaptive concurrency (Envoy)", short: "Envoy", noun: "Envoy's adaptive concurrency",
+		key: "envoy", title: "Envoy's adaptive limit", short: "Envoy", noun: "Envoy's adaptive concurrency",
 		light: "#8c2d19", dark: "#f08a70", dash: "4 2",
 		rule: 37,
 		settings: []string{"envoy_update_ms", "envoy_min_rtt_interval_s", "envoy_request_count", "envoy_jitter_pct", "envoy_buffer_pct",

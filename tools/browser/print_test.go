@@ -16,6 +16,8 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/shedsim/shedsim/sim"
 )
 
 // A4 paper, in inches, as page.PrintToPDF takes it.
@@ -91,10 +93,11 @@ func TestPrint(t *testing.T) {
 			"Settings: Start from a sample: The sale; Policy: Unbounded queue; Workers: 8; Service time (ms, mean): 80;"},
 		{"lab", "lab.html", "", "the lab's recorded runs", nil, waitQuiet, 3, "Settings: Policy: Unbounded queue; Retries: none; Sale: 150/s; Client timeout: 2 s."},
 		{"planner", "planner.html", "", "a plan and its table", nil, waitQuiet, 2, "Settings: Arrival rate (requests per s): 120; Mean service time (ms): 45;"},
-		{"sweep", "tips.html", tipsSweepQuery, "a sweep: its chart, its table with its values", []string{tipsRecorder}, func(tb *tab) { waitTips(tb, "sweeps", 1) }, 4,
+		{"sweep", "tips.html", tipsSweepQuery, "a sweep: its chart, its table with its values, a row per policy and step", []string{tipsRecorder}, func(tb *tab) { waitTips(tb, "sweeps", 1) }, 2 + len(sim.Policies)/2,
 			"Settings: Show: A sweep of one knob; Knob: Sale traffic (sale_rps); From: 100; To: 200; Steps: 5;"},
 		{"map", "tips.html", "?kind=map", "a map", []string{tipsRecorder}, func(tb *tab) { waitTips(tb, "maps", 1) }, 3, "Settings: Show: A map of two knobs;"},
-		{"embed", "embed.html", "", "the instructions and two widgets", nil, waitQuiet, 5, "Settings: Retries (per person): 0; Sale traffic (people per s): 200."},
+		{"embed", "embed.html", "", "the instructions and two widgets, and the table of settings, a row each", nil, waitQuiet, 4 + len(sim.Settings())/25,
+			"Settings: Retries (per person): 0; Sale traffic (people per s): 200."},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tb := s.newTab(t, c.scripts...)

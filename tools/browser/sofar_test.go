@@ -3,11 +3,14 @@
 package browser
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/shedsim/shedsim/sim"
 )
 
 // sentenceRecorder keeps every text the tips page's sentence and status
@@ -46,7 +49,7 @@ func TestSweepSaysSoFar(t *testing.T) {
 	require.NotEmpty(t, partial, "the sentence was drawn before every setting was in: %q", said.Sentences)
 	for _, p := range partial {
 		assert.True(t, strings.HasPrefix(p, "So far, "), "a sentence drawn before the last setting says so: %q", p)
-		assert.Contains(t, p, " of 24 settings: over retries from 0 to 3", "it counts the settings")
+		assert.Contains(t, p, " of "+strconv.Itoa(4*len(sim.Policies))+" settings: over retries from 0 to 3", "it counts the settings: 4 steps, every policy")
 	}
 	require.Len(t, final, 1, "one sentence once every setting is in")
 	assert.True(t, strings.HasPrefix(final[0], "Over retries from 0 to 3"), "the finished sweep's sentence: %q", final[0])
@@ -54,6 +57,6 @@ func TestSweepSaysSoFar(t *testing.T) {
 	for _, st := range said.Status {
 		assert.NotRegexp(t, `\bworkers?\b`, st, "the status line names browser threads, not the model's workers")
 	}
-	assert.Regexp(t, `^24 settings, 120 runs, in \d+ browser threads?\.$`, said.Status[len(said.Status)-1], "the finished status")
+	assert.Regexp(t, `^`+strconv.Itoa(4*len(sim.Policies))+` settings, `+strconv.Itoa(20*len(sim.Policies))+` runs, in \d+ browser threads?\.$`, said.Status[len(said.Status)-1], "the finished status")
 	tb.noProblems()
 }
