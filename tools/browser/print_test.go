@@ -96,7 +96,7 @@ func TestPrint(t *testing.T) {
 		{"sweep", "tips.html", tipsSweepQuery, "a sweep: its chart, its table with its values, a row per policy and step", []string{tipsRecorder}, func(tb *tab) { waitTips(tb, "sweeps", 1) }, 2 + len(sim.Policies)/2,
 			"Settings: Show: A sweep of one knob; Knob: Sale traffic (sale_rps); From: 100; To: 200; Steps: 5;"},
 		{"map", "tips.html", "?kind=map", "a map", []string{tipsRecorder}, func(tb *tab) { waitTips(tb, "maps", 1) }, 3, "Settings: Show: A map of two knobs;"},
-		{"embed", "embed.html", "", "the instructions and two widgets, and the table of settings, a row each", nil, waitQuiet, 4 + len(sim.Settings())/25,
+		{"embed", "embed.html", "", "the instructions and two widgets, and the table of settings, a row each", nil, waitQuiet, 5 + len(sim.Settings())/25,
 			"Settings: Retries (per person): 0; Sale traffic (people per s): 200."},
 	} {
 		t.Run(c.name, func(t *testing.T) {
