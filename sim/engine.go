@@ -50,25 +50,15 @@ const (
 	gaveUp // timed out, by the person's patience before the timeout (rule 4a)
 )
 
-// engine is one run in progress.
+// engine is one run in progress. Its state is grouped by concern, each
+// group a struct of its own embedded here, so the engine reads its fields
+// as its own.
 type engine struct {
 	cfg Config // the run's Config; what the engine needs in other units follows
 	// times in ns
-	end, saleStart, saleEnd                 int64
-	timeout, retryDelay, retryJitter        int64
-	refusalCost, codelTarget, codelInterval int64
-	normalGap, saleGap                      float64 // mean ns between arrivals; 0 for no arrivals; saleGap -1 for a shaped sale
-	bound                                   int
-	// the policy's mechanisms, from its spec (policy.go): what it does
-	// with an arrival, how a worker takes from the queue, and what it
-	// drops or refuses as a worker picks a request up; pickup says it
-	// sheds anything there
-	admitRule admission
-	takeRule  taking
-	shedRule  shedding
-	pickup    bool
-	lim       *limitState // the adaptive limit, for a policy with one (limiter.go)
-	retries   int32
+	end, saleStart, saleEnd int64
+	timeout                 int64
+	normalGap, saleGap      float64 // mean ns between arrivals; 0 for no arrivals; saleGap -1 for a shaped sale
 	// who is measured (rule 15) and from when back to normal is (rule 17):
 	// the sale's, unless an incident alone triggers the run (see
 	// Config.PeopleStartS)
@@ -79,39 +69,18 @@ type engine struct {
 	// ramps, and its waves' length and spacing (waveEvery 0 for one wave)
 	ramp, waveLen, waveEvery int64
 
-	// the incidents (rules 22 and 23; see incident.go)
-	incidents          bool    // any incident, or latency that grows with load: the service draw is stretched
-	heap               float64 // HeapRequests, or 0 (rule 26)
-	slowStart, slowEnd int64
-	slowFactor         float64
-	lossStart, lossEnd int64
-	lossWorkers        int
-	down               int   // workers gone now
-	owed               int   // workers still to go, busy refusing when the loss started
-	goneNS             int64 // worker time gone, booked to the run's end when a worker goes
-	killed             int   // requests lost with the worker serving them
-
 	arrivals, orders, service, jitter stream
 	// ordersBelow is OrderShare as a bound on the orders stream's draws:
 	// a person comes to order when the draw's top 53 bits are below it
 	// (comesToOrder).
 	ordersBelow uint64
+	draw        serviceDraw // how service times are drawn (rule 3a)
 
-	draw         serviceDraw // how service times are drawn (rule 3a)
-	patient      bool        // people may give up before the timeout (rule 4a)
-	patienceMean float64     // ns
-	patience     stream
+	policyState
+	incidentState
+	clientState
 
-	// the sending side's client strategy (see Client)
-	backoffBase, backoffCap                              float64 // ns
-	tokens                                               int64
-	refusalCostTokens, timeoutCostTokens, refill         int64
-	history                                              slidingWindow
-	clientRand                                           stream
-	capacityPerNS                                        float64 // workers / mean service, requests per ns
-	retriesMade, retriesDeclined, throttled, retriesSent int
-	tokensSpent, tokensRefilled                          int64
-
+	// the event loop's: the clock, what is due, the queue and the workers
 	now      int64
 	stop     int64  // where the loop stops to look: the run's end, or the series' next step if sooner
 	seq      uint64 // the next event's seq
@@ -139,8 +108,6 @@ type engine struct {
 	queueSeq    uint64
 	refusals    ring[id] // refusal work waiting for a worker (rule 12)
 	free        int      // idle workers
-	lastEmpty   int64    // codel: when an arrival last found the queue empty
-
 	// the stretch of constant rate the last arrival was drawn in (rule 2):
 	// its mean gap, ns, and its end, ns (where the rate changes or the run
 	// ends); 0 for none, as when the rate is 0 or shaped
@@ -163,7 +130,64 @@ type engine struct {
 	used  int  // ids handed out from the pool so far
 	spare []id // ids free for reuse
 
-	// what is measured
+	measures
+	series *seriesRecorder // nil unless the Config asks for a series
+}
+
+// policyState is the policy's part of a run: its mechanisms, from its
+// spec (policy.go), and what they keep.
+type policyState struct {
+	// what the policy does with an arrival, how a worker takes from the
+	// queue, and what it drops or refuses as a worker picks a request up;
+	// pickup says it sheds anything there
+	admitRule admission
+	takeRule  taking
+	shedRule  shedding
+	pickup    bool
+	bound     int         // the queue's bound, for bounded and priority (rule 8)
+	lim       *limitState // the adaptive limit, for a policy with one (limiter.go)
+	// codel's target and interval, ns (rule 9), and when an arrival last
+	// found the queue empty
+	codelTarget, codelInterval int64
+	lastEmpty                  int64
+	refusalCost                int64 // ns of a worker's time to say no (rule 12)
+}
+
+// incidentState is the incidents' part of a run (rules 22, 23 and 26;
+// see incident.go).
+type incidentState struct {
+	incidents          bool    // any incident, or latency that grows with load: the service draw is stretched
+	heap               float64 // HeapRequests, or 0 (rule 26)
+	slowStart, slowEnd int64
+	slowFactor         float64
+	lossStart, lossEnd int64
+	lossWorkers        int
+	down               int   // workers gone now
+	owed               int   // workers still to go, busy refusing when the loss started
+	goneNS             int64 // worker time gone, booked to the run's end when a worker goes
+	killed             int   // requests lost with the worker serving them
+}
+
+// clientState is the sending side's part of a run: retries, the client
+// strategy (see Client) and people's patience.
+type clientState struct {
+	retries                                              int32
+	retryDelay, retryJitter                              int64   // ns
+	backoffBase, backoffCap                              float64 // ns
+	tokens                                               int64
+	refusalCostTokens, timeoutCostTokens, refill         int64
+	history                                              slidingWindow
+	clientRand                                           stream
+	capacityPerNS                                        float64 // workers / mean service, requests per ns
+	retriesMade, retriesDeclined, throttled, retriesSent int
+	tokensSpent, tokensRefilled                          int64
+	patient                                              bool    // people may give up before the timeout (rule 4a)
+	patienceMean                                         float64 // ns
+	patience                                             stream
+}
+
+// measures is what a run measures, for its Result.
+type measures struct {
 	windows                        []Window
 	sale                           Sale
 	waits                          waitHistogram
@@ -174,14 +198,12 @@ type engine struct {
 	longestWait                    int64
 	longestQueue                   int
 	saleAttempts                   int
-	// the sale's attempts a worker took into service, those of them that
-	// had waited in the queue, and the sum of their waits in ns, in 128
-	// bits (hi, lo): 64 could overflow in a day-long run, and an integer
-	// sum is the same in any order
-	saleServed, saleWaited int
+	// of the sale's attempts a worker took into service
+	// (queueWaits.count()), those that had waited in the queue, and the
+	// sum of their waits in ns, in 128 bits (hi, lo): 64 could overflow
+	// in a day-long run, and an integer sum is the same in any order
+	saleWaited             int
 	saleWaitHi, saleWaitLo uint64
-
-	series *seriesRecorder // nil unless the Config asks for a series
 }
 
 // Run simulates one Config and returns what it measured, or the Config's
@@ -231,32 +253,35 @@ func ms(x float64) int64 { return int64(math.Round(x * 1e6)) }
 // prev's memory instead of allocating its own.
 func newEngine(c Config, prev *engine) *engine {
 	e := &engine{
-		cfg:           c,
-		end:           int64(math.Round(c.DurationS * 1e9)),
-		saleStart:     int64(math.Round(c.SaleStartS * 1e9)),
-		saleEnd:       int64(math.Round(c.SaleEndS() * 1e9)),
-		timeout:       ms(c.TimeoutMS),
-		retryDelay:    ms(c.RetryDelayMS),
-		retryJitter:   ms(c.RetryJitterMS),
-		refusalCost:   ms(c.RefusalCostMS),
-		codelTarget:   ms(c.CoDelTargetMS),
-		codelInterval: ms(c.CoDelIntervalMS),
-		retries:       int32(c.Retries),
-		arrivals:      newStream(c.Seed, streamArrivals),
-		orders:        newStream(c.Seed, streamOrders),
-		service:       newStream(c.Seed, streamService),
-		jitter:        newStream(c.Seed, streamJitter),
-		free:          c.Workers,
-		draw:          newServiceDraw(c),
-
-		backoffBase:       c.BackoffBaseMS * 1e6,
-		backoffCap:        c.BackoffCapMS * 1e6,
-		tokens:            int64(c.BudgetTokens),
-		refusalCostTokens: int64(c.BudgetRefusalCost),
-		timeoutCostTokens: int64(c.BudgetTimeoutCost),
-		refill:            int64(c.BudgetRefill),
-		clientRand:        newStream(c.Seed, streamClient),
-		capacityPerNS:     float64(c.Workers) / (c.ServiceMS * 1e6),
+		cfg:       c,
+		end:       int64(math.Round(c.DurationS * 1e9)),
+		saleStart: int64(math.Round(c.SaleStartS * 1e9)),
+		saleEnd:   int64(math.Round(c.SaleEndS() * 1e9)),
+		timeout:   ms(c.TimeoutMS),
+		arrivals:  newStream(c.Seed, streamArrivals),
+		orders:    newStream(c.Seed, streamOrders),
+		service:   newStream(c.Seed, streamService),
+		jitter:    newStream(c.Seed, streamJitter),
+		draw:      newServiceDraw(c),
+		policyState: policyState{
+			refusalCost:   ms(c.RefusalCostMS),
+			codelTarget:   ms(c.CoDelTargetMS),
+			codelInterval: ms(c.CoDelIntervalMS),
+		},
+		clientState: clientState{
+			retries:           int32(c.Retries),
+			retryDelay:        ms(c.RetryDelayMS),
+			retryJitter:       ms(c.RetryJitterMS),
+			backoffBase:       c.BackoffBaseMS * 1e6,
+			backoffCap:        c.BackoffCapMS * 1e6,
+			tokens:            int64(c.BudgetTokens),
+			refusalCostTokens: int64(c.BudgetRefusalCost),
+			timeoutCostTokens: int64(c.BudgetTimeoutCost),
+			refill:            int64(c.BudgetRefill),
+			clientRand:        newStream(c.Seed, streamClient),
+			capacityPerNS:     float64(c.Workers) / (c.ServiceMS * 1e6),
+		},
+		free: c.Workers,
 	}
 	if c.Patience == ExponentialPatience {
 		e.patient = true
@@ -284,6 +309,8 @@ func newEngine(c Config, prev *engine) *engine {
 	if prev != nil {
 		e.recycle(prev)
 	}
+	e.waits.size(e.end)
+	e.queueWaits.size(e.end)
 	if c.Shaped() {
 		e.startShape()
 	}
@@ -926,14 +953,13 @@ func (e *engine) serve(i id, a *attempt) {
 
 // noteServed counts a sale attempt taken into service after waiting w ns
 // in the queue (Sale.WaitedShare, Sale.MeanWaitMS, Sale.P99QueueWaitMS).
-func (e *engine) noteServed(w int64) {
-	e.saleServed++
-	e.queueWaits.add(w)
+func (m *measures) noteServed(w int64) {
+	m.queueWaits.add(w)
 	if w > 0 {
-		e.saleWaited++
+		m.saleWaited++
 		var carry uint64
-		e.saleWaitLo, carry = bits.Add64(e.saleWaitLo, uint64(w), 0)
-		e.saleWaitHi += carry
+		m.saleWaitLo, carry = bits.Add64(m.saleWaitLo, uint64(w), 0)
+		m.saleWaitHi += carry
 	}
 }
 
@@ -1169,10 +1195,10 @@ func (e *engine) result() Result {
 	if e.peopleEnd > e.peopleStart {
 		s.RefusingShare = float64(e.saleRefusingNS) / float64(float64(c.Workers)*float64(e.peopleEnd-e.peopleStart))
 	}
-	if e.saleServed > 0 {
-		s.WaitedShare = float64(e.saleWaited) / float64(e.saleServed)
+	if served := e.queueWaits.count(); served > 0 {
+		s.WaitedShare = float64(e.saleWaited) / float64(served)
 		sum := float64(float64(e.saleWaitHi)*0x1p64) + float64(e.saleWaitLo) // ns
-		s.MeanWaitMS = sum / float64(e.saleServed) / 1e6
+		s.MeanWaitMS = sum / float64(served) / 1e6
 	}
 	s.MedianWaitMS = e.waits.quantileMS(0.5)
 	s.P99WaitMS = e.waits.quantileMS(0.99)

@@ -4,29 +4,28 @@ import "math/bits"
 
 // waitHistogram counts waits in microseconds in log-linear buckets, after
 // HdrHistogram: exact below 2,048 µs, then 1,024 buckets for every power of
-// two, so a quantile is within 1/2,048 (0.05%) of the true value. Its memory
-// follows the longest wait, not the number of waits: at most 115 KB for a
-// day-long wait, 45 KB for the post's 2 s ones.
+// two, so a quantile is within 1/2,048 (0.05%) of the true value. It has a
+// bucket for every wait up to the run's length (size), no wait being longer
+// than the run: 78 KB for the post's 300 s, 115 KB for a day.
 type waitHistogram struct {
 	counts []uint32
-	groups []uint32 // the counts' sums a group of 1,024 buckets each (bucket >> groupBits)
-	n      int
+	// the counts' sums a group of 1,024 buckets each (bucket >> groupBits):
+	// 55 at most, as a bucket is under 55 x 1,024 (waitBucket of 2^64 µs)
+	groups [64]uint32
 }
 
 // groupBits is log2 of a group's buckets: a quantile passes whole groups
-// before it looks at buckets (a default run's median passed some 12,000
-// buckets one by one, 2% of its instructions under WebAssembly).
+// before it looks at buckets.
 const groupBits = 10
 
 const exactBelow = 2048 // µs
 
+// waitBucket is the bucket of a wait of us µs: us itself below 2,048 µs;
+// above, with e = len(us) − 11 bits dropped, e·1,024 + us>>e, which runs
+// on from 2,048 as us>>e runs over [1,024, 2,048) for each e.
 func waitBucket(us uint64) int {
-	if us < exactBelow {
-		return int(us)
-	}
-	e := bits.Len64(us) - 11 // >= 1
-	sub := us >> uint(e)     // in [1024, 2048)
-	return exactBelow + (e-1)*1024 + int(sub-1024)
+	e := max(bits.Len64(us)-11, 0)
+	return e<<10 + int(us>>uint(e))
 }
 
 // bucketValue is the midpoint of bucket i, in µs.
@@ -39,31 +38,52 @@ func bucketValue(i int) uint64 {
 	return sub<<e + (1<<e)/2
 }
 
+// size empties h and gives it a bucket for every wait up to longestNS,
+// keeping its memory where it is large enough.
+func (h *waitHistogram) size(longestNS int64) {
+	n := waitBucket(uint64(max(longestNS, 0))/1000) + 1
+	if cap(h.counts) < n {
+		h.counts = make([]uint32, n)
+	} else {
+		h.counts = h.counts[:n]
+		clear(h.counts)
+	}
+	h.groups = [64]uint32{}
+}
+
+// inUse is the groups that hold buckets.
+func (h *waitHistogram) inUse() []uint32 {
+	return h.groups[:(len(h.counts)-1)>>groupBits+1]
+}
+
+// add counts a wait of waitNS ns. A wait that is negative or longer than
+// size allowed for is a bug in the engine, and panics on the index. Small
+// enough for the engine's loops to take inline.
 func (h *waitHistogram) add(waitNS int64) {
-	if waitNS < 0 {
-		waitNS = 0
-	}
 	i := waitBucket(uint64(waitNS) / 1000)
-	if i >= len(h.counts) { // grown, and its groups with it: a group for every bucket
-		grown := make([]uint32, i+1+i/4)
-		copy(grown, h.counts)
-		h.counts = grown
-		h.groups = append(h.groups, make([]uint32, (len(grown)-1)>>groupBits+1-len(h.groups))...)
-	}
 	h.counts[i]++
-	h.groups[i>>groupBits]++
-	h.n++
+	h.groups[i>>groupBits&(len(h.groups)-1)]++ // the mask drops a bounds check: i>>groupBits < 55
+}
+
+// count is the number of waits counted: the groups' sum.
+func (h *waitHistogram) count() int {
+	n := 0
+	for _, g := range h.groups {
+		n += int(g)
+	}
+	return n
 }
 
 // quantileMS returns the nearest-rank q-quantile in milliseconds: the
 // smallest bucket holding at least ceil(q x n) of the waits. It returns
 // nil when the histogram is empty.
 func (h *waitHistogram) quantileMS(q float64) *float64 {
-	if h.n == 0 {
+	n := h.count()
+	if n == 0 {
 		return nil
 	}
-	rank := uint64(float64(q * float64(h.n)))
-	if float64(rank) < q*float64(h.n) {
+	rank := uint64(float64(q * float64(n)))
+	if float64(rank) < q*float64(n) {
 		rank++
 	}
 	if rank < 1 {
@@ -75,10 +95,11 @@ func (h *waitHistogram) quantileMS(q float64) *float64 {
 	// and fewer to pass (a p99 sits near the longest wait).
 	// Either way the whole groups before it are passed first.
 	if q > 0.5 {
-		above, keep := uint64(0), uint64(h.n)-rank
-		g := len(h.groups) - 1
-		for g > 0 && above+uint64(h.groups[g]) <= keep {
-			above += uint64(h.groups[g])
+		above, keep := uint64(0), uint64(n)-rank
+		groups := h.inUse()
+		g := len(groups) - 1
+		for g > 0 && above+uint64(groups[g]) <= keep {
+			above += uint64(groups[g])
 			g--
 		}
 		for i := min(len(h.counts), (g+1)<<groupBits) - 1; i >= 0; i-- {
@@ -90,8 +111,9 @@ func (h *waitHistogram) quantileMS(q float64) *float64 {
 	} else {
 		var seen uint64
 		g := 0
-		for g < len(h.groups)-1 && seen+uint64(h.groups[g]) < rank {
-			seen += uint64(h.groups[g])
+		groups := h.inUse()
+		for g < len(groups)-1 && seen+uint64(groups[g]) < rank {
+			seen += uint64(groups[g])
 			g++
 		}
 		for i := g << groupBits; i < len(h.counts); i++ {

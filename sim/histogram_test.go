@@ -34,6 +34,7 @@ func TestQuantileIsNearestRank(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 99))
 	for _, tt := range tests {
 		var h waitHistogram
+		h.size(3600e9)
 		waits := make([]int64, tt.n)
 		for i := range waits {
 			waits[i] = tt.wait(r)
@@ -50,4 +51,51 @@ func TestQuantileIsNearestRank(t *testing.T) {
 	}
 	var empty waitHistogram
 	assert.Nil(t, empty.quantileMS(0.99), "no waits, no quantile")
+	empty.size(300e9)
+	assert.Nil(t, empty.quantileMS(0.99), "sized, still no waits")
+	assert.Panics(t, func() { empty.add(301e9) }, "a wait longer than the run is the engine's bug, not a count")
+	assert.Panics(t, func() { empty.add(-1) }, "so is a negative wait")
+	h := waitHistogram{}
+	h.size(3600e9)
+	h.add(1e9)
+	h.size(2e9)
+	assert.Equal(t, 0, h.count(), "sizing again empties it")
+	assert.Nil(t, h.quantileMS(0.5))
+	h.add(2e9)
+	assert.Equal(t, 2000.384, *h.quantileMS(0.5), "2 s falls in the bucket [1,953, 1,954) x 1,024 µs: its midpoint, 1,953 x 1,024 + 512 µs")
+}
+
+// TestWaitBuckets checks the buckets' edges, worked by hand: exact to
+// 2,047 µs; then 1,024 buckets for each power of two, [2,048, 4,096) µs in
+// steps of 2, [4,096, 8,192) in steps of 4, and so on.
+func TestWaitBuckets(t *testing.T) {
+	for _, tt := range []struct {
+		us     uint64
+		bucket int
+	}{
+		{0, 0}, {1, 1}, {2047, 2047},
+		{2048, 2048}, {2049, 2048}, {2050, 2049}, {4095, 3071},
+		{4096, 3072}, {4099, 3072}, {4100, 3073}, {8191, 4095},
+		{8192, 4096},
+		{2_000_000, 10*1024 + 1953}, // 2 s: 2,000,000 >> 10 = 1,953
+	} {
+		assert.Equal(t, tt.bucket, waitBucket(tt.us), "%d µs", tt.us)
+	}
+	// Every bucket from 0 to a day's holds a run of waits that starts where
+	// the one before it ends, and its midpoint lies in it.
+	for i := 1; i <= waitBucket(86_400e6); i++ {
+		lo := bucketStart(i)
+		require.Equal(t, i-1, waitBucket(lo-1), "bucket %d starts where %d ends", i, i-1)
+		require.Equal(t, i, waitBucket(lo), "bucket %d starts at %d µs", i, lo)
+		require.Equal(t, i, waitBucket(bucketValue(i)), "bucket %d holds its midpoint", i)
+	}
+}
+
+// bucketStart is the least wait in µs that falls in bucket i.
+func bucketStart(i int) uint64 {
+	if i < exactBelow {
+		return uint64(i)
+	}
+	e := uint(i>>10 - 1)
+	return uint64(i-int(e)<<10) << e
 }

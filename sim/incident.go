@@ -236,18 +236,24 @@ func started(a *attempt) int64 { return int64(a.seq) }
 // so that the post's runs pay a single test for it.
 func (e *engine) stretch(a *attempt, d float64) float64 {
 	a.seq = uint64(e.now) // when its service started, should a loss take its worker (seq has done its work)
-	d = e.slowed(e.now, d)
-	if e.heap > 0 {
-		d = float64(d * loadFactor(e.heap, e.queue.len()))
+	return e.stretched(e.now, d, e.queue.len())
+}
+
+// stretched is d, a service time drawn for a service that starts at start
+// (ns) with queued requests waiting, slowed as rules 23 and 26 say.
+func (in *incidentState) stretched(start int64, d float64, queued int) float64 {
+	d = in.slowed(start, d)
+	if in.heap > 0 {
+		d = float64(d * loadFactor(in.heap, queued))
 	}
 	return d
 }
 
 // slowed is d, a service time drawn for a service that starts at start
 // (ns), times the slowdown's factor if the slowdown is on then (rule 23).
-func (e *engine) slowed(start int64, d float64) float64 {
-	if start >= e.slowStart && start < e.slowEnd {
-		return float64(d * e.slowFactor)
+func (in *incidentState) slowed(start int64, d float64) float64 {
+	if start >= in.slowStart && start < in.slowEnd {
+		return float64(d * in.slowFactor)
 	}
 	return d
 }

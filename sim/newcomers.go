@@ -193,14 +193,13 @@ func (e *engine) newcomers(c *crowd, free freeTree) {
 		queue[n+waits] = math.MaxInt64
 		e.longestQueue = max(e.longestQueue, n+waits-left)
 		e.longestWait = max(e.longestWait, p-at)
-		// noteServed, for the sale's people.
-		waited := p - at
-		e.saleWaited += sale & b2i(waited > 0)
-		var carry uint64
-		e.saleWaitLo, carry = bits.Add64(e.saleWaitLo, uint64(waited)&-uint64(sale), 0)
-		e.saleWaitHi += carry
-		if sale != 0 {
+		if sale != 0 { // noteServed, for the sale's people
+			waited := p - at
 			e.queueWaits.add(waited)
+			e.saleWaited += b2i(waited > 0)
+			var carry uint64
+			e.saleWaitLo, carry = bits.Add64(e.saleWaitLo, uint64(waited), 0)
+			e.saleWaitHi += carry
 		}
 		// The worker, as free.replace sets it. With eight leaves (up to
 		// eight workers, the post's among them) the walk is written out:
@@ -238,7 +237,6 @@ func (e *engine) newcomers(c *crowd, free freeTree) {
 	e.wasted += attempts - answered
 	sale, saleAnswered := e.saleAttempts-before.sale, e.sale.Answered-before.saleAnswered
 	e.sale.People += sale
-	e.saleServed += sale
 	e.sale.TimedOut += sale - saleAnswered
 	e.wastedNS -= e.usefulNS - before.usefulNS
 	e.newcomersTook += attempts

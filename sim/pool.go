@@ -67,10 +67,5 @@ func (e *engine) recycle(old *engine) {
 	e.refusing = ring[event]{buf: old.refusing.buf}
 	e.retryLine = ring[event]{buf: old.retryLine.buf}
 	e.lines = old.lines
-	clear(old.waits.counts)
-	clear(old.waits.groups)
-	e.waits = waitHistogram{counts: old.waits.counts, groups: old.waits.groups}
-	clear(old.queueWaits.counts)
-	clear(old.queueWaits.groups)
-	e.queueWaits = waitHistogram{counts: old.queueWaits.counts, groups: old.queueWaits.groups}
+	e.waits, e.queueWaits = old.waits, old.queueWaits
 }
