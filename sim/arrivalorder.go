@@ -171,8 +171,8 @@ func (e *engine) arrivalOrder() bool {
 	l.jittered = l.jittered[:0]
 	l.next = ring[retry]{buf: l.next.buf}
 	defer func() { l.free, l.waiting = free, waiting }()
-	// Computed, not kept in e.lines: loaded from there, it cost the
-	// default run 5% more instructions under WebAssembly (V8's).
+	// Computed, not kept in e.lines: a load from there moves the loop's
+	// registers under WebAssembly (sim/PERF.md).
 	varied := e.retriesVary()
 	var tally *stepTally // nil without a series
 	if e.series != nil {
@@ -191,8 +191,7 @@ func (e *engine) arrivalOrder() bool {
 	window, windowEnd := int16(0), int64(windowNS) // the new people's window, and its end
 	var x attempt                                  // the attempt arriving (below)
 	// Asked again, not kept from the tree's start above: a few loads once a
-	// run, where the value held from there moved the loop's registers (the
-	// backoff storm 90.17 M to 90.88 M instructions).
+	// run, where the value held from there moves the loop's registers.
 	fast := e.newcomersTake()
 	for {
 		if fast && l.timedOut.n|l.refused.n == 0 { // the common attempts, until one that is not
@@ -553,8 +552,8 @@ func (e *engine) waitOut(waiting []int64, newMade int64) bool {
 			if r.n == len(r.buf) {
 				r.grow()
 			}
-			// Set a field at a time: the composite literal was built aside
-			// and copied in (the retry storm 24.81 M to 24.38 M instructions).
+			// Set a field at a time: a composite literal is built aside and
+			// copied in.
 			p := &r.buf[(r.head+r.n)&(len(r.buf)-1)]
 			p.due, p.made, p.first = deadline+e.retryDelay, deadline, first
 			p.try, p.window, p.order, p.sale, p.refused = try+1, window, order, sale, false

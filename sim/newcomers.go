@@ -28,12 +28,10 @@ import (
 //
 // What it is for: under WebAssembly, every branch taken goes back through
 // the function's dispatch table, with every value live across the loop
-// moved into place (sim/PERF.md). Its loop takes about
-// four such branches an attempt against arrivalOrder's eighteen (its walk
-// to the workers' root, written out, takes none), and keeps fewer values
-// live: a default run, 95% of whose attempts it computes, went from
-// 28.8 M to 16.5 M instructions under Node (V8's), and from 10.9 M to
-// 8.7 M natively.
+// moved into place. Its loop takes about four such branches an attempt
+// against arrivalOrder's eighteen (its walk to the workers' root, written
+// out, takes none), and keeps fewer values live; it computes 95% of a
+// default run's attempts. What that saves is in sim/PERF.md.
 
 // Why newcomers left an attempt to arrivalOrder's loop (counted for tests
 // in engine.newcomersLeft).

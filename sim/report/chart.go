@@ -88,8 +88,8 @@ const (
 // that (more than 20 minutes) has a bar per BarSeconds, several windows
 // taken together, so that an hour's 360 windows are 120 bars of 30 s, each
 // some 4 px wide on a laptop's chart, rather than 360 of 1.5 px, and the
-// page draws a third of the elements (issue 10: no task over 50 ms on
-// the main thread). The table of windows keeps every window.
+// page draws a third of the elements, keeping its main thread's tasks
+// short. The table of windows keeps every window.
 const MaxBars = 120
 
 // BarSeconds is how many seconds of arrivals a bar of c's timeline

@@ -7,7 +7,7 @@ import (
 )
 
 // SeedsView is every policy over seeds as the page shows it (its seeds
-// control, issue 10 item 3): a bar a policy with the seeds' spread, the
+// control): a bar a policy with the seeds' spread, the
 // command line's table (`shedsim --seeds`, SeedsTable), and the words
 // around them. The page only turns it into DOM.
 type SeedsView struct {
