@@ -105,6 +105,20 @@ var Policies []Policy
 // new policy never rewrites them.
 var PostPolicies []Policy
 
+// Group is the family p belongs to, as the every-policy views title it so
+// that the post's six read as the post's: "The post's policies", the
+// "Adaptive concurrency limits" (a policy with a limiter), or "Other
+// policies".
+func (p Policy) Group() string {
+	switch sp := p.spec(); {
+	case sp.post:
+		return "The post's policies"
+	case sp.limiter != nil:
+		return "Adaptive concurrency limits"
+	}
+	return "Other policies"
+}
+
 // definePolicy registers p's spec. Each policy's file calls it from its
 // init; values must be dense from 0, which TestPolicySpecs checks.
 func definePolicy(p Policy, s policySpec) {

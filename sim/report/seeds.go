@@ -149,7 +149,7 @@ func SeedsRecovery(s SeedSummary) string {
 // SeedsTable is the table `shedsim --seeds` prints: one SeedRow a policy,
 // summaries[i] being policies[i]'s.
 func SeedsTable(policies []sim.Policy, summaries []SeedSummary) Table {
-	t := Table{Header: SeedsHeader}
+	t := Table{Header: SeedsHeader, Groups: PolicyGroups(policies)}
 	for i, p := range policies {
 		t.Rows = append(t.Rows, SeedRow(p, summaries[i]))
 	}

@@ -17,6 +17,31 @@ type Table struct {
 	// TextColumns is how many leading columns hold text, aligned left;
 	// the first always is, and the rest (numbers) are aligned right.
 	TextColumns int
+	// Groups titles runs of rows (every policy's tables keep the post's
+	// six apart from the limits); nil for none.
+	Groups []RowGroup `json:",omitempty"`
+}
+
+// RowGroup titles the rows of a Table from From up to the next group's.
+type RowGroup struct {
+	Title string `json:"title"`
+	From  int    `json:"from"`
+}
+
+// PolicyGroups titles a table of policies, one row each in this order, by
+// sim.Policy.Group: nil when they are all of one family, as the post's
+// tables are.
+func PolicyGroups(policies []sim.Policy) []RowGroup {
+	var g []RowGroup
+	for i, p := range policies {
+		if i == 0 || p.Group() != policies[i-1].Group() {
+			g = append(g, RowGroup{Title: p.Group(), From: i})
+		}
+	}
+	if len(g) < 2 {
+		return nil
+	}
+	return g
 }
 
 // WriteTo writes the table to w.
@@ -28,7 +53,15 @@ func (t Table) WriteTo(w io.Writer) (int64, error) {
 		}
 	}
 	var b strings.Builder
-	for _, row := range append([][]string{t.Header}, t.Rows...) {
+	groups := t.Groups
+	for r, row := range append([][]string{t.Header}, t.Rows...) {
+		if len(groups) > 0 && groups[0].From == r-1 { // a group's title, on its own line after a blank one
+			if r > 1 {
+				b.WriteString("\n")
+			}
+			b.WriteString(groups[0].Title + "\n")
+			groups = groups[1:]
+		}
 		for i, cell := range row {
 			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(cell))
 			switch {
@@ -53,10 +86,13 @@ func (t Table) WriteTo(w io.Writer) (int64, error) {
 // ComparisonTable is the post's main table: every policy for the sale.
 func ComparisonTable(rows []Row) Table {
 	t := Table{Header: []string{"Policy", "Answered", "Refused", "Timed out", "Orders answered", "Median wait", "p99 wait", "Wasted", "Back to normal"}}
-	for _, r := range rows {
+	policies := make([]sim.Policy, len(rows))
+	for i, r := range rows {
+		policies[i] = r.Policy
 		t.Rows = append(t.Rows, []string{r.Title, PercentOf(r.Answered, r.People), PercentOf(r.Refused, r.People), PercentOf(r.TimedOut, r.People),
 			PercentOf(r.OrdersAnswered, r.Orders), Millis(r.MedianWaitMS), Millis(r.P99WaitMS), Count(r.Wasted), BackCell(r)})
 	}
+	t.Groups = PolicyGroups(policies)
 	return t
 }
 

@@ -325,3 +325,26 @@ func TestWordsAReaderTripsOn(t *testing.T) {
 	assert.NotContains(t, tables.String(), "The fluid view: after the sale", "nor in the post's tables")
 	assert.Contains(t, one(sim.DefaultConfig()), "The fluid view: after the sale", "with a sale it is there")
 }
+
+// TestPolicyGroups: every policy's tables keep the post's six together
+// under their own title and the limits under theirs; the post's own
+// tables, one family, carry no titles, so they print as the post does.
+func TestPolicyGroups(t *testing.T) {
+	assert.Nil(t, report.PolicyGroups(sim.PostPolicies), "the post's tables are the post's")
+	g := report.PolicyGroups(sim.Policies)
+	require.Len(t, g, 2)
+	assert.Equal(t, report.RowGroup{Title: "The post's policies", From: 0}, g[0])
+	assert.Equal(t, report.RowGroup{Title: "Adaptive concurrency limits", From: len(sim.PostPolicies)}, g[1])
+	for _, p := range sim.Policies[len(sim.PostPolicies):] {
+		assert.Equal(t, "Adaptive concurrency limits", p.Group(), p.String())
+	}
+
+	var b strings.Builder
+	_, err := report.Table{
+		Header: []string{"Policy", "Answered"},
+		Rows:   [][]string{{"a", "1%"}, {"b", "2%"}, {"c", "3%"}},
+		Groups: []report.RowGroup{{Title: "First", From: 0}, {Title: "Second", From: 2}},
+	}.WriteTo(&b)
+	require.NoError(t, err)
+	assert.Equal(t, "Policy  Answered\nFirst\na             1%\nb             2%\n\nSecond\nc             3%\n", b.String())
+}

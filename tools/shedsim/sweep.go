@@ -256,7 +256,16 @@ func writeSweep(w io.Writer, sw sweep.Sweep) error {
 		return err
 	}
 	now := k.Get(s.Base)
-	for _, cv := range sw.Curves {
+	policies := make([]sim.Policy, len(sw.Curves))
+	for i, cv := range sw.Curves {
+		policies[i] = cv.Policy
+	}
+	groups := report.PolicyGroups(policies) // the post's six apart from the limits
+	for i, cv := range sw.Curves {
+		if len(groups) > 0 && groups[0].From == i {
+			fmt.Fprintf(&b, "\n%s\n%s\n", strings.ToUpper(groups[0].Title), strings.Repeat("=", len(groups[0].Title)))
+			groups = groups[1:]
+		}
 		fmt.Fprintf(&b, "\n%s\n", cv.Policy.Title())
 		t := report.Table{Header: []string{flagName(s.Knob), "Answered", "Refused", "Timed out", "p99 wait", "Recovery", ""}, TextColumns: 1}
 		for i, o := range cv.Steps {
