@@ -517,6 +517,35 @@ func UnusedGiven(base sim.Config, vals map[string]string, scope sim.Scope) []Fie
 	return simErrors(c.Unused(changed(base, c, stringValues(q)), scope), nil)
 }
 
+// PageStart is what the simulator page starts from, given its address's
+// query q (parseQuery): the form's values (pageValues) and the link's own
+// problems, each named by its key: the settings it gives that count for
+// nothing in the page's runs. A value the form cannot read is not among
+// them: the form marks it, as it marks one typed.
+func PageStart(q map[string]string) (vals map[string]string, problems []FieldMsg) {
+	base := sim.DefaultConfig()
+	if s, ok := sim.SampleByKey(q["sample"]); ok {
+		base = s.Config
+	}
+	return pageValues(q), UnusedGiven(base, q, sim.Scope{EveryPolicy: true, Series: true})
+}
+
+// pageValues is the page's form for a URL query: its sample's Config, or
+// the default, with each Config key the query gives, and the seeds.
+func pageValues(q map[string]string) map[string]string {
+	c := sim.DefaultConfig()
+	if s, ok := sim.SampleByKey(q["sample"]); ok {
+		c = s.Config
+	}
+	vals := ConfigStrings(c)
+	for k, v := range q {
+		if _, ok := fieldByKey(k); ok {
+			vals[k] = v
+		}
+	}
+	return withSeeds(vals, q)
+}
+
 // changed are the keys of vals whose value in c differs from base's: the
 // settings given explicitly. A key given its base value is not counted as
 // given, so that a whole Config (a Result's config, passed back to
