@@ -4,7 +4,6 @@ package main
 
 import (
 	"maps"
-	"strconv"
 	"strings"
 	"syscall/js"
 
@@ -140,9 +139,8 @@ func mountSimulator(host el, prefix string, page bool, kind string, attrs map[st
 	} else {
 		if s, ok := sim.SampleByKey(attrs["sample"]); ok {
 			w.start = s.Config
-		} else if attrs["sample"] != "" {
-			startErrs = append(startErrs, FieldMsg{"sample", strconv.Quote(attrs["sample"]) + " is not a sample: use one of " + strings.Join(sim.SampleKeys(), ", ")})
 		}
+		startErrs = sampleProblem(attrs["sample"])
 		// Keep the attributes that are fine; name the others, settings
 		// or not (the loader's own are not settings, and not errors).
 		given := maps.Clone(given)

@@ -87,8 +87,8 @@ func TestBadInput(t *testing.T) {
 		want   []string // substrings of the one-line error
 	}{
 		{"zero workers", []string{"--workers", "0"}, []string{"--workers: 0", "from 1 to"}},
-		{"NaN rate", []string{"--sale-rps", "NaN"}, []string{"--sale-rps: NaN is not a number"}},
-		{"infinite timeout", []string{"--timeout-ms", "+Inf"}, []string{"--timeout-ms: +Inf is not a finite number"}},
+		{"NaN rate", []string{"--sale-rps", "NaN"}, []string{`--sale-rps: "NaN" is not a number`}},
+		{"infinite timeout", []string{"--timeout-ms", "+Inf"}, []string{`--timeout-ms: "+Inf" is not a number: use a number above 0`}},
 		{"negative service", []string{"--service-ms", "-80"}, []string{"--service-ms: -80 is too small"}},
 		{"a service no one types", []string{"--service-ms", "1e308"}, []string{"--service-ms: 1e+308 is too large"}},
 		{"two problems, both named", []string{"--workers", "-1", "--order-share", "2"}, []string{"--workers:", "--order-share: 2 is too large"}},
@@ -147,8 +147,8 @@ func TestBadInput(t *testing.T) {
 			report.Count(1000*len(sim.Policies)*6_052_800) + " attempts, over the budget of 300,000,000 a command"}},
 		{"a day of one policy's seeds", []string{"--seeds", "100", "--policy", "fifo", "--duration-s", "86400"}, []string{"--seeds: 100 seeds would simulate about", "fewer seeds"}},
 		// Item 11: messages name what the user typed.
-		{"the spike is named as given", []string{"--spike", "NaN"}, []string{"--spike: NaN is not a number: use a number from 0 to 1,000,000 per second"}},
-		{"a timeout of NaN is not told 0 will do", []string{"--timeout-ms", "NaN"}, []string{"--timeout-ms: NaN is not a number: use a number above 0, up to 3,600,000 ms"}},
+		{"the spike is named as given", []string{"--spike", "NaN"}, []string{`--spike: "NaN" is not a number: use a number from 0 to 1,000,000 per second`}},
+		{"a timeout of NaN is not told 0 will do", []string{"--timeout-ms", "NaN"}, []string{`--timeout-ms: "NaN" is not a number: use a number above 0, up to 3,600,000 ms`}},
 		{"a sale too long names the flag", []string{"--sale-s", "300"}, []string{"or make --duration-s longer"}},
 		{"three dashes are echoed as typed", []string{"---workers", "3"}, []string{"bad flag syntax: ---workers: a flag is --name"}},
 		{"the planner's load names its flags", []string{"plan", "--rate-rps", "1000000", "--service-ms", "3600000"}, []string{"keep --rate-rps × --service-ms / 1000 at most 50,000"}},
