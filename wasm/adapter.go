@@ -735,7 +735,7 @@ func answerView[V any](in input, runs int, scope sim.Scope, build func(sim.Confi
 // them), or {"errors": [...]} or {"error": "..."}.
 func runOf(in input) (out string) {
 	defer guard(&out)
-	c, errs, err := decodeConfig(in, 1, sim.Scope{Series: true})
+	c, errs, err := decodeConfig(in, 1, sim.Scope{Series: true, Orders: true}) // the Result, its series and its orders
 	if err != nil {
 		return fail(err.Error())
 	}

@@ -141,8 +141,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 	switch {
 	case o.clients:
 		scope = sim.Scope{EveryClient: true}
-	case o.json && oneRun, o.series:
-		scope = sim.Scope{Series: true} // sim.Run: the one run alone, its series printed
+	case o.json && oneRun:
+		scope = sim.Scope{Series: true, Orders: true} // sim.Run's Result: the one run, its series and its orders
+	case o.series:
+		scope = sim.Scope{Series: true} // the one run's series alone
 	case set["seeds"]:
 		scope = sim.Scope{EveryPolicy: !oneRun}
 	default: // the tables, the timeline and a run's view show every policy
