@@ -12,8 +12,8 @@ import (
 
 // The command line's numbers are read as the page's and the JS API's are
 // (sim.ParseNumber): in plain decimal, a share also as a percentage. The
-// flag package's own numbers read "0x10", "1_000", "Inf" and "NaN" too,
-// which nothing else took.
+// flag package's own number flags would also read "0x10", "1_000", "Inf"
+// and "NaN", which the page and the JS API refuse.
 
 // The errors a number flag's Set returns, worded as the flag package's
 // own, which parseError reads.
