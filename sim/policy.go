@@ -207,6 +207,10 @@ func (p Policy) RefusesEarly() bool { return p.spec().refusesEarly }
 // a refusal cost worker time (rule 12).
 func (p Policy) Refuses() bool { return p.spec().admit != admitAll || p.spec().shed == shedOverLimit }
 
+// PutsOrdersFirst reports whether the policy treats orders apart from
+// previews (rule 11): only then does OrderShare change what happens.
+func (p Policy) PutsOrdersFirst() bool { return p.spec().admit == admitPriority }
+
 // Bounds reports whether the policy refuses arrivals once QueueBound
 // requests wait (the bounded queue, priority for orders).
 func (p Policy) Bounds() bool { a := p.spec().admit; return a == admitBound || a == admitPriority }

@@ -1,5 +1,7 @@
 package sim
 
+import "strings"
+
 // Sample is a named Config for a situation the post discusses.
 type Sample struct {
 	// Key is the sample's identifier in URLs and flags ("sale").
@@ -111,10 +113,12 @@ func SampleKeys() []string {
 	return keys
 }
 
-// SampleByKey returns the sample with the given key.
+// SampleByKey returns the sample whose key is key, ignoring case and the
+// spaces around it, as a policy's key is read (ParsePolicy).
 func SampleByKey(key string) (Sample, bool) {
+	want := strings.ToLower(strings.TrimSpace(key))
 	for _, s := range Samples() {
-		if s.Key == key {
+		if s.Key == want {
 			return s, true
 		}
 	}

@@ -67,7 +67,8 @@ var Groups = []Group{GroupService, GroupTraffic, GroupClients, GroupShape, Group
 
 // Owner is who reads a setting, for Unused: the model (every run), a
 // policy (policySpec.settings names which), a client strategy (Clients
-// names which), the retries, or a trigger that another setting turns on.
+// names which), the retries, a trigger that another setting turns on, a
+// run's series, or the orders.
 type Owner struct {
 	Kind    OwnerKind
 	Clients []Client // for ByClient: the clients that read it
@@ -88,6 +89,7 @@ const (
 	ByShape                    // a shape chosen by Owner.Switch
 	ByTrigger                  // a trigger that Owner.Switch turns on
 	BySeries                   // what shows a run's time series (Scope.Series): it changes what is recorded, not what happens
+	ByOrders                   // the policies that put orders first (rule 11), and what shows how orders fared (Scope.Orders)
 )
 
 // policy is the Owner of a policy's own settings (policySpec.declares).
@@ -140,7 +142,7 @@ var settings = []Setting{
 		Help: "queue bound (0: a quarter of the timeout's worth of work)"},
 	{Key: "refusal_cost_ms", Group: GroupQueue, Label: "Refusal cost", Unit: "ms", Kind: Real, Min: 0, Max: maxMS, Owner: Owner{Kind: ByPolicy}, validatedHere: true,
 		Help: "worker time a refusal takes, ms"},
-	{Key: "order_share", Group: GroupQueue, Label: "Order share", Unit: "0 to 1", Kind: Real, Min: 0, Max: 1, Owner: Owner{Kind: ByModel}, validatedHere: true,
+	{Key: "order_share", Group: GroupQueue, Label: "Order share", Unit: "0 to 1", Kind: Real, Min: 0, Max: 1, Owner: Owner{Kind: ByOrders}, validatedHere: true,
 		Help: "share of people placing an order"},
 	{Key: "codel_target_ms", Group: GroupAdvanced, Label: "Queue timeout target (M)", Unit: "ms", Kind: Real, Min: 0, Max: maxMS, Owner: Owner{Kind: ByPolicy}, validatedHere: true,
 		Help: "queue timeout's M, ms"},

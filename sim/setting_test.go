@@ -165,7 +165,8 @@ func setNumber(c *Config, s Setting, x float64) {
 }
 
 // TestClientSettingsUnused checks each client's own settings against
-// Unused: counted with that client and retries, refused with another.
+// Unused: counted with that client and retries, refused with another. The
+// policy refuses, as the budget's cost of a refusal needs.
 func TestClientSettingsUnused(t *testing.T) {
 	for _, s := range Settings() {
 		if s.Owner.Kind != ByClient {
@@ -173,7 +174,7 @@ func TestClientSettingsUnused(t *testing.T) {
 		}
 		for _, cl := range Clients {
 			c := DefaultConfig()
-			c.Client, c.Retries = cl, 3
+			c.Client, c.Retries, c.Policy = cl, 3, Bounded
 			err := c.Unused([]string{s.Key}, Scope{})
 			if slices.Contains(s.Owner.Clients, cl) {
 				assert.NoError(t, err, "%s counts with the %s client", s.Key, cl)

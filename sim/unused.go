@@ -13,6 +13,7 @@ type Scope struct {
 	EveryPolicy bool // every policy is run with the Config's other settings
 	EveryClient bool // every client strategy is run with them
 	Series      bool // a run's time series is shown (series_step_s counts)
+	Orders      bool // how the sale's orders fared is shown, as a Result's Sale does (order_share counts under any policy)
 }
 
 // Unused returns a *FieldError for each key in given (JSON keys, as the
@@ -31,9 +32,12 @@ type Scope struct {
 // the retry delay and its jitter only with retries and a client that
 // waits them (backoff draws its own); a client other than fixed and
 // throttle only with retries; a policy's own settings (policySpec.settings:
-// the queue bound for the bounded queues, the queue timeout's M and N) and
-// the refusal cost (for the policies that refuse) only under those
-// policies, unless every policy runs. Settings that a shape or a trigger
+// the queue bound for the bounded queues, the queue timeout's M and N),
+// the refusal cost and the budget client's cost of a refusal (for the
+// policies that refuse) only under those policies, unless every policy
+// runs; the share of orders only under priority for orders, or where how
+// orders fared is shown. The client only where it is the one client run.
+// Settings that a shape or a trigger
 // reads (service_p99_ms, slow_start_s) are Validate's: it refuses them
 // when their shape or trigger is off.
 func (c Config) Unused(given []string, s Scope) error {
@@ -47,12 +51,21 @@ func (c Config) Unused(given []string, s Scope) error {
 }
 
 // policyOwners returns the policies that read key's setting of their own
-// (policySpec.settings), and the refusal cost for every policy that
-// refuses (rule 12); nil for a setting no policy owns.
+// (policySpec.settings); for the refusal cost and the budget client's
+// cost of a refusal, the policies that refuse (rule 12: under another, no
+// request is refused); for the share of orders, those that put orders
+// first (rule 11). nil for a setting every policy reads.
 func policyOwners(key string) []Policy {
 	var out []Policy
 	for _, p := range Policies {
-		if slices.Contains(p.spec().settings, key) || key == "refusal_cost_ms" && p.Refuses() {
+		reads := slices.Contains(p.spec().settings, key)
+		switch key {
+		case "refusal_cost_ms", "budget_refusal_cost":
+			reads = p.Refuses()
+		case "order_share":
+			reads = p.PutsOrdersFirst()
+		}
+		if reads {
 			out = append(out, p)
 		}
 	}
@@ -63,10 +76,20 @@ func policyOwners(key string) []Policy {
 // NewFieldError reads it, or "" if it counts.
 func (c Config) unused(key string, s Scope) string {
 	noRetries := "needs {retries} above 0 (with none, no client retries): give {retries}, or leave out {" + key + "}"
+	setting, _ := SettingByKey(key)
+	if setting.Owner.Kind == ByOrders && (s.Orders || s.EveryPolicy || c.Policy.PutsOrdersFirst()) {
+		return ""
+	}
 	if owners := policyOwners(key); owners != nil && !s.EveryPolicy && !slices.Contains(owners, c.Policy) {
+		if setting.Owner.Kind == ByOrders {
+			return "needs " + either("policy", owners) + " (the policy is " + c.Policy.String() + "): only it treats orders apart, " +
+				"and nothing here shows how orders fared: choose it, or leave out {" + key + "}"
+		}
 		return "needs " + either("policy", owners) + " (the policy is " + c.Policy.String() + "): choose one, or leave out {" + key + "}"
 	}
-	setting, _ := SettingByKey(key)
+	if key == "client" && s.EveryClient {
+		return "counts for nothing where every client strategy runs: leave out {client}"
+	}
 	if setting.Owner.Kind == BySeries && !s.Series {
 		return "changes only a run's time series, which nothing here shows: leave out {" + key + "}, or ask for one run's series"
 	}

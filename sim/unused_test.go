@@ -52,6 +52,16 @@ func TestUnused(t *testing.T) {
 		{"a queue bound for the bounded queue", bounded, []string{"queue"}, Scope{}, nil},
 		{"a queue bound when every policy runs", DefaultConfig(), []string{"queue", "codel_interval_ms"}, Scope{EveryPolicy: true}, nil},
 		{"settings every run reads, and keys it does not know", DefaultConfig(), []string{"workers", "seed", "sale_rps", "nonsense"}, Scope{}, nil},
+		{"the share of orders where nothing shows orders and no policy puts them first (issue 27, item 5)", DefaultConfig(), []string{"order_share"}, Scope{EveryClient: true},
+			map[string]string{"order_share": "needs policy priority (the policy is fifo): only it treats orders apart"}},
+		{"the share of orders under priority for orders", func() Config { c := DefaultConfig(); c.Policy = Priority; return c }(), []string{"order_share"}, Scope{EveryClient: true}, nil},
+		{"the share of orders where a Result shows how they fared", DefaultConfig(), []string{"order_share"}, Scope{Series: true, Orders: true}, nil},
+		{"the share of orders when every policy runs", DefaultConfig(), []string{"order_share"}, Scope{EveryPolicy: true}, nil},
+		{"the client where every client runs", withRetries, []string{"client"}, Scope{EveryClient: true},
+			map[string]string{"client": "counts for nothing where every client strategy runs"}},
+		{"the budget's cost of a refusal under a policy that never refuses", budget, []string{"budget_refusal_cost", "budget_timeout_cost"}, Scope{},
+			map[string]string{"budget_refusal_cost": "needs policy bounded"}},
+		{"and under one that refuses", func() Config { c := budget; c.Policy = Bounded; return c }(), []string{"budget_refusal_cost"}, Scope{}, nil},
 	}
 	for _, tc := range cases {
 		err := tc.c.Unused(tc.given, tc.scope)

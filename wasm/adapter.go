@@ -295,11 +295,20 @@ func parseNumber(s scalar, k kind, example string) (f float64, i int64, u uint64
 	if t == "" {
 		return 0, 0, 0, "is empty: type a number, such as " + example
 	}
-	pct := false
-	if k == kindShare && strings.HasSuffix(t, "%") {
-		pct, t = true, strings.TrimSpace(strings.TrimSuffix(t, "%"))
+	// Text is read as every interface reads it (sim.ParseNumber); a JS
+	// Number is read as it is, NaN and the infinities included, for
+	// Validate to name.
+	read := sim.ParseNumber
+	switch k {
+	case kindShare:
+		read = sim.ParseShare
+	case kindInt, kindSeed:
+		read = sim.ParseWhole
 	}
-	x, err := strconv.ParseFloat(t, 64)
+	x, err := read(t)
+	if js, ok := jsNonFinite[t]; ok && !s.quoted {
+		x, err = js, nil
+	}
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		what := "a number"
 		if k == kindInt || k == kindSeed {
@@ -307,12 +316,9 @@ func parseNumber(s scalar, k kind, example string) (f float64, i int64, u uint64
 		}
 		return 0, 0, 0, s.show() + " is not " + what + ": use " + what + " such as " + example
 	}
-	if pct {
-		x /= 100
-	}
 	switch k {
 	case kindInt, kindSeed:
-		if x != math.Trunc(x) || math.IsInf(x, 0) || math.IsNaN(x) {
+		if math.IsInf(x, 0) || math.IsNaN(x) {
 			return 0, 0, 0, s.show() + " is not a whole number: use a whole number such as " + example
 		}
 		if k == kindSeed {
@@ -331,6 +337,10 @@ func parseNumber(s scalar, k kind, example string) (f float64, i int64, u uint64
 	}
 	return x, 0, 0, ""
 }
+
+// jsNonFinite are the JS Numbers that are not finite, as jsNumber writes
+// them.
+var jsNonFinite = map[string]float64{"NaN": math.NaN(), "Infinity": math.Inf(1), "-Infinity": math.Inf(-1)}
 
 // sortedUnknown returns the keys of vals that are neither known nor one of
 // extra, sorted, so that messages come in the same order every time.
@@ -517,6 +527,48 @@ func UnusedGiven(base sim.Config, vals map[string]string, scope sim.Scope) []Fie
 	return simErrors(c.Unused(changed(base, c, stringValues(q)), scope), nil)
 }
 
+// PageStart is what the simulator page starts from, given its address's
+// query q (parseQuery): the form's values (pageValues) and the link's own
+// problems, each named by its key: a sample that is none, and the
+// settings it gives that count for nothing in the page's runs. A value
+// the form cannot read is not among them: the form marks it, as it marks
+// one typed.
+func PageStart(q map[string]string) (vals map[string]string, problems []FieldMsg) {
+	base := sim.DefaultConfig()
+	if s, ok := sim.SampleByKey(q["sample"]); ok {
+		base = s.Config
+	}
+	problems = append(sampleProblem(q["sample"]), UnusedGiven(base, q, sim.Scope{EveryPolicy: true, Series: true})...)
+	return pageValues(q), problems
+}
+
+// sampleProblem is the problem of a sample's key given (by an address, an
+// attribute) that is no sample's, read as sim.SampleByKey reads one; none
+// for a sample's key or for none at all.
+func sampleProblem(key string) []FieldMsg {
+	if _, ok := sim.SampleByKey(key); ok || key == "" {
+		return nil
+	}
+	return []FieldMsg{{"sample", scalar{text: key, quoted: true}.show() + " is not a sample: use one of " + strings.Join(sim.SampleKeys(), ", ") +
+		", or leave it out for the shop's numbers"}}
+}
+
+// pageValues is the page's form for a URL query: its sample's Config, or
+// the default, with each Config key the query gives, and the seeds.
+func pageValues(q map[string]string) map[string]string {
+	c := sim.DefaultConfig()
+	if s, ok := sim.SampleByKey(q["sample"]); ok {
+		c = s.Config
+	}
+	vals := ConfigStrings(c)
+	for k, v := range q {
+		if _, ok := fieldByKey(k); ok {
+			vals[k] = v
+		}
+	}
+	return withSeeds(vals, q)
+}
+
 // changed are the keys of vals whose value in c differs from base's: the
 // settings given explicitly. A key given its base value is not counted as
 // given, so that a whole Config (a Result's config, passed back to
@@ -683,7 +735,7 @@ func answerView[V any](in input, runs int, scope sim.Scope, build func(sim.Confi
 // them), or {"errors": [...]} or {"error": "..."}.
 func runOf(in input) (out string) {
 	defer guard(&out)
-	c, errs, err := decodeConfig(in, 1, sim.Scope{Series: true})
+	c, errs, err := decodeConfig(in, 1, sim.Scope{Series: true, Orders: true}) // the Result, its series and its orders
 	if err != nil {
 		return fail(err.Error())
 	}

@@ -501,15 +501,20 @@ func TestClientsJSON(t *testing.T) {
 				assert.Less(t, rows[sim.Budget].AttemptsPerPerson, rows[sim.Fixed].AttemptsPerPerson)
 				assert.Less(t, rows[sim.Budget].ExtraLoad, rows[sim.Fixed].ExtraLoad)
 			}},
-		{reason: "the chosen client does not change the rows, only the config", in: `{"retries":3,"client":"budget","policy":"bounded"}`,
+		{reason: "clientsJSON is report.BuildClients", in: `{"retries":3,"policy":"bounded"}`,
 			check: func(t *testing.T, v *report.ClientView) {
-				assert.Equal(t, sim.Budget, v.Config.Client)
 				c := sim.DefaultConfig()
-				c.Retries, c.Client, c.Policy = 3, sim.Budget, sim.Bounded
+				c.Retries, c.Policy = 3, sim.Bounded
 				want, err := report.BuildClients(c)
 				require.NoError(t, err)
-				assert.Equal(t, want, *v, "clientsJSON is report.BuildClients")
+				assert.Equal(t, want, *v)
 			}},
+		{reason: "a client, which changes nothing where every client runs, is refused, as --clients --client is (issue 27, item 5)",
+			in: `{"retries":3,"client":"budget","policy":"bounded"}`, fields: []string{"client"}, msg: "counts for nothing where every client strategy runs: leave out client"},
+		{reason: "so is the share of orders under a policy that does not put orders first (issue 27, item 5)",
+			in: `{"order_share":0.3}`, fields: []string{"order_share"}, msg: "needs policy priority (the policy is fifo)"},
+		{reason: "under priority for orders it counts", in: `{"order_share":0.3,"policy":"priority"}`,
+			check: func(t *testing.T, v *report.ClientView) { assert.Equal(t, 0.3, v.Config.OrderShare) }},
 		{reason: "Validate's errors name the field", in: `{"retries":-1}`, fields: []string{"retries"}},
 		{reason: "an unknown client is named", in: `{"client":"polite"}`, fields: []string{"client"}, msg: "use one of fixed"},
 		{reason: "the page budget counts one run per client", in: `{"sale_rps":100000}`, fields: []string{"sale_rps"}, msg: "comparison of 6 runs"},

@@ -153,7 +153,7 @@ func labValue(d labDim, v string) (string, bool) {
 			return "", false
 		}
 		v = p.String()
-	} else if x, err := strconv.ParseFloat(v, 64); err == nil {
+	} else if x, err := sim.ParseNumber(v); err == nil { // as every number is read: not "2_000"
 		v = fnum(x)
 	}
 	for _, c := range d.choices {

@@ -32,11 +32,13 @@ const seedsDefault = "1"
 // the largest run slow the answer, never the page. A problem is a
 // FieldMsg for the field "seeds" that says what to choose instead.
 func SeedsFor(c sim.Config, v string, runs bool) (int, *FieldMsg) {
-	n, err := strconv.Atoi(v)
-	if err != nil || !slices.Contains(pageSeeds, n) {
+	x, err := sim.ParseWhole(v) // as every number is read: " 10 " and 1e1 are 10
+	n := slices.Index(pageSeeds, int(min(max(x, 0), 100)))
+	if err != nil || n < 0 || float64(pageSeeds[n]) != x {
 		return 0, &FieldMsg{seedsKey, strconv.Quote(shortText(v)) + " is not a number of seeds the page runs: choose 1, 10 or 40 " +
 			"(shedsim --seeds runs any number up to 1,000 on the command line)"}
 	}
+	n = pageSeeds[n]
 	if n == 1 || !runs {
 		return n, nil
 	}

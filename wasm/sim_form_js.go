@@ -119,19 +119,3 @@ func (f *simForm) show(v report.View) {
 func (f *simForm) isSample(target el) bool {
 	return f.sample != nil && target != nil && target.Underlying().Equal(f.sample.Underlying())
 }
-
-// queryValues is the page's values for a URL query: its sample's Config,
-// or the default, with each Config key the query gives.
-func queryValues(q map[string]string) map[string]string {
-	c := sim.DefaultConfig()
-	if s, ok := sim.SampleByKey(q["sample"]); ok {
-		c = s.Config
-	}
-	vals := ConfigStrings(c)
-	for k, v := range q {
-		if _, ok := fieldByKey(k); ok {
-			vals[k] = v
-		}
-	}
-	return vals
-}

@@ -4,7 +4,6 @@ package main
 
 import (
 	"maps"
-	"strconv"
 	"strings"
 	"syscall/js"
 
@@ -134,20 +133,14 @@ func mountSimulator(host el, prefix string, page bool, kind string, attrs map[st
 	var vals map[string]string
 	var startErrs []FieldMsg
 	if page {
-		vals = withSeeds(queryValues(given), given)
 		// A setting the link gives that counts for nothing is named; the
 		// form, which shows every setting, keeps it.
-		base := sim.DefaultConfig()
-		if s, ok := sim.SampleByKey(given["sample"]); ok {
-			base = s.Config
-		}
-		startErrs = UnusedGiven(base, given, sim.Scope{EveryPolicy: true, Series: true})
+		vals, startErrs = PageStart(given)
 	} else {
 		if s, ok := sim.SampleByKey(attrs["sample"]); ok {
 			w.start = s.Config
-		} else if attrs["sample"] != "" {
-			startErrs = append(startErrs, FieldMsg{"sample", strconv.Quote(attrs["sample"]) + " is not a sample: use one of " + strings.Join(sim.SampleKeys(), ", ")})
 		}
+		startErrs = sampleProblem(attrs["sample"])
 		// Keep the attributes that are fine; name the others, settings
 		// or not (the loader's own are not settings, and not errors).
 		given := maps.Clone(given)
@@ -316,7 +309,7 @@ func (w *simWidget) update(commit bool) {
 func (w *simWidget) restore() {
 	w.dropAddress()
 	q := currentQuery()
-	w.form.setValues(withSeeds(queryValues(q), q))
+	w.form.setValues(pageValues(q))
 	w.committed = locationSearch()
 	w.computeIfChanged() // not, say, Back from a #fragment
 }

@@ -59,10 +59,8 @@ func mountTips(host el, prefix string, page bool, kind string, attrs map[string]
 		w.kind = tipsSweep
 	}
 	w.vals = TipsValues(w.kind, given)
-	if s := given["sample"]; s != "" {
-		if _, ok := sim.SampleByKey(s); !ok {
-			w.fixed = strings.TrimSpace(w.fixed + " sample " + strconv.Quote(s) + " is not one of the post's situations (shedsim --sample list).")
-		}
+	for _, p := range sampleProblem(given["sample"]) {
+		w.fixed = strings.TrimSpace(w.fixed + " " + p.Field + ": " + p.Msg + ".")
 	}
 	w.draw = w.task(func() { w.drawDue = false; w.drawProgress() })
 	w.debounce = w.task(func() { w.update(false) })

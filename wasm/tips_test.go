@@ -35,7 +35,7 @@ func TestSweepFromStrings(t *testing.T) {
 		{map[string]string{"knob": "seed"}, "knob", "the seed is not a knob", "the seeds are the sweep's own"},
 		{map[string]string{"knob": "workers", "from": "0", "to": "20", "steps": "21"}, "from", "0 is out of range", "an end outside the field's own range is named at that end"},
 		{map[string]string{"knob": "sale_rps", "from": "100", "to": "2e6"}, "to", "2,000,000 is too large", "the far end"},
-		{map[string]string{"from": "NaN"}, "from", "NaN is not a number", "NaN"},
+		{map[string]string{"from": "NaN"}, "from", `"NaN" is not a number`, "NaN"},
 		{map[string]string{"knob": "retries", "from": "0", "to": "3", "steps": "3"}, "steps", "use 2 or 4 steps", "a whole knob needs whole steps"},
 		{map[string]string{"seeds": "1000", "steps": "1000", "policy": "fifo"}, "seeds", "(1000 steps x 1,000 seeds), over the budget of 300,000,000 a request: at most 10 seeds fit", "over the budget: the size it would need and the most that fits"},
 		{map[string]string{"below": "2"}, "below", "out of range", "a share over 1"},

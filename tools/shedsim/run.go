@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"math"
 	"regexp"
 	"slices"
 	"sort"
@@ -42,7 +41,7 @@ func commandFlags(fs *flag.FlagSet, o *options) {
 	fs.BoolVar(&o.clients, "clients", false, "every client strategy side by side, for --policy (default fifo)")
 	fs.BoolVar(&o.json, "json", false, "print the Result (or every policy's Results) as JSON")
 	fs.BoolVar(&o.lab, "lab", false, "print the lab's "+strconv.Itoa(len(sim.Lab()))+" runs as JSON")
-	fs.IntVar(&o.seeds, "seeds", 0, "run this many seeds from --seed and summarise mean and spread")
+	wholeVar(fs, &o.seeds, "seeds", 0, "run this many seeds from --seed and summarise mean and spread")
 	fs.StringVar(&o.sample, "sample", "", "start from one of the post's situations (--sample list)")
 	fs.BoolVar(&o.series, "series", false, "one run over time, a row a step: the queue, the workers, attempts, throughput and goodput (with --json, the Result carrying them)")
 	fs.BoolVar(&o.csv, "csv", false, "with --series, print the series as CSV, a row a step")
@@ -83,7 +82,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 			return usageError{"--" + name + ": the value is empty: " + emptyHelp[name]}
 		}
 	}
-	if err := checkOutputs(set, o.sample == "list"); err != nil {
+	// "list" is read as a sample's key is (sim.SampleByKey).
+	listing := strings.ToLower(strings.TrimSpace(o.sample)) == "list"
+	if err := checkOutputs(set, listing); err != nil {
 		return err
 	}
 	spell := flagSpelling(set)
@@ -92,7 +93,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if set["sample"] {
 		s, ok := sim.SampleByKey(o.sample)
 		if !ok {
-			if o.sample == "list" {
+			if listing {
 				return listSamples(stdout)
 			}
 			return usageError{fmt.Sprintf("--sample: no sample %s: use one of %s", quoteArg(o.sample), strings.Join(sim.SampleKeys(), ", "))}
@@ -140,8 +141,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 	switch {
 	case o.clients:
 		scope = sim.Scope{EveryClient: true}
-	case o.json && oneRun, o.series:
-		scope = sim.Scope{Series: true} // sim.Run: the one run alone, its series printed
+	case o.json && oneRun:
+		scope = sim.Scope{Series: true, Orders: true} // sim.Run's Result: the one run, its series and its orders
+	case o.series:
+		scope = sim.Scope{Series: true} // the one run's series alone
 	case set["seeds"]:
 		scope = sim.Scope{EveryPolicy: !oneRun}
 	default: // the tables, the timeline and a run's view show every policy
@@ -487,31 +490,13 @@ var oneDash = regexp.MustCompile(`(^|\s)-([A-Za-z])`)
 // number from 1 to 100000"), found by setting the flag to a value no field
 // allows and putting it back; "" if validate says nothing of it.
 func allowed(f *flag.Flag, validate func() error) string {
-	g, ok := f.Value.(flag.Getter)
+	p, ok := f.Value.(interface{ probe() func() })
 	if !ok {
 		return ""
 	}
-	var bad string
-	switch g.Get().(type) {
-	case int:
-		bad = strconv.Itoa(math.MinInt)
-	case uint64:
-		bad = strconv.FormatUint(math.MaxUint64, 10)
-	case float64:
-		bad = "NaN"
-	default:
-		return ""
-	}
-	old := f.Value.String()
-	if f.Value.Set(bad) != nil {
-		return ""
-	}
-	defer func() {
-		if f.Value.Set(old) != nil {
-			panic("shedsim: cannot put --" + f.Name + " back to " + old)
-		}
-	}()
+	undo := p.probe()
 	err := validate()
+	undo()
 	key := strings.ReplaceAll(f.Name, "-", "_")
 	if f.Name == "spike" {
 		key = "sale_rps"
@@ -563,6 +548,9 @@ func planForm(in plan.Input) string {
 func writeFlags(b *strings.Builder, fs *flag.FlagSet) {
 	fs.VisitAll(func(f *flag.Flag) {
 		typ, text := flag.UnquoteUsage(f)
+		if name := typeName(f.Value); name != "" {
+			typ = name
+		}
 		b.WriteString("  --" + f.Name)
 		if typ != "" {
 			b.WriteString(" " + typ)
@@ -592,18 +580,18 @@ func configFlags(fs *flag.FlagSet, c *sim.Config) {
 		f := s.Of(c).Addr().Interface()
 		switch p := f.(type) {
 		case *int:
-			fs.IntVar(p, name, *p, help)
+			fs.Var(&wholeValue{p}, name, help)
 		case *float64:
-			fs.Float64Var(p, name, *p, help)
+			fs.Var(&numberValue{p, s.Share()}, name, help)
 		case *uint64:
-			fs.Uint64Var(p, name, *p, help)
+			fs.Var(&seedValue{p}, name, help)
 		case encoding.TextUnmarshaler:
 			fs.TextVar(p, name, f.(encoding.TextMarshaler), help)
 		default:
 			panic("shedsim: sim.Config's " + s.Key + " has a type no flag reads")
 		}
 		if s.Key == "sale_rps" {
-			fs.Float64Var(&c.SaleRPS, "spike", c.SaleRPS, "the same as --sale-rps, as the post spells it")
+			fs.Var(&numberValue{p: &c.SaleRPS}, "spike", "the same as --sale-rps, as the post spells it")
 		}
 	}
 }
@@ -813,12 +801,12 @@ func runPlan(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("shedsim plan", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	fs.Float64Var(&in.RateRPS, "rate-rps", in.RateRPS, "arrival rate, per second")
-	fs.Float64Var(&in.ServiceMS, "service-ms", in.ServiceMS, "mean service time, ms")
-	fs.Float64Var(&in.Target, "target", in.Target, "largest acceptable share of requests that wait (0.05 = 5%)")
-	fs.Float64Var(&in.LimitMS, "limit-ms", in.LimitMS, "0: share that wait at all; above 0: share that wait longer than this, ms")
-	fs.Float64Var(&in.PatienceMS, "patience-ms", in.PatienceMS, "mean time people wait before giving up, ms: Erlang A (M/M/c+M) beside Erlang C (0: nobody gives up)")
-	fs.Float64Var(&in.AbandonTarget, "abandon-target", in.AbandonTarget, "with --patience-ms: size Erlang A for at most this share giving up (0.02 = 2%) instead of --target")
+	numberVar(fs, &in.RateRPS, "rate-rps", in.RateRPS, "arrival rate, per second")
+	numberVar(fs, &in.ServiceMS, "service-ms", in.ServiceMS, "mean service time, ms")
+	shareVar(fs, &in.Target, "target", in.Target, "largest acceptable share of requests that wait (0.05 = 5%)")
+	numberVar(fs, &in.LimitMS, "limit-ms", in.LimitMS, "0: share that wait at all; above 0: share that wait longer than this, ms")
+	numberVar(fs, &in.PatienceMS, "patience-ms", in.PatienceMS, "mean time people wait before giving up, ms: Erlang A (M/M/c+M) beside Erlang C (0: nobody gives up)")
+	shareVar(fs, &in.AbandonTarget, "abandon-target", in.AbandonTarget, "with --patience-ms: size Erlang A for at most this share giving up (0.02 = 2%) instead of --target")
 	asJSON := fs.Bool("json", false, "print the plan as JSON")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

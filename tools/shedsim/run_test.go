@@ -87,8 +87,8 @@ func TestBadInput(t *testing.T) {
 		want   []string // substrings of the one-line error
 	}{
 		{"zero workers", []string{"--workers", "0"}, []string{"--workers: 0", "from 1 to"}},
-		{"NaN rate", []string{"--sale-rps", "NaN"}, []string{"--sale-rps: NaN is not a number"}},
-		{"infinite timeout", []string{"--timeout-ms", "+Inf"}, []string{"--timeout-ms: +Inf is not a finite number"}},
+		{"NaN rate", []string{"--sale-rps", "NaN"}, []string{`--sale-rps: "NaN" is not a number`}},
+		{"infinite timeout", []string{"--timeout-ms", "+Inf"}, []string{`--timeout-ms: "+Inf" is not a number: use a number above 0`}},
 		{"negative service", []string{"--service-ms", "-80"}, []string{"--service-ms: -80 is too small"}},
 		{"a service no one types", []string{"--service-ms", "1e308"}, []string{"--service-ms: 1e+308 is too large"}},
 		{"two problems, both named", []string{"--workers", "-1", "--order-share", "2"}, []string{"--workers:", "--order-share: 2 is too large"}},
@@ -134,6 +134,13 @@ func TestBadInput(t *testing.T) {
 		{"the budget client with no retries", []string{"--client", "budget"}, []string{"--client: needs --retries above 0"}},
 		{"the budget's settings with no retries", []string{"--client", "budget", "--budget-tokens", "3"}, []string{"--budget-tokens: needs --retries above 0"}},
 		{"the comparison of clients with no retries", []string{"--clients", "--budget-tokens", "3"}, []string{"--budget-tokens: needs --retries above 0"}},
+		// Issue 27, item 5: what the client comparison, a series and a
+		// sweep of one policy do not read.
+		{"the share of orders in the comparison of clients", []string{"--clients", "--order-share", "0.3"}, []string{"--order-share: needs --policy priority (the policy is fifo): only it treats orders apart, and nothing here shows how orders fared: choose it, or leave out --order-share"}},
+		{"the share of orders in a series", []string{"--series", "--csv", "--order-share", "0.3"}, []string{"--order-share: needs --policy priority"}},
+		{"the share of orders in one policy's seeds", []string{"--seeds", "3", "--policy", "fifo", "--order-share", "0.3"}, []string{"--order-share: needs --policy priority"}},
+		{"the share of orders in a sweep of one policy", []string{"sweep", "--knob", "sale-rps", "--from", "100", "--to", "200", "--steps", "3", "--seeds", "2", "--policy", "fifo", "--csv", "--order-share", "0.3"}, []string{"sweep: --order-share: needs --policy priority"}},
+		{"the budget's cost of a refusal under a policy that never refuses", []string{"--policy", "fifo", "--client", "budget", "--retries", "2", "--budget-refusal-cost", "2", "--json"}, []string{"--budget-refusal-cost: needs --policy bounded or"}},
 		{"a queue bound for one run that has none", []string{"--policy", "fifo", "--queue", "10", "--json"}, []string{"--queue: needs --policy bounded or --policy priority (the policy is fifo)"}},
 		{"the queue timeout's M for the bounded queue's run", []string{"--policy", "bounded", "--codel-target-ms", "10", "--json"}, []string{"--codel-target-ms: needs --policy codel or --policy lifo"}},
 		{"a client setting with a sample that does not use it", []string{"--sample", "retries", "--ratio-max", "0.2"}, []string{"--ratio-max: needs --client ratio"}},
@@ -147,8 +154,8 @@ func TestBadInput(t *testing.T) {
 			report.Count(1000*len(sim.Policies)*6_052_800) + " attempts, over the budget of 300,000,000 a command"}},
 		{"a day of one policy's seeds", []string{"--seeds", "100", "--policy", "fifo", "--duration-s", "86400"}, []string{"--seeds: 100 seeds would simulate about", "fewer seeds"}},
 		// Item 11: messages name what the user typed.
-		{"the spike is named as given", []string{"--spike", "NaN"}, []string{"--spike: NaN is not a number: use a number from 0 to 1,000,000 per second"}},
-		{"a timeout of NaN is not told 0 will do", []string{"--timeout-ms", "NaN"}, []string{"--timeout-ms: NaN is not a number: use a number above 0, up to 3,600,000 ms"}},
+		{"the spike is named as given", []string{"--spike", "NaN"}, []string{`--spike: "NaN" is not a number: use a number from 0 to 1,000,000 per second`}},
+		{"a timeout of NaN is not told 0 will do", []string{"--timeout-ms", "NaN"}, []string{`--timeout-ms: "NaN" is not a number: use a number above 0, up to 3,600,000 ms`}},
 		{"a sale too long names the flag", []string{"--sale-s", "300"}, []string{"or make --duration-s longer"}},
 		{"three dashes are echoed as typed", []string{"---workers", "3"}, []string{"bad flag syntax: ---workers: a flag is --name"}},
 		{"the planner's load names its flags", []string{"plan", "--rate-rps", "1000000", "--service-ms", "3600000"}, []string{"keep --rate-rps × --service-ms / 1000 at most 50,000"}},
@@ -185,6 +192,9 @@ func TestSettingsThatCount(t *testing.T) {
 		{"throttling needs no retries", []string{"--policy", "fifo", "--client", "throttle", "--throttle-k", "1", "--json"}, []string{"--policy", "fifo", "--client", "throttle", "--json"}},
 		{"the queue bound in the tables of every policy", []string{"--queue", "10"}, nil},
 		{"the queue bound in one run's view, which compares every policy", []string{"--policy", "fifo", "--queue", "10"}, []string{"--policy", "fifo"}},
+		{"the share of orders in the comparison of clients under priority for orders", []string{"--clients", "--retries", "3", "--policy", "priority", "--order-share", "0.5"}, []string{"--clients", "--retries", "3", "--policy", "priority"}},
+		{"the share of orders in one run's Result, which counts the orders", []string{"--policy", "fifo", "--json", "--order-share", "0.5"}, []string{"--policy", "fifo", "--json"}},
+		{"the share of orders in the tables, which count orders", []string{"--order-share", "0.5"}, nil},
 	}
 	for _, tc := range cases {
 		with, _, err := runArgs(t, tc.with...)

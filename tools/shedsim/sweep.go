@@ -46,7 +46,7 @@ func newSweepFlags(name string) *sweepFlags {
 	f.fs.StringVar(&f.policy, "policy", "", "policy: "+orList(sim.PolicyKeys()))
 	f.fs.StringVar(&f.client, "client", "", "how clients retry: fixed (the post's), backoff, budget, ratio, retry-after or throttle")
 	configFlags(f.fs, &f.c)
-	f.fs.IntVar(&f.seeds, "seeds", 10, "seeds each setting runs, from --seed (the same seeds at every setting)")
+	wholeVar(f.fs, &f.seeds, "seeds", 10, "seeds each setting runs, from --seed (the same seeds at every setting)")
 	f.fs.BoolVar(&f.json, "json", false, "print what was measured as JSON")
 	f.fs.BoolVar(&f.csv, "csv", false, "print what was measured as CSV, a row per setting")
 	return f
@@ -209,10 +209,11 @@ func sweepProgress(stderr io.Writer, base sim.Config) sweep.Progress {
 func runSweep(args []string, stdout, stderr io.Writer) error {
 	f := newSweepFlags("sweep")
 	knob := f.fs.String("knob", "", "the field that varies, as its flag: sale-rps, workers, retries, timeout-ms, ...")
-	from := f.fs.Float64("from", 0, "the first value")
-	to := f.fs.Float64("to", 0, "the last value")
-	steps := f.fs.Int("steps", 11, "values from --from to --to, evenly spaced")
-	below := f.fs.Float64("below", 0.5, "mark where the answered share falls below this (0.5 = half the sale; 0 marks nothing)")
+	from, to, below, steps := new(float64), new(float64), new(float64), new(int)
+	numberVar(f.fs, from, "from", 0, "the first value")
+	numberVar(f.fs, to, "to", 0, "the last value")
+	wholeVar(f.fs, steps, "steps", 11, "values from --from to --to, evenly spaced")
+	shareVar(f.fs, below, "below", 0.5, "mark where the answered share falls below this (0.5 = half the sale; 0 marks nothing)")
 	f.requiredFlag = []string{"knob", "from", "to"}
 	if done, err := f.parse(args, stdout, "shedsim sweep --knob sale-rps --from 100 --to 250 [--steps 11 --seeds 10 --policy NAME] [--json | --csv]"); done || err != nil {
 		return err
@@ -349,9 +350,9 @@ func runMap(args []string, stdout, stderr io.Writer) error {
 			dir = "down"
 		}
 		f.fs.StringVar(&axes[i].Knob, a, "", "the knob "+dir+", as its flag: sale-rps, retries, timeout-ms, ...")
-		f.fs.Float64Var(&axes[i].From, a+"-from", 0, "--"+a+"'s first value")
-		f.fs.Float64Var(&axes[i].To, a+"-to", 0, "--"+a+"'s last value")
-		f.fs.IntVar(&axes[i].Steps, a+"-steps", 6, "--"+a+"'s values, evenly spaced")
+		numberVar(f.fs, &axes[i].From, a+"-from", 0, "--"+a+"'s first value")
+		numberVar(f.fs, &axes[i].To, a+"-to", 0, "--"+a+"'s last value")
+		wholeVar(f.fs, &axes[i].Steps, a+"-steps", 6, "--"+a+"'s values, evenly spaced")
 		f.flagOfField[a+"_knob"] = "--" + a
 		f.requiredFlag = append(f.requiredFlag, a, a+"-from", a+"-to")
 	}
@@ -429,15 +430,16 @@ func runSeek(args []string, stdout, stderr io.Writer) error {
 	f := newSweepFlags("seek")
 	smallest := f.fs.String("smallest", "", "find the smallest value of this knob that meets the goal: workers, queue, ...")
 	largest := f.fs.String("largest", "", "find the largest value of this knob that meets the goal: sale-rps, retries, ...")
-	from := f.fs.Float64("from", 0, "the range's low end")
-	to := f.fs.Float64("to", 0, "the range's high end")
-	step := f.fs.Float64("step", 0, "the resolution (0: 1 for a whole number, else a power of ten near a hundredth of the range)")
+	from, to, step := new(float64), new(float64), new(float64)
+	numberVar(f.fs, from, "from", 0, "the range's low end")
+	numberVar(f.fs, to, "to", 0, "the range's high end")
+	numberVar(f.fs, step, "step", 0, "the resolution (0: 1 for a whole number, else a power of ten near a hundredth of the range)")
 	var goal sweep.Goal
-	f.fs.Float64Var(&goal.Answered, "answered", 0, "goal: at least this mean share of the sale answered (0.9 = 90%)")
-	f.fs.Float64Var(&goal.Back, "back", 0, "goal: at least this share of seeds back to normal (0.95 = 95%)")
-	f.fs.Float64Var(&goal.P99WaitMS, "p99-wait-ms", 0, "goal: at most this mean p99 wait, ms: the time to an answer, service included, as the tables' p99 wait (never below the service's own p99)")
-	f.fs.Float64Var(&goal.P99QueueWaitMS, "p99-queue-wait-ms", 0, "goal: at most this mean p99 wait in the queue, ms, service left out: the planner's p99 queue wait (shedsim plan)")
-	f.fs.Float64Var(&goal.Waited, "waited", 0, "goal: at most this mean share of the sale's requests waiting at all (0.05 = 5%, Erlang C's target)")
+	shareVar(f.fs, &goal.Answered, "answered", 0, "goal: at least this mean share of the sale answered (0.9 = 90%)")
+	shareVar(f.fs, &goal.Back, "back", 0, "goal: at least this share of seeds back to normal (0.95 = 95%)")
+	numberVar(f.fs, &goal.P99WaitMS, "p99-wait-ms", 0, "goal: at most this mean p99 wait, ms: the time to an answer, service included, as the tables' p99 wait (never below the service's own p99)")
+	numberVar(f.fs, &goal.P99QueueWaitMS, "p99-queue-wait-ms", 0, "goal: at most this mean p99 wait in the queue, ms, service left out: the planner's p99 queue wait (shedsim plan)")
+	shareVar(f.fs, &goal.Waited, "waited", 0, "goal: at most this mean share of the sale's requests waiting at all (0.05 = 5%, Erlang C's target)")
 	f.requiredFlag = []string{"from", "to"}
 	if done, err := f.parse(args, stdout, "shedsim seek (--smallest workers | --largest sale-rps) --from 1 --to 40 [--answered 0.9 --back 0.95 --p99-wait-ms 0 --p99-queue-wait-ms 0 --waited 0 --step 0 --seeds 10 --policy NAME] [--json | --csv]"); done || err != nil {
 		return err

@@ -115,9 +115,10 @@ func TestSweepBadInput(t *testing.T) {
 		{"a threshold in percent", []string{"sweep", "--knob", "workers", "--from", "8", "--to", "18", "--below", "50"}, []string{"sweep: --below: 50 is out of range: use a share from 0 to 1"}},
 		{"text for the steps", []string{"sweep", "--knob", "workers", "--from", "8", "--to", "18", "--steps", "ten"}, []string{`sweep: --steps: "ten" is not a whole number: use a whole number from 1 to 1,000`}},
 		// Issue 27, item 8: the messages an audit found wanting.
-		{"a sweep's steps in an exponent get the range", []string{"sweep", "--knob", "workers", "--from", "1", "--to", "40", "--steps", "1e9"}, []string{`sweep: --steps: "1e9" is not a whole number: use a whole number from 1 to 1,000`}},
-		{"a sweep's seeds in an exponent", []string{"sweep", "--knob", "workers", "--from", "1", "--to", "40", "--seeds", "1e6"}, []string{`sweep: --seeds: "1e6" is not a whole number: use a whole number from 1 to 1,000`}},
-		{"a map's steps in an exponent", []string{"map", "--x", "workers", "--y", "retries", "--x-steps", "1e9"}, []string{`map: --x-steps: "1e9" is not a whole number: use a whole number from 1 to 1,000`}},
+		{"a sweep's steps in an exponent get the range", []string{"sweep", "--knob", "workers", "--from", "1", "--to", "40", "--steps", "1e9"}, []string{`sweep: --steps: 1,000,000,000 is out of range: use a whole number from 1 to 1,000`}},
+		{"a sweep's seeds in an exponent", []string{"sweep", "--knob", "workers", "--from", "1", "--to", "40", "--steps", "40", "--seeds", "1e6"}, []string{`sweep: --seeds: 1,000,000 is out of range: use a whole number from 1 to 1,000`}},
+		{"a map's steps in an exponent", []string{"map", "--x", "workers", "--y", "retries", "--x-steps", "1e9", "--x-from", "1", "--x-to", "40", "--y-from", "0", "--y-to", "3", "--y-steps", "4"}, []string{`map: --x-steps: 1,000,000,000 is out of range: use a whole number from 1 to 1,000`}},
+		{"steps that are not whole", []string{"sweep", "--knob", "workers", "--from", "1", "--to", "40", "--steps", "1.5"}, []string{`sweep: --steps: "1.5" is not a whole number: use a whole number from 1 to 1,000`}},
 		{"a 100 KB value is cut", []string{"--workers", strings.Repeat("x", 100_000)}, []string{`--workers: "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"… (100,000 characters) is not a whole number`}},
 		{"a 100 KB policy is cut", []string{"--policy", strings.Repeat("x", 100_000)}, []string{`--policy: unknown policy "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"… (100,000 characters): use one of fifo`}},
 		{"a 100 KB sample is cut", []string{"--sample", strings.Repeat("x", 100_000)}, []string{`--sample: no sample "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"… (100,000 characters)`}},
