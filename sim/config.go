@@ -249,6 +249,15 @@ type FieldError struct {
 
 func (e *FieldError) Error() string { return e.Field + ": " + e.Msg }
 
+// Says is Msg with each setting it names marked {key} or {key=value}, for
+// a message built on it (NewFieldError); Msg when it names none.
+func (e *FieldError) Says() string {
+	if e.says == "" {
+		return e.Msg
+	}
+	return e.says
+}
+
 // Spelling writes a setting as the input that gave it spells it: a key
 // alone ("duration_s"), or a key with the value that makes another setting
 // count ("client", "budget"). The command line writes "--duration-s" and

@@ -42,6 +42,8 @@ func TestSweepFromStrings(t *testing.T) {
 		{map[string]string{"policy": "nope"}, "policy", "or all for every policy", "a policy that is none"},
 		{map[string]string{"duration_s": "7200"}, "duration_s", "longer than the page draws", "the page's limit for a run"},
 		{map[string]string{"workers": "0"}, "workers", "out of range", "the base Config's own fields"},
+		{map[string]string{"knob": "order_share", "from": "0.1", "to": "0.3", "steps": "3", "policy": "fifo"}, "knob",
+			"order_share changes nothing here: it needs policy priority", "a knob no run reads, as the command line refuses it"},
 	}
 	for _, tc := range cases {
 		vals := TipsValues(tipsSweep, tc.given)

@@ -71,6 +71,9 @@ func (m MapSpec) check() ([]float64, []float64, []sim.Config, error) {
 	if err := settingsErrors(settings, label); err != nil {
 		return nil, nil, nil, err
 	}
+	if err := errors.Join(knobCounts("x_knob", kx, settings), knobCounts("y_knob", ky, settings)); err != nil {
+		return nil, nil, nil, err
+	}
 	made := strconv.Itoa(len(xs)) + " x " + strconv.Itoa(len(ys)) + " cells"
 	if err := budget(settings, m.Seeds, made); err != nil {
 		return nil, nil, nil, err

@@ -3,6 +3,7 @@ package sweep
 import (
 	"errors"
 	"strconv"
+	"strings"
 
 	"github.com/shedsim/shedsim/sim"
 	"github.com/shedsim/shedsim/sim/internal/limits"
@@ -217,6 +218,9 @@ func (s Spec) check() (Knob, []float64, []sim.Policy, []sim.Config, error) {
 	if err := settingsErrors(settings, k.Label); err != nil {
 		return k, nil, nil, nil, err
 	}
+	if err := knobCounts("knob", k, settings); err != nil {
+		return k, nil, nil, nil, err
+	}
 	made := strconv.Itoa(len(values)) + " steps"
 	if len(policies) > 1 {
 		made += " x " + strconv.Itoa(len(policies)) + " policies"
@@ -225,6 +229,35 @@ func (s Spec) check() (Knob, []float64, []sim.Policy, []sim.Config, error) {
 		return k, nil, nil, nil, err
 	}
 	return k, values, policies, settings, nil
+}
+
+// KnobUnused is the *sim.FieldError sim.Config.Unused gives k's field at
+// the first of settings, when k counts for nothing in scope at every one
+// of them (a sweep of order_share under fifo, of the queue bound under
+// CoDel); nil when it counts at one.
+func KnobUnused(k Knob, scope sim.Scope, settings ...sim.Config) *sim.FieldError {
+	var first *sim.FieldError
+	for _, c := range settings {
+		err := c.Unused([]string{k.Key}, scope)
+		if err == nil {
+			return nil
+		}
+		if first == nil {
+			first = sim.FieldErrors(err)[0]
+		}
+	}
+	return first
+}
+
+// knobCounts refuses, as field, a knob that counts for nothing at any of
+// settings: every run would be the same.
+func knobCounts(field string, k Knob, settings []sim.Config) error {
+	fe := KnobUnused(k, sim.Scope{}, settings...)
+	if fe == nil {
+		return nil
+	}
+	why, _, _ := strings.Cut(fe.Says(), ", or leave out")
+	return sim.NewFieldError(field, "{"+k.Key+"} changes nothing here: it "+why)
 }
 
 func validPolicy(p sim.Policy) bool {

@@ -206,6 +206,9 @@ func TestBadSpecs(t *testing.T) {
 		{"seeds past the largest", func(s *Spec) { s.Base.Seed = sim.MaxSeed }, "seeds", "pass the largest seed"},
 		{"a threshold over 1", func(s *Spec) { s.Below = 50 }, "below", "50 is out of range: use a share from 0 to 1"},
 		{"no such policy", func(s *Spec) { s.Policies = []sim.Policy{42} }, "policies", "42 is not a policy"},
+		{"a knob that changes nothing", func(s *Spec) {
+			s.Knob, s.From, s.To, s.Steps, s.Policies = "order_share", 0.1, 0.3, 3, []sim.Policy{sim.FIFO}
+		}, "knob", "order_share changes nothing here: it needs policy priority"},
 		{"a step the engine refuses", func(s *Spec) { s.To = 2_000_000 }, "sale_rps", "at sale_rps 200,090/s: sale_rps: this run would send about 12,022,200 attempts"},
 		{"over the budget", func(s *Spec) { s.Seeds, s.Policies = 1000, sim.PostPolicies }, "seeds",
 			"this would send about 5,077,800,000 attempts (31 steps x 6 policies x 1,000 seeds), over the budget of 300,000,000 a request: at most 59 seeds fit"},
@@ -247,10 +250,12 @@ func TestBadMaps(t *testing.T) {
 		}, "y_steps",
 			"1,000 x 1,000 steps make 1,000,000 cells, over the most a map holds, 10,000"},
 		{"too many tiny runs", func(m *MapSpec) {
-			m.Base.NormalRPS, m.Base.SaleRPS, m.Base.DurationS = 0, 0, 86_400
+			m.Base.NormalRPS, m.Base.SaleRPS, m.Base.DurationS, m.Base.Policy = 0, 0, 86_400, sim.Priority
 			m.X = Axis{Knob: "order_share", From: 0, To: 1, Steps: 100}
 			m.Y, m.Seeds = Axis{Knob: "timeout_ms", From: 100, To: 10000, Steps: 100}, 1000
 		}, "seeds", "this would make 10,000,000 runs (100 x 100 cells x 1,000 seeds), over the most a request makes, 100,000: at most 10 seeds fit"},
+		{"a knob that changes nothing", func(m *MapSpec) { m.Y = Axis{Knob: "codel_target_ms", From: 5, To: 20, Steps: 4} }, "y_knob",
+			"codel_target_ms changes nothing here: it needs policy codel or policy lifo"},
 	}
 	for _, tc := range cases {
 		m := good

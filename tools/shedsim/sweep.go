@@ -154,15 +154,8 @@ func (f *sweepFlags) checkGiven(knobs [][2]string, scope sim.Scope, ends ...sim.
 		if err != nil {
 			continue
 		}
-		everywhere := true
-		for _, c := range ends {
-			if c.Unused([]string{k.Key}, scope) == nil {
-				everywhere = false
-			}
-		}
-		if everywhere {
-			err := ends[0].Unused([]string{k.Key}, scope)
-			why, _, _ := strings.Cut(sim.FieldErrors(err)[0].Say(spell), ", or leave out")
+		if fe := sweep.KnobUnused(k, scope, ends...); fe != nil {
+			why, _, _ := strings.Cut(fe.Say(spell), ", or leave out")
 			return usageError{f.name + ": " + kn[0] + " " + flagName(k.Key) + ": it changes nothing here: it " + why}
 		}
 	}
