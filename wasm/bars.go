@@ -1,6 +1,8 @@
 package main
 
 import (
+	"strconv"
+
 	"github.com/shedsim/shedsim/sim"
 	"github.com/shedsim/shedsim/sim/report"
 )
@@ -85,7 +87,16 @@ func writeShareRow(m *markup, keyAttr, key, title string, chosen bool, barHTML, 
 // placeholder bars are empty, for policies still being run.
 func writeBars(m *markup, rows []report.Row, chosen sim.Policy, placeholder bool) {
 	m.open("ul", "class", "policy-bars")
-	for _, r := range rows {
+	policies := make([]sim.Policy, len(rows))
+	for i, r := range rows {
+		policies[i] = r.Policy
+	}
+	groups := report.PolicyGroups(policies)
+	for i, r := range rows {
+		if len(groups) > 0 && groups[0].From == i { // the post's six apart from the limits
+			m.elem("li", "class", "policy-group", groups[0].Title)
+			groups = groups[1:]
+		}
 		text := r.Shares()
 		if placeholder {
 			text = "…"
@@ -112,7 +123,15 @@ func writeTableWrap(m *markup, label, tableHTML string) {
 func writeTable(out *markup, tableID, class, caption, label, kind string, tab report.Table, keys []string, chosen string, placeholder bool) {
 	var m markup
 	writeTableHead(&m, tableID, class, caption, tab.Header)
+	groups := tab.Groups
 	for i, row := range tab.Rows {
+		if len(groups) > 0 && groups[0].From == i { // a tbody a group, titled
+			if i > 0 {
+				m.raw("</tbody><tbody>")
+			}
+			m.tag(`<tr class="row-group"><th scope="rowgroup" colspan="%">%</th></tr>`, strconv.Itoa(len(tab.Header)), groups[0].Title)
+			groups = groups[1:]
+		}
 		if keys[i] == chosen {
 			m.tag(`<tr data-%="%" class="chosen" aria-current="true">`, kind, keys[i])
 		} else {

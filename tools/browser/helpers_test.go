@@ -449,7 +449,7 @@ func (t *tab) readTable(sel string) table {
 		if (!tb) return {head: [], rows: []};
 		return {
 			head: [...tb.querySelectorAll('thead th')].map(th => th.textContent.trim()),
-			rows: [...tb.querySelectorAll('tbody tr')].map(tr => ({
+			rows: [...tb.querySelectorAll('tbody tr:not(.row-group)')].map(tr => ({
 				key: tr.dataset.policy || tr.dataset.servers || '',
 				class: tr.className,
 				cells: [...tr.children].map(c => c.textContent.trim()),

@@ -206,7 +206,7 @@ func testSeedsWidgets(t *testing.T, s *session) {
 	tb.open(s.fileURL("frame.html") + "?kind=compare&seeds=10")
 	got := poll[[]string](tb, "the widget's seeds", `(() => {
 		const root = document.querySelector('shed-sim').shadowRoot;
-		const rows = root && root.querySelectorAll('table.seeds tbody tr');
+		const rows = root && root.querySelectorAll('table.seeds tbody tr[data-policy]');
 		if (!rows || rows.length !== `+strconv.Itoa(len(sim.Policies))+` || root.querySelector('.results[data-seeds]')) return false;
 		return [...root.querySelectorAll('.bar-text')].map(e => e.textContent);
 	})()`, `document.querySelector('shed-sim').shadowRoot.textContent.slice(0, 300)`)
