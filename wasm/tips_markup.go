@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/shedsim/shedsim/sim"
 	"github.com/shedsim/shedsim/sim/report"
 	"github.com/shedsim/shedsim/sim/sweep"
 )
@@ -250,7 +251,19 @@ func sweepTableMarkup(id string, sw sweep.Sweep) *markup {
 	m.close("tr")
 	m.close("thead")
 	m.open("tbody")
-	for _, cv := range sw.Curves {
+	policies := make([]sim.Policy, len(sw.Curves))
+	for i, cv := range sw.Curves {
+		policies[i] = cv.Policy
+	}
+	groups := report.PolicyGroups(policies) // the post's six apart from the limits
+	for c, cv := range sw.Curves {
+		if len(groups) > 0 && groups[0].From == c {
+			if c > 0 {
+				m.raw("</tbody><tbody>")
+			}
+			m.tag(`<tr class="row-group"><th scope="rowgroup" colspan="7">%</th></tr>`, groups[0].Title)
+			groups = groups[1:]
+		}
 		for i, o := range cv.Steps {
 			v := sw.Values[i]
 			if v == now {

@@ -67,7 +67,7 @@ func testTipsSweep(t *testing.T, s *session) {
 	assert.Positive(t, tb.count("#tips-chart path.flip"), "the unbounded queue with a retry stops getting back within the range: its flip is marked")
 	assert.Positive(t, tb.count("#tips-chart circle.cross"), "a crossing of half the sale is marked")
 	assert.Equal(t, 1, tb.count("#tips-chart line.now-line"), "the current value, 150/s, is marked")
-	assert.Equal(t, 5*n, tb.count("#tips-table tbody tr"), "the table has every policy's every step")
+	assert.Equal(t, 5*n, tb.count("#tips-table tbody tr[data-policy]"), "the table has every policy's every step")
 	assert.Equal(t, n, tb.count(`#tips-table tr.now`), "the rows at the current value, 150/s, are marked, one per policy")
 	assert.True(t, strings.HasPrefix(tb.text("#tips-sentence"), "Over sale_rps from 100 to 200/s (seeds 1 to 3 at every step): the unbounded queue stops getting back to normal"),
 		tb.text("#tips-sentence"))
