@@ -305,7 +305,7 @@ func newEngine(c Config, prev *engine) *engine {
 	e.queue.split = e.takeRule == takeOldestOfTwo
 	e.ordersBelow = uint64(math.Ceil(c.OrderShare * (1 << 53)))
 	e.pickup = e.shedRule != shedNothing
-	e.lim = newLimitState(c)
+	e.lim = newLimitState(e)
 	if prev != nil {
 		e.recycle(prev)
 	}
@@ -1245,7 +1245,7 @@ func (e *engine) result() Result {
 	}
 	r.LostInService = e.killed
 	if e.lim != nil {
-		r.Limit = e.lim.stats(r.Attempts, e.saleAttempts)
+		r.Limit = e.lim.stats(e.end, r.Attempts, e.saleAttempts)
 	}
 	return r
 }

@@ -39,21 +39,37 @@ type limitState struct {
 	lowest, highest int
 	refused         int
 	normalRefused   int
+	// the settling (rule 38): the sale and the time after it, the limit
+	// as last noted and since when, ns (-1: the run's start), and the
+	// first time after that a stretch samples, ns: a limit that changes
+	// again before then was never sampled
+	stretches [2]stretch
+	held      int
+	heldFrom  int64
+	nextPeek  int64
 	// the timer's event in the engine's heap: when it is, and its
 	// generation, so that one the limiter has moved since does nothing
 	timerAt  int64
 	timerGen id
 }
 
-// newLimitState starts c's policy's limiter; nil for a policy without one.
-func newLimitState(c Config) *limitState {
+// newLimitState starts the limiter of e's Config's policy; nil for a
+// policy without one.
+func newLimitState(e *engine) *limitState {
+	c := e.cfg
 	sp := c.Policy.spec()
 	if sp.limiter == nil {
 		return nil
 	}
 	r := sp.limiter(c)
-	l := r.limit()
-	return &limitState{rule: r, lowest: l, highest: l, timerAt: -1}
+	n := r.limit()
+	l := &limitState{rule: r, lowest: n, highest: n, timerAt: -1, held: n, heldFrom: -1}
+	l.stretches = [2]stretch{newStretch(0, 0), newStretch(0, 0)}
+	if c.SaleS > 0 {
+		l.stretches = [2]stretch{newStretch(e.saleStart, min(e.saleEnd, e.end)), newStretch(e.saleEnd, e.end)}
+	}
+	l.nextPeek = l.peek(-1)
+	return l
 }
 
 // admit decides attempt i's admission (a arriving now): true, and counted
@@ -84,14 +100,37 @@ func (l *limitState) leave(e *engine, i id, a *attempt, dropped, ignored bool) {
 		return
 	}
 	l.rule.sample(e.now, a.t0, int(l.admitted[i]), dropped)
-	l.noteLimit()
+	l.noteLimit(e.now)
 	l.schedule(e)
 }
 
-// noteLimit keeps the limit's range over the run.
-func (l *limitState) noteLimit() {
+// noteLimit keeps the limit's range over the run, and tells the
+// stretches (rule 38) what it was until now, ns, when it changes after
+// a sample: a limit changed at now is sampled at now as it was before.
+func (l *limitState) noteLimit(now int64) {
 	n := l.rule.limit()
+	if n == l.held {
+		return
+	}
 	l.lowest, l.highest = min(l.lowest, n), max(l.highest, n)
+	if now >= l.nextPeek {
+		l.holdUntil(now)
+	}
+	l.held, l.heldFrom = n, now
+}
+
+// holdUntil tells the stretches that the limit was l.held from
+// l.heldFrom until now, ns, and finds when they next sample.
+func (l *limitState) holdUntil(now int64) {
+	for k := range l.stretches {
+		l.stretches[k].hold(l.heldFrom, now, l.held)
+	}
+	l.nextPeek = l.peek(now)
+}
+
+// peek is the first time after t, ns, that a stretch samples the limit.
+func (l *limitState) peek(t int64) int64 {
+	return min(l.stretches[0].next(t), l.stretches[1].next(t))
 }
 
 // schedule puts the limiter's timer in e's heap if it has one, and moves
@@ -124,13 +163,15 @@ func (l *limitState) timer(e *engine, ev event) {
 	}
 	l.timerAt = -1
 	l.rule.(ticker).tick(e.now)
-	l.noteLimit()
+	l.noteLimit(e.now)
 	l.schedule(e)
 }
 
-// stats is what the Result reports of the limit.
-func (l *limitState) stats(attempts, saleAttempts int) *LimitStats {
-	s := &LimitStats{Lowest: l.lowest, Highest: l.highest, AtEnd: l.rule.limit(), Refused: l.refused}
+// stats is what the Result reports of the limit, at the run's end, ns.
+func (l *limitState) stats(end int64, attempts, saleAttempts int) *LimitStats {
+	l.holdUntil(end)
+	s := &LimitStats{Lowest: l.lowest, Highest: l.highest, AtEnd: l.rule.limit(), Refused: l.refused,
+		SettledInSaleMS: l.stretches[0].settledMS(), SettledAfterSaleMS: l.stretches[1].settledMS()}
 	if n := attempts - saleAttempts; n > 0 {
 		s.NormalRefusedShare = float64(l.normalRefused) / float64(n)
 	}
@@ -149,4 +190,10 @@ type LimitStats struct {
 	// NormalRefusedShare is the share of the attempts of people outside
 	// the sale that the limit refused: its false sheds, in [0, 1].
 	NormalRefusedShare float64 `json:"normal_refused_share"`
+	// SettledInSaleMS is how long after the sale began the limit settled
+	// for the rest of the sale, and SettledAfterSaleMS how long after the sale
+	// ended it settled for the rest of the run, ms, on a 100 ms grid
+	// (rule 38); nil when it did not, or there is no sale.
+	SettledInSaleMS    *float64 `json:"settled_in_sale_ms"`
+	SettledAfterSaleMS *float64 `json:"settled_after_sale_ms"`
 }
