@@ -27,6 +27,15 @@ type ticker interface {
 	tick(now int64)
 }
 
+// measurer is a limiter that pins its limit low while it measures
+// (Envoy's minimum round trip, rule 37): measuring says it is now, and
+// measured gives the measurements begun by now, ns, their time, ns (the
+// one under way up to now), and the limit while measuring.
+type measurer interface {
+	measuring() bool
+	measured(now int64) (count int, ns int64, limit int)
+}
+
 // limitState is the engine's side of an adaptive limit: the rule, the
 // requests in flight, and for each request in flight (by attempt id) the
 // requests in flight when it was admitted, counting itself.
@@ -39,6 +48,10 @@ type limitState struct {
 	lowest, highest int
 	refused         int
 	normalRefused   int
+	// the rule, if it measures (nil otherwise), and the attempts that
+	// arrived while it measured, and those it refused of them
+	measurer                            measurer
+	measuringAttempts, measuringRefused int
 	// the settling (rule 38): the sale and the time after it, the limit
 	// as last noted and since when, ns (-1: the run's start), and the
 	// first time after that a stretch samples, ns: a limit that changes
@@ -69,16 +82,24 @@ func newLimitState(e *engine) *limitState {
 		l.stretches = [2]stretch{newStretch(e.saleStart, min(e.saleEnd, e.end)), newStretch(e.saleEnd, e.end)}
 	}
 	l.nextPeek = l.peek(-1)
+	l.measurer, _ = r.(measurer)
 	return l
 }
 
 // admit decides attempt i's admission (a arriving now): true, and counted
 // in flight, while fewer than the limit are in flight.
 func (l *limitState) admit(i id, a *attempt) bool {
+	measuring := l.measurer != nil && l.measurer.measuring()
+	if measuring {
+		l.measuringAttempts++
+	}
 	if l.inFlight >= l.rule.limit() {
 		l.refused++
 		if !a.sale {
 			l.normalRefused++
+		}
+		if measuring {
+			l.measuringRefused++
 		}
 		return false
 	}
@@ -175,6 +196,10 @@ func (l *limitState) stats(end int64, attempts, saleAttempts int) *LimitStats {
 	if n := attempts - saleAttempts; n > 0 {
 		s.NormalRefusedShare = float64(l.normalRefused) / float64(n)
 	}
+	if l.measurer != nil {
+		n, ns, limit := l.measurer.measured(end)
+		s.Measurements = &Measurements{Count: n, Limit: limit, TimeMS: float64(ns) / 1e6, Attempts: l.measuringAttempts, Refused: l.measuringRefused}
+	}
 	return s
 }
 
@@ -191,9 +216,29 @@ type LimitStats struct {
 	// the sale that the limit refused: its false sheds, in [0, 1].
 	NormalRefusedShare float64 `json:"normal_refused_share"`
 	// SettledInSaleMS is how long after the sale began the limit settled
-	// for the rest of the sale, and SettledAfterSaleMS how long after the sale
-	// ended it settled for the rest of the run, ms, on a 100 ms grid
+	// for the rest of the sale, and SettledAfterSaleMS how long after the
+	// sale ended it settled for the rest of the run, ms, in whole seconds
 	// (rule 38); nil when it did not, or there is no sale.
 	SettledInSaleMS    *float64 `json:"settled_in_sale_ms"`
 	SettledAfterSaleMS *float64 `json:"settled_after_sale_ms"`
+	// Measurements is what the limit did while it measured, for a limit
+	// that pins itself low to measure (Envoy's minimum round trip, rule
+	// 37); nil for the others.
+	Measurements *Measurements `json:"measurements,omitempty"`
+}
+
+// Measurements is what a limit that pins itself low to measure did while
+// it measured (Envoy's minimum round trip, rule 37).
+type Measurements struct {
+	// Count is the measurements begun, the first at the run's start; the
+	// last may not have ended when the run did.
+	Count int `json:"count"`
+	// Limit is the limit while measuring, in requests in flight.
+	Limit int `json:"limit"`
+	// TimeMS is their time, ms, the last up to the run's end.
+	TimeMS float64 `json:"time_ms"`
+	// Attempts is the attempts that arrived while it measured, and
+	// Refused those of them it refused.
+	Attempts int `json:"attempts"`
+	Refused  int `json:"refused"`
 }
