@@ -164,6 +164,11 @@ type Config struct {
 	// MaxSeriesPoints points for any run it is given.
 	SeriesStepS float64 `json:"series_step_s,omitempty"`
 
+	// LimitQueue is the service's own queue behind an adaptive limit:
+	// the post's unbounded one, which serves a request whose client has
+	// gone (default), or skip, which drops it when a worker picks it up
+	// (rule 7). Only the adaptive limits read it.
+	LimitQueue LimitQueue `json:"limit_queue,omitempty"`
 	// The adaptive limits' own settings (policy_aimd.go, ...), each 0
 	// for its library's default.
 	AIMDSettings
@@ -374,6 +379,10 @@ func (c Config) Validate() error {
 		case s.Zero != "" && v.FieldByIndex(s.field).IsZero(): // 0: none, or the default
 		case s.Kind == Whole:
 			whole(s.Key, int(v.FieldByIndex(s.field).Int()), int(s.Min), int(s.Max), s.rangeUnit())
+		case s.Kind == Choice:
+			if x := int(v.FieldByIndex(s.field).Int()); !s.choices.valid(x) {
+				bad(s.Key, strconv.Itoa(x)+" is not a "+s.choices.noun+": use one of "+s.choices.list())
+			}
 		default:
 			x := v.FieldByIndex(s.field).Float()
 			if real(s.Key, x, s.Min, s.Max, s.rangeUnit(), s.MinOpen) && s.MaxOpen && x == s.Max {

@@ -6,7 +6,44 @@ package sim
 // not yet finished, queued or in service), refuses the rest at once
 // (a refusal as rule 12 counts it, with its cost), and learns the limit
 // from each request that leaves. Behind it the queue is the post's
-// unbounded one: the service never learns that a client left.
+// unbounded one, where the service never learns that a client left, or
+// with LimitSkip one that skips the abandoned.
+
+// LimitQueue is the service's own queue behind an adaptive limit. The
+// zero value is LimitFIFO, the post's.
+type LimitQueue int
+
+const (
+	// LimitFIFO is the post's unbounded queue (rule 6): the service never
+	// learns that a client left, and serves its request anyway.
+	LimitFIFO LimitQueue = iota
+	// LimitSkip skips the abandoned (rule 7): a worker drops a request
+	// whose client has gone when it picks it up.
+	LimitSkip
+)
+
+var limitQueueKeys = keys{
+	typ:    "LimitQueue",
+	noun:   "queue behind the limit",
+	names:  []string{"fifo", "skip"},
+	titles: []string{"Unbounded, serving the abandoned (the post's)", "Skip the abandoned"},
+}
+
+// String returns the queue's key, as used in JSON, URLs and flags.
+func (q LimitQueue) String() string { return limitQueueKeys.name(int(q)) }
+
+// MarshalText encodes the queue as its key.
+func (q LimitQueue) MarshalText() ([]byte, error) { return limitQueueKeys.marshal(int(q)) }
+
+// UnmarshalText decodes a queue from its key, ignoring case and spaces.
+func (q *LimitQueue) UnmarshalText(b []byte) error {
+	i, err := limitQueueKeys.parse(string(b))
+	if err != nil {
+		return err
+	}
+	*q = LimitQueue(i)
+	return nil
+}
 
 // limiter is an adaptive limit's rule, as its library computes it.
 type limiter interface {

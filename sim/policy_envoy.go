@@ -66,7 +66,7 @@ func init() {
 		key: "envoy", title: "Envoy's adaptive limit", short: "Envoy", noun: "Envoy's adaptive concurrency",
 		light: "#8c2d19", dark: "#f08a70", dash: "4 2",
 		rule: 37,
-		settings: []string{"envoy_update_ms", "envoy_min_rtt_interval_s", "envoy_request_count", "envoy_jitter_pct", "envoy_buffer_pct",
+		settings: []string{"limit_queue", "envoy_update_ms", "envoy_min_rtt_interval_s", "envoy_request_count", "envoy_jitter_pct", "envoy_buffer_pct",
 			"envoy_percentile", "envoy_min_concurrency", "envoy_max_concurrency"},
 		declares: []Setting{
 			setting("envoy_update_ms", "Envoy update interval", "ms, ", "100", Real, 0, maxMS, true, "the window between limit updates, ms"),
