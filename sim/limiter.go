@@ -114,7 +114,6 @@ func newLimitState(e *engine) *limitState {
 	r := sp.limiter(c)
 	n := r.limit()
 	l := &limitState{rule: r, lowest: n, highest: n, timerAt: -1, held: n, heldFrom: -1}
-	l.stretches = [2]stretch{newStretch(0, 0), newStretch(0, 0)}
 	if c.SaleS > 0 {
 		l.stretches = [2]stretch{newStretch(e.saleStart, min(e.saleEnd, e.end)), newStretch(e.saleEnd, e.end)}
 	}

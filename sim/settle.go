@@ -1,9 +1,6 @@
 package sim
 
-import (
-	"math"
-	"slices"
-)
+import "math"
 
 // The grid a limit is sampled on to say when it settled (rule 38): every
 // 100 ms, Envoy's documented window, and a median over each second.
@@ -23,11 +20,11 @@ const (
 // those whose median is above every later one's (highs, falling from the
 // first) and those below every later one's (lows, rising). Each holds at
 // most one second per distinct median, so its memory is bounded by the
-// limit's range however long the run, and each second costs O(1)
-// amortized.
+// limit's range however long the run; each sample costs O(1), and each
+// second O(1) amortized.
 type stretch struct {
 	start, stop int64 // ns
-	last        int64 // the last sample's index, -1 for none
+	last        int64 // the last sample's index; the zero stretch has none
 	highs, lows []mark
 	// the second being sampled: its index, and its samples so far
 	second  int64
@@ -41,56 +38,47 @@ type mark struct {
 	limit int
 }
 
-// newStretch is the stretch [start, stop), ns; an empty one when stop is
+// newStretch is the stretch [start, stop), ns; the zero one when stop is
 // not after start.
 func newStretch(start, stop int64) stretch {
-	s := stretch{start: start, stop: stop, last: -1}
-	if stop > start {
-		s.last = (stop - start - 1) / settleStepNS
+	if stop <= start {
+		return stretch{}
 	}
-	return s
+	return stretch{start: start, stop: stop, last: (stop - start - 1) / settleStepNS}
 }
 
 // hold is the limit being v over (from, to], ns: the samples in it see v.
-// A second wholly inside it has v for its median, and only the last such
-// needs noting: an earlier one with the same median is never the last
-// one not near.
 func (s *stretch) hold(from, to int64, v int) {
-	if s.last < 0 || to < s.start {
+	if s.stop == 0 || to < s.start {
 		return
 	}
-	first := int64(0) // the first sample after from
+	k := int64(0) // the first sample after from
 	if from >= s.start {
-		first = (from-s.start)/settleStepNS + 1
+		k = (from-s.start)/settleStepNS + 1
 	}
-	last := min((to-s.start)/settleStepNS, s.last)
-	for k := first; k <= last; {
-		sec := k / settleBlock
-		if sec != s.second {
+	for last := min((to-s.start)/settleStepNS, s.last); k <= last; k++ {
+		if sec := k / settleBlock; sec != s.second {
 			s.close()
 			s.second = sec
 		}
-		if k%settleBlock == 0 && last >= k+settleBlock-1 { // whole seconds
-			s.push(mark{(last+1)/settleBlock - 1, v})
-			k = (last + 1) / settleBlock * settleBlock
-			s.second = k / settleBlock
-			continue
-		}
 		s.samples[s.n] = v
 		s.n++
-		k++
 	}
 }
 
 // close notes the second being sampled, if it has any samples: its median
 // is the middle one, the lower of the two for an even count.
 func (s *stretch) close() {
-	if s.n == 0 {
+	x := s.samples[:s.n]
+	if len(x) == 0 {
 		return
 	}
-	x := s.samples[:s.n]
-	slices.Sort(x)
-	s.push(mark{s.second, x[(s.n-1)/2]})
+	for i := 1; i < len(x); i++ { // insertion sort: ten at most
+		for j := i; j > 0 && x[j] < x[j-1]; j-- {
+			x[j], x[j-1] = x[j-1], x[j]
+		}
+	}
+	s.push(mark{s.second, x[(len(x)-1)/2]})
 	s.n = 0
 }
 
@@ -111,7 +99,7 @@ func (s *stretch) push(m mark) {
 // next is the first sample after t, ns; math.MaxInt64 for none.
 func (s *stretch) next(t int64) int64 {
 	switch {
-	case s.last < 0:
+	case s.stop == 0:
 		return math.MaxInt64
 	case t < s.start:
 		return s.start

@@ -261,32 +261,27 @@ func LimitSentence(r sim.Result) string {
 // settled says when the limit settled (rule 38): " It settled 3 s into
 // the sale and at once after it."; "" without a sale.
 func settled(r sim.Result) string {
-	c, l := r.Config, r.Limit
-	if c.SaleS <= 0 || c.SaleStartS >= c.DurationS {
+	in, after := r.Limit.SettledInSaleMS, r.Limit.SettledAfterSaleMS
+	switch {
+	case r.Config.SaleS <= 0:
 		return ""
+	case in == nil && after == nil:
+		return " It did not settle, in the sale or after it."
 	}
-	in, after := "did not settle in the sale", "did not settle after it"
-	if x := l.SettledInSaleMS; x != nil {
-		in = "settled " + Duration(*x) + " into the sale"
-		if *x == 0 {
-			in = "settled at once in the sale"
-		}
-	}
-	if x := l.SettledAfterSaleMS; x != nil {
-		after = "settled " + Duration(*x) + " after it"
-		if *x == 0 {
-			after = "settled at once after it"
+	s := " It did not settle in the sale and settled "
+	if in != nil {
+		s = " It settled at once in the sale and "
+		if *in > 0 {
+			s = " It settled " + Duration(*in) + " into the sale and "
 		}
 	}
 	switch {
-	case c.SaleEndS() >= c.DurationS: // nothing after the sale
-		return " It " + in + "."
-	case l.SettledInSaleMS == nil && l.SettledAfterSaleMS == nil:
-		return " It did not settle, in the sale or after it."
-	case l.SettledInSaleMS != nil && l.SettledAfterSaleMS != nil:
-		after = strings.TrimPrefix(after, "settled ")
+	case after == nil:
+		return s + "did not settle after it."
+	case *after == 0:
+		return s + "at once after it."
 	}
-	return " It " + in + " and " + after + "."
+	return s + Duration(*after) + " after it."
 }
 
 // measured says what a limit's measurements cost (rule 37): " It fell to

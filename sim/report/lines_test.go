@@ -327,8 +327,6 @@ func TestLimitSentence(t *testing.T) {
 	ms := func(x float64) *float64 { return &x }
 	noSale := withPolicy(sim.AIMD)
 	noSale.SaleS = 0
-	toTheEnd := withPolicy(sim.AIMD)
-	toTheEnd.SaleS = 240
 	for _, tc := range []struct {
 		reason string
 		r      sim.Result
@@ -353,9 +351,6 @@ func TestLimitSentence(t *testing.T) {
 		{"no sale: no settling to speak of",
 			sim.Result{Config: noSale, Limit: &sim.LimitStats{Lowest: 20, Highest: 20, AtEnd: 20}},
 			"Netflix's AIMD limit kept its limit at 20 requests in flight and refused nobody."},
-		{"a sale to the run's end: nothing after it",
-			sim.Result{Config: toTheEnd, Limit: &sim.LimitStats{Lowest: 20, Highest: 20, AtEnd: 20, SettledInSaleMS: ms(0)}},
-			"Netflix's AIMD limit kept its limit at 20 requests in flight and refused nobody. It settled at once in the sale."},
 		{"Envoy's measurements of the minimum round trip",
 			sim.Result{Config: withPolicy(sim.Envoy), Limit: &sim.LimitStats{Lowest: 3, Highest: 3, AtEnd: 3,
 				Measurements: &sim.Measurements{Count: 5, Limit: 3, TimeMS: 9120, Attempts: 1000, Refused: 680}}},
