@@ -157,32 +157,27 @@ func (l *limitState) leave(e *engine, i id, a *attempt, dropped, ignored bool) {
 		return
 	}
 	l.rule.sample(e.now, a.t0, int(l.admitted[i]), dropped)
-	l.noteLimit(e.now)
+	if n := l.rule.limit(); n != l.held {
+		l.change(n, e.now)
+	}
 	l.schedule(e)
 }
 
-// noteLimit keeps the limit's range over the run, and tells the
-// stretches (rule 38) what it was until now, ns, when it changes after
-// a sample: a limit changed at now is sampled at now as it was before.
-func (l *limitState) noteLimit(now int64) {
-	n := l.rule.limit()
-	if n == l.held {
-		return
-	}
+// change notes a limit that a sample or a timer changed to n at now, ns:
+// its range over the run, and for the stretches (rule 38) what it was
+// since it last changed, if they sampled it since (a limit changed at now
+// is sampled at now as it was before), and when they next sample. Its
+// callers check for a change themselves, a comparison rather than a call
+// for each sample.
+func (l *limitState) change(n int, now int64) {
 	l.lowest, l.highest = min(l.lowest, n), max(l.highest, n)
 	if now >= l.nextPeek {
-		l.holdUntil(now)
+		for k := range l.stretches {
+			l.stretches[k].hold(l.heldFrom, now, l.held)
+		}
+		l.nextPeek = l.peek(now)
 	}
 	l.held, l.heldFrom = n, now
-}
-
-// holdUntil tells the stretches that the limit was l.held from
-// l.heldFrom until now, ns, and finds when they next sample.
-func (l *limitState) holdUntil(now int64) {
-	for k := range l.stretches {
-		l.stretches[k].hold(l.heldFrom, now, l.held)
-	}
-	l.nextPeek = l.peek(now)
 }
 
 // peek is the first time after t, ns, that a stretch samples the limit.
@@ -220,13 +215,17 @@ func (l *limitState) timer(e *engine, ev event) {
 	}
 	l.timerAt = -1
 	l.rule.(ticker).tick(e.now)
-	l.noteLimit(e.now)
+	if n := l.rule.limit(); n != l.held {
+		l.change(n, e.now)
+	}
 	l.schedule(e)
 }
 
 // stats is what the Result reports of the limit, at the run's end, ns.
 func (l *limitState) stats(end int64, attempts, saleAttempts int) *LimitStats {
-	l.holdUntil(end)
+	for k := range l.stretches { // the limit as it stood until the end
+		l.stretches[k].hold(l.heldFrom, end, l.held)
+	}
 	s := &LimitStats{Lowest: l.lowest, Highest: l.highest, AtEnd: l.rule.limit(), Refused: l.refused,
 		SettledInSaleMS: l.stretches[0].settledMS(), SettledAfterSaleMS: l.stretches[1].settledMS()}
 	if n := attempts - saleAttempts; n > 0 {
