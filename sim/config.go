@@ -164,6 +164,11 @@ type Config struct {
 	// MaxSeriesPoints points for any run it is given.
 	SeriesStepS float64 `json:"series_step_s,omitempty"`
 
+	// LimitQueue is the service's own queue behind an adaptive limit:
+	// the post's unbounded one, which serves a request whose client has
+	// gone (default), or skip, which drops it when a worker picks it up
+	// (rule 7). Only the adaptive limits read it.
+	LimitQueue LimitQueue `json:"limit_queue,omitempty"`
 	// The adaptive limits' own settings (policy_aimd.go, ...), each 0
 	// for its library's default.
 	AIMDSettings
@@ -372,8 +377,8 @@ func (c Config) Validate() error {
 			bad(field, limits.Count(int64(x))+" is out of range: use a whole number from "+limits.Count(int64(lo))+" to "+limits.Count(int64(hi))+unit)
 		}
 	}
-	if !policyKeys.valid(int(c.Policy)) {
-		bad("policy", strconv.Itoa(int(c.Policy))+" is not a policy: use one of "+policyKeys.list())
+	if m := policyKeys.unknown(int(c.Policy)); m != "" {
+		bad("policy", m)
 	}
 	settingsOnce.Do(indexSettings)
 	v := reflect.ValueOf(&c).Elem()
@@ -383,6 +388,10 @@ func (c Config) Validate() error {
 		case s.Zero != "" && v.FieldByIndex(s.field).IsZero(): // 0: none, or the default
 		case s.Kind == Whole:
 			whole(s.Key, int(v.FieldByIndex(s.field).Int()), int(s.Min), int(s.Max), s.rangeUnit())
+		case s.Kind == Choice:
+			if m := s.choices.unknown(int(v.FieldByIndex(s.field).Int())); m != "" {
+				bad(s.Key, m)
+			}
 		default:
 			x := v.FieldByIndex(s.field).Float()
 			if real(s.Key, x, s.Min, s.Max, s.rangeUnit(), s.MinOpen) && s.MaxOpen && x == s.Max {
@@ -408,8 +417,8 @@ func (c Config) Validate() error {
 			limits.Num(c.DurationS-10)+" s, so that a 10 s window after it can show recovery, or make {duration_s} longer"))
 	}
 	c.validateShapes(bad, real)
-	if !clientKeys.valid(int(c.Client)) {
-		bad("client", strconv.Itoa(int(c.Client))+" is not a client: use one of "+clientKeys.list())
+	if m := clientKeys.unknown(int(c.Client)); m != "" {
+		bad("client", m)
 	}
 	errs = append(errs, c.validateIncidents(real, durOK)...)
 	if c.HeapRequests < 0 || c.HeapRequests > maxQueue {
@@ -443,8 +452,8 @@ func (c Config) Validate() error {
 // 4a): a shape that cannot exist, or a number given for a shape that does
 // not use it, is refused with what to use instead.
 func (c Config) validateShapes(bad func(field, msg string), real func(string, float64, float64, float64, string, bool) bool) {
-	if !serviceKeys.valid(int(c.Service)) {
-		bad("service", strconv.Itoa(int(c.Service))+" is not a service shape: use one of "+serviceKeys.list())
+	if m := serviceKeys.unknown(int(c.Service)); m != "" {
+		bad("service", m)
 	} else if c.Service != LognormalService {
 		if c.ServiceP99MS != 0 {
 			bad("service_p99_ms", limits.Num(c.ServiceP99MS)+" applies only to a lognormal service, and {service} is "+c.Service.String()+
@@ -466,8 +475,8 @@ func (c Config) validateShapes(bad func(field, msg string), real func(string, fl
 				strconv.FormatFloat(math.Floor(most*10)/10, 'f', -1, 64)+" ms, or a larger mean {service_ms}")
 		}
 	}
-	if !patienceKeys.valid(int(c.Patience)) {
-		bad("patience", strconv.Itoa(int(c.Patience))+" is not a patience: use one of "+patienceKeys.list())
+	if m := patienceKeys.unknown(int(c.Patience)); m != "" {
+		bad("patience", m)
 	} else if c.Patience == NoPatience {
 		if c.PatienceMS != 0 {
 			bad("patience_ms", limits.Num(c.PatienceMS)+" applies only to people with patience, and {patience} is none: set {patience} to exponential, or leave {patience_ms} out")

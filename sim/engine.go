@@ -299,13 +299,16 @@ func newEngine(c Config, prev *engine) *engine {
 	}
 	sp := c.Policy.spec()
 	e.admitRule, e.takeRule, e.shedRule = sp.admit, sp.take, sp.shed
+	if e.admitRule == admitLimit && c.LimitQueue == LimitSkip {
+		e.shedRule = shedAbandoned // behind the limit, the abandoned are skipped (rule 7)
+	}
 	if e.admitRule == admitBound || e.admitRule == admitPriority {
 		e.bound = c.QueueBound()
 	}
 	e.queue.split = e.takeRule == takeOldestOfTwo
 	e.ordersBelow = uint64(math.Ceil(c.OrderShare * (1 << 53)))
 	e.pickup = e.shedRule != shedNothing
-	e.lim = newLimitState(c)
+	e.lim = newLimitState(e)
 	if prev != nil {
 		e.recycle(prev)
 	}
@@ -814,8 +817,7 @@ func (e *engine) arrive(i id, a *attempt) {
 		// limits are at least 0), though its client may have given up
 		// already (rule 7: a patience under half a nanosecond).
 		if e.shedRule == shedAbandoned && e.gone(a) {
-			e.lost(a)
-			e.release(i, a)
+			e.shed(i, a)
 		} else {
 			e.serve(i, a)
 		}
@@ -896,8 +898,8 @@ func (e *engine) sheds(a *attempt) bool {
 // shed drops or refuses attempt i (a), which the policy sheds: silently
 // when its client has gone, since nobody is listening for a reply.
 func (e *engine) shed(i id, a *attempt) {
-	if e.lim != nil {
-		e.lim.leave(e, i, a, true, false)
+	if e.lim != nil { // skipped behind a limit: its client cancelled it, which the libraries ignore
+		e.lim.leave(e, i, a, false, true)
 	}
 	if e.shedRule == shedAbandoned || e.gone(a) {
 		e.lost(a)
@@ -1245,7 +1247,7 @@ func (e *engine) result() Result {
 	}
 	r.LostInService = e.killed
 	if e.lim != nil {
-		r.Limit = e.lim.stats(r.Attempts, e.saleAttempts)
+		r.Limit = e.lim.stats(e.end, r.Attempts, e.saleAttempts)
 	}
 	return r
 }

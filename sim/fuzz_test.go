@@ -29,9 +29,10 @@ var fuzzTyped = []string{
 
 // fuzzRest sets c's settings that are not fuzzTyped, in the order of
 // Settings, 8 bytes each, from rest: a whole number from the first 4 as a
-// signed int32, a number from all 8 as a float64's bits, or from one byte,
-// 0 to 255, standing for 0 (the default) up to the setting's range in 255
-// steps when the byte is all there is left. Settings past the bytes keep
+// signed int32 (a choice's value too), a number from all 8 as a
+// float64's bits, or from one byte, 0 to 255, standing for 0 (the
+// default) up to the setting's range in 255 steps, or a choice's value,
+// when the byte is all there is left. Settings past the bytes keep
 // their values.
 func fuzzRest(c *Config, rest []byte) {
 	for _, s := range Settings() {
@@ -41,6 +42,9 @@ func fuzzRest(c *Config, rest []byte) {
 		v := s.Of(c)
 		if len(rest) < 8 {
 			x := float64(rest[0]) / 255
+			if s.Kind == Choice { // its values, and one past them
+				v.SetInt(int64(rest[0]) % int64(len(s.Choices())+1))
+			}
 			rest = rest[1:]
 			if s.Kind == Whole {
 				v.SetInt(int64(x * math.Min(s.Max, 1e6)))
@@ -52,7 +56,7 @@ func fuzzRest(c *Config, rest []byte) {
 		u := binary.LittleEndian.Uint64(rest)
 		rest = rest[8:]
 		switch s.Kind {
-		case Whole:
+		case Whole, Choice:
 			v.SetInt(int64(int32(u)))
 		case Real:
 			v.SetFloat(math.Float64frombits(u))
@@ -70,7 +74,7 @@ func fuzzRestOf(c Config) []byte {
 		}
 		v := s.Of(&c)
 		switch s.Kind {
-		case Whole:
+		case Whole, Choice:
 			b = binary.LittleEndian.AppendUint64(b, uint64(uint32(int32(v.Int()))))
 		case Real:
 			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v.Float()))
@@ -148,6 +152,11 @@ func FuzzRun(f *testing.F) {
 		func(c *Config) { c.HeapRequests = 1000 },
 		func(c *Config) { c.HeapRequests, c.Policy, c.Retries = 30, Skip, 3 },
 		func(c *Config) { c.HeapRequests = -1 },
+		func(c *Config) { c.Policy, c.LimitQueue, c.Workers, c.TimeoutMS = AIMD, LimitSkip, 4, 300 },
+		func(c *Config) {
+			c.Policy, c.LimitQueue, c.Patience, c.PatienceMS = Envoy, LimitSkip, ExponentialPatience, 1e-9
+		},
+		func(c *Config) { c.LimitQueue = 2 },
 		func(c *Config) { c.SeriesStepS = 1 },
 		func(c *Config) { c.SeriesStepS, c.Retries, c.Policy = 7.3, 3, CoDel },
 		func(c *Config) { c.SeriesStepS = 0.0001 },                 // under a millisecond

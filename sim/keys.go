@@ -47,6 +47,15 @@ func (k keys) short(i int) string {
 // list is the keys for a message: "fifo, skip, bounded, ...".
 func (k keys) list() string { return strings.Join(k.names, ", ") }
 
+// unknown is Validate's message for a value i outside the set, "" for one
+// in it: "7 is not a policy: use one of fifo, skip, ...".
+func (k keys) unknown(i int) string {
+	if k.valid(i) {
+		return ""
+	}
+	return strconv.Itoa(i) + " is not a " + k.noun + ": use one of " + k.list()
+}
+
 // parse returns the value whose key is s, ignoring case and spaces.
 func (k keys) parse(s string) (int, error) {
 	want := strings.ToLower(strings.TrimSpace(s))

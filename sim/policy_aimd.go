@@ -58,7 +58,7 @@ func init() {
 		key: "aimd", title: "AIMD limit (Netflix)", short: "AIMD", noun: "Netflix's AIMD limit",
 		light: "#00727a", dark: "#5fd3dc", dash: "12 2 2 2 2 2",
 		rule:     34,
-		settings: []string{"aimd_initial_limit", "aimd_min_limit", "aimd_max_limit", "aimd_backoff", "aimd_timeout_ms"},
+		settings: []string{"limit_queue", "aimd_initial_limit", "aimd_min_limit", "aimd_max_limit", "aimd_backoff", "aimd_timeout_ms"},
 		declares: []Setting{
 			{Key: "aimd_initial_limit", Group: GroupAdvanced, Label: "AIMD initial limit", Unit: "in flight, 0 = 20", Kind: Whole, Min: 1, Max: maxLimit, Zero: "20",
 				Owner: policy, validatedHere: true, Help: "AIMD limit: the limit before the first request leaves, requests in flight (0: Netflix's 20)"},

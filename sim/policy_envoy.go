@@ -66,7 +66,7 @@ func init() {
 		key: "envoy", title: "Envoy's adaptive limit", short: "Envoy", noun: "Envoy's adaptive concurrency",
 		light: "#8c2d19", dark: "#f08a70", dash: "4 2",
 		rule: 37,
-		settings: []string{"envoy_update_ms", "envoy_min_rtt_interval_s", "envoy_request_count", "envoy_jitter_pct", "envoy_buffer_pct",
+		settings: []string{"limit_queue", "envoy_update_ms", "envoy_min_rtt_interval_s", "envoy_request_count", "envoy_jitter_pct", "envoy_buffer_pct",
 			"envoy_percentile", "envoy_min_concurrency", "envoy_max_concurrency"},
 		declares: []Setting{
 			setting("envoy_update_ms", "Envoy update interval", "ms, ", "100", Real, 0, maxMS, true, "the window between limit updates, ms"),
@@ -128,6 +128,11 @@ type envoyLimit struct {
 	consecutive        int     // consecutive_min_concurrency_set_
 	resetAt, calcAt    int64   // sample_reset_timer_, min_rtt_calc_timer_
 	random             stream
+	// measurements counts the measurements of the minimum round trip
+	// begun, the first at the run's start, and measuredNS the time of
+	// those that ended, ns, for the Result (rule 38)
+	measurements int
+	measuredNS   int64
 }
 
 func (l *envoyLimit) limit() int { return l.now }
@@ -136,6 +141,14 @@ func (l *envoyLimit) due() int64 { return min(l.resetAt, l.calcAt) }
 
 // measuring is inMinRTTSamplingWindow.
 func (l *envoyLimit) measuring() bool { return l.deferred > 0 }
+
+func (l *envoyLimit) measured(now int64) (count int, ns int64, limit int) {
+	ns = l.measuredNS
+	if l.measuring() {
+		ns += now - l.epoch
+	}
+	return l.measurements, ns, l.min
+}
 
 // tick runs the timers due at now: the minimum round trip's, then the
 // window's reset.
@@ -167,6 +180,7 @@ func (l *envoyLimit) enterMinRTT(now int64) {
 	l.set(l.min, now)
 	l.window = l.window[:0]
 	l.epoch = now
+	l.measurements++
 }
 
 // sample is recordLatencySample: a request admitted before the
@@ -181,6 +195,7 @@ func (l *envoyLimit) sample(now, start int64, _ int, _ bool) {
 		l.minRTT = l.quantileAndClear()
 		l.set(l.deferred, now)
 		l.deferred = 0
+		l.measuredNS += now - l.epoch
 		l.calcAt = now + l.withJitter()*1e6
 		l.resetAt = now + l.update
 	}

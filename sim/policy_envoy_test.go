@@ -165,3 +165,46 @@ func TestEnvoyBelowCapacity(t *testing.T) {
 		assert.Equal(t, 3, r.Limit.Lowest, "seed %d: pinned at min_concurrency while measuring", seed)
 	}
 }
+
+// TestEnvoyMeasurements: at 70/s with no sale, Envoy measures the minimum
+// round trip at the run's start and every 60 s plus up to 9 s of jitter,
+// five times in 300 s, each with the limit pinned at 3. Pinned, the limit
+// is a loss system with three servers and no queue (M/M/3/3: nothing
+// waits behind it, with 8 workers), offered 70/s x 80 ms = 5.6 erlangs:
+// Erlang B refuses 0.568 of the attempts and keeps 2.42 workers busy, 30
+// answers a second, so its 50 samples take 1.65 s. The requests in flight
+// when a measurement begins (5.6 on average) count against its 3 until
+// they leave, but give it no sample, so each refuses a little more and
+// lasts a little longer, about their 80 ms: the pooled share over seeds
+// 1..10 within 0.03 of Erlang B's, and the mean length within 0.15 s.
+func TestEnvoyMeasurements(t *testing.T) {
+	var attempts, refused, count int
+	var ms float64
+	for seed := uint64(1); seed <= 10; seed++ {
+		c := DefaultConfig()
+		c.Policy, c.SaleRPS, c.Seed = Envoy, c.NormalRPS, seed
+		r, err := Run(c)
+		require.NoError(t, err)
+		m := r.Limit.Measurements
+		require.NotNil(t, m, "seed %d: Envoy's measurements are reported", seed)
+		assert.GreaterOrEqual(t, m.Count, 5, "seed %d: at 0 s and every 60 to 69 s", seed)
+		assert.Equal(t, 3, m.Limit, "seed %d: pinned at min_concurrency", seed)
+		assert.LessOrEqual(t, m.Refused, r.Limit.Refused, "seed %d: part of what the limit refused", seed)
+		attempts, refused, count, ms = attempts+m.Attempts, refused+m.Refused, count+m.Count, ms+m.TimeMS
+	}
+	a := 70 * 0.080
+	b := erlangB(3, a)
+	assert.InDelta(t, 0.568, b, 0.001, "Erlang B(3, 5.6)")
+	assert.InDelta(t, b, float64(refused)/float64(attempts), 0.03, "the share refused while measuring, pooled over seeds")
+	busy := a * (1 - b)
+	assert.InDelta(t, 50/(busy/0.080), ms/1000/float64(count), 0.15, "a measurement's mean length, s: 50 samples at the loss system's rate")
+	for _, p := range Policies {
+		if p.spec().limiter != nil && p != Envoy {
+			c := DefaultConfig()
+			c.Policy = p
+			r, err := Run(c)
+			require.NoError(t, err)
+			assert.Nil(t, r.Limit.Measurements, "%s measures nothing", p)
+		}
+	}
+}

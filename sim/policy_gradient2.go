@@ -72,7 +72,7 @@ func init() {
 		key: "gradient2", title: "Gradient2 limit (Netflix)", short: "Gradient2", noun: "Netflix's Gradient2 limit",
 		light: "#4a5a8c", dark: "#a3b4ec", dash: "8 2 1 2",
 		rule: 36,
-		settings: []string{"gradient2_initial_limit", "gradient2_min_limit", "gradient2_max_limit", "gradient2_smoothing", "gradient2_queue",
+		settings: []string{"limit_queue", "gradient2_initial_limit", "gradient2_min_limit", "gradient2_max_limit", "gradient2_smoothing", "gradient2_queue",
 			"gradient2_long_window", "gradient2_tolerance", "gradient2_window_ms", "gradient2_window_size", "gradient2_min_rtt_ms"},
 		declares: []Setting{
 			whole("gradient2_initial_limit", "Gradient2 initial limit", "20", "the limit before the first window, requests in flight", 1),

@@ -40,7 +40,7 @@ func init() {
 		key: "vegas", title: "Vegas limit (Netflix)", short: "Vegas", noun: "Netflix's Vegas limit",
 		light: "#6b4e16", dark: "#d9b36c", dash: "1 3",
 		rule:     35,
-		settings: []string{"vegas_initial_limit", "vegas_max_limit", "vegas_smoothing", "vegas_probe"},
+		settings: []string{"limit_queue", "vegas_initial_limit", "vegas_max_limit", "vegas_smoothing", "vegas_probe"},
 		declares: []Setting{
 			{Key: "vegas_initial_limit", Group: GroupAdvanced, Label: "Vegas initial limit", Unit: "in flight, 0 = 20", Kind: Whole, Min: 1, Max: maxLimit, Zero: "20",
 				Owner: policy, validatedHere: true, Help: "Vegas limit: the limit before the first sample, requests in flight (0: Netflix's 20)"},

@@ -35,6 +35,20 @@ type Setting struct {
 	Owner            Owner
 	field            []int // index in Config, for reflect.Value.FieldByIndex
 	validatedHere    bool
+	choices          *keys // a Choice's values
+}
+
+// Choices returns a Choice setting's values, each its key and its title
+// ({"skip", "Skip the abandoned"}), in order; nil for another kind.
+func (s Setting) Choices() [][2]string {
+	if s.choices == nil {
+		return nil
+	}
+	out := make([][2]string, len(s.choices.names))
+	for i, n := range s.choices.names {
+		out[i] = [2]string{n, s.choices.titles[i]}
+	}
+	return out
 }
 
 // Kind is what a setting's field holds.
@@ -100,13 +114,13 @@ var policy = Owner{Kind: ByPolicy}
 // with the rules that tie them to other fields (shape.go, incident.go,
 // Validate's own).
 var settings = []Setting{
-	{Key: "policy", Group: GroupService, Label: "Policy", Kind: Choice, Owner: Owner{Kind: ByModel},
+	{Key: "policy", Group: GroupService, Label: "Policy", Kind: Choice, Owner: Owner{Kind: ByModel}, choices: &policyKeys,
 		Help: "what the service does with a request that does not fit"},
 	{Key: "workers", Group: GroupService, Label: "Workers", Kind: Whole, Min: 1, Max: maxWorkers, Owner: Owner{Kind: ByModel}, validatedHere: true,
 		Help: "identical workers"},
 	{Key: "service_ms", Group: GroupService, Label: "Service time", Unit: "ms, mean", Kind: Real, Min: minService, Max: maxMS, Owner: Owner{Kind: ByModel}, validatedHere: true,
 		Help: "mean service time, ms; it alone fixes capacity"},
-	{Key: "service", Group: GroupShape, Label: "Service times", Kind: Choice, Owner: Owner{Kind: ByModel},
+	{Key: "service", Group: GroupShape, Label: "Service times", Kind: Choice, Owner: Owner{Kind: ByModel}, choices: &serviceKeys,
 		Help: "shape of the service times: exponential (the post's), lognormal (with --service-p99-ms) or constant"},
 	{Key: "service_p99_ms", Group: GroupShape, Label: "Service p99", Unit: "ms, log-normal only; 0 for the others", Kind: Real, Min: 0, Max: maxMS, MinOpen: true, Zero: "none", Owner: Owner{Kind: ByShape, Switch: "service"},
 		Help: "lognormal service: the 99th percentile, ms, above the mean and at most 14.97 times it"},
@@ -128,7 +142,7 @@ var settings = []Setting{
 		Help: "length of the run, s"},
 	{Key: "timeout_ms", Group: GroupClients, Label: "Client timeout", Unit: "ms", Kind: Real, Min: 0, Max: maxMS, MinOpen: true, Owner: Owner{Kind: ByModel}, validatedHere: true,
 		Help: "each attempt's client gives up after this, ms"},
-	{Key: "patience", Group: GroupShape, Label: "People give up", Kind: Choice, Owner: Owner{Kind: ByModel},
+	{Key: "patience", Group: GroupShape, Label: "People give up", Kind: Choice, Owner: Owner{Kind: ByModel}, choices: &patienceKeys,
 		Help: "how people give up before the timeout: none (the post's) or exponential (with --patience-ms)"},
 	{Key: "patience_ms", Group: GroupShape, Label: "Mean patience", Unit: "ms, 0 with none", Kind: Real, Min: 0, Max: maxMS, MinOpen: true, Zero: "none", Owner: Owner{Kind: ByShape, Switch: "patience"},
 		Help: "exponential patience: the mean time a person waits before giving up, ms"},
@@ -148,7 +162,7 @@ var settings = []Setting{
 		Help: "queue timeout's M, ms"},
 	{Key: "codel_interval_ms", Group: GroupAdvanced, Label: "Queue timeout interval (N)", Unit: "ms", Kind: Real, Min: 0, Max: maxMS, MinOpen: true, Owner: Owner{Kind: ByPolicy}, validatedHere: true,
 		Help: "queue timeout's N, ms"},
-	{Key: "client", Group: GroupClients, Label: "Retry strategy", Kind: Choice, Owner: Owner{Kind: ByModel},
+	{Key: "client", Group: GroupClients, Label: "Retry strategy", Kind: Choice, Owner: Owner{Kind: ByModel}, choices: &clientKeys,
 		Help: "how clients retry"},
 	{Key: "backoff_base_ms", Group: GroupAdvanced, Label: "Backoff base", Unit: "ms", Kind: Real, Min: 0, Max: maxMS, Owner: Owner{Kind: ByClient, Clients: []Client{Backoff}}, validatedHere: true,
 		Help: "backoff client: base, ms"},
@@ -184,6 +198,8 @@ var settings = []Setting{
 		Help: "latency that grows with load: memory holds this many waiting requests, and with q waiting a service takes H/(H-q) times as long (0: none)"},
 	{Key: "seed", Group: GroupRun, Label: "Seed", Kind: Seed, Min: 0, Max: MaxSeed, Owner: Owner{Kind: ByModel},
 		Help: "random seed; the same seed gives the same run everywhere"},
+	{Key: "limit_queue", Group: GroupAdvanced, Label: "Queue behind the limit", Kind: Choice, Owner: policy, validatedHere: true, choices: &limitQueueKeys,
+		Help: "adaptive limits: the service's queue behind the limit, fifo (the post's, which serves the abandoned) or skip (skip the abandoned)"},
 	{Key: "series_step_s", Group: GroupAdvanced, Label: "Series step", Unit: "s", Kind: Real, Min: 0.001, Max: maxDuration, Zero: "none", Owner: Owner{Kind: BySeries},
 		Help: "record the run's time series at this step, s (0: none)"},
 }

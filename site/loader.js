@@ -54,12 +54,13 @@
     'codel_target_ms', 'codel_interval_ms', 'client', 'backoff_base_ms', 'backoff_cap_ms', 'budget_tokens',
     'budget_refusal_cost', 'budget_timeout_cost', 'budget_refill', 'ratio_max', 'throttle_k', 'client_window_s',
     'loss_workers', 'loss_start_s', 'loss_s', 'slow_factor', 'slow_start_s', 'slow_s', 'heap_requests', 'seed',
-    'series_step_s', 'aimd_initial_limit', 'aimd_min_limit', 'aimd_max_limit', 'aimd_backoff', 'aimd_timeout_ms',
-    'vegas_initial_limit', 'vegas_max_limit', 'vegas_smoothing', 'vegas_probe', 'gradient2_initial_limit',
-    'gradient2_min_limit', 'gradient2_max_limit', 'gradient2_smoothing', 'gradient2_queue', 'gradient2_long_window',
-    'gradient2_tolerance', 'gradient2_window_ms', 'gradient2_window_size', 'gradient2_min_rtt_ms', 'envoy_update_ms',
-    'envoy_min_rtt_interval_s', 'envoy_request_count', 'envoy_jitter_pct', 'envoy_buffer_pct', 'envoy_percentile',
-    'envoy_min_concurrency', 'envoy_max_concurrency'];
+    'series_step_s', 'limit_queue', 'aimd_initial_limit', 'aimd_min_limit', 'aimd_max_limit', 'aimd_backoff',
+    'aimd_timeout_ms', 'vegas_initial_limit', 'vegas_max_limit', 'vegas_smoothing', 'vegas_probe',
+    'gradient2_initial_limit', 'gradient2_min_limit', 'gradient2_max_limit', 'gradient2_smoothing',
+    'gradient2_queue', 'gradient2_long_window', 'gradient2_tolerance', 'gradient2_window_ms',
+    'gradient2_window_size', 'gradient2_min_rtt_ms', 'envoy_update_ms', 'envoy_min_rtt_interval_s',
+    'envoy_request_count', 'envoy_jitter_pct', 'envoy_buffer_pct', 'envoy_percentile', 'envoy_min_concurrency',
+    'envoy_max_concurrency'];
   // /generated
   var KEYS = SETTINGS.concat(['sample', 'kind', 'controls', 'theme',
     'knob', 'from', 'to', 'steps', 'seeds', 'below', 'x', 'x_from', 'x_to', 'x_steps', 'y', 'y_from', 'y_to', 'y_steps',

@@ -1186,22 +1186,11 @@ func lenientEscapes(q string) string {
 // reads all the same, becomes its key ("bounded"); any other value is left
 // as it is.
 func canonicalChoice(key, v string) string {
-	switch key {
-	case "policy":
-		if p, err := sim.ParsePolicy(v); err == nil {
-			return p.String()
-		}
-	case "client":
-		if c, err := sim.ParseClient(v); err == nil {
-			return c.String()
-		}
-	case "service":
-		if s, err := sim.ParseServiceShape(v); err == nil {
-			return s.String()
-		}
-	case "patience":
-		if p, err := sim.ParsePatienceShape(v); err == nil {
-			return p.String()
+	s, _ := sim.SettingByKey(key)
+	want := strings.ToLower(strings.TrimSpace(v))
+	for _, c := range s.Choices() {
+		if c[0] == want {
+			return c[0]
 		}
 	}
 	return v

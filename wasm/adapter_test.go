@@ -65,6 +65,7 @@ func TestConfigFieldsMatchJSONTags(t *testing.T) {
 		ClientWindowS: 60, Seed: sim.MaxSeed, SeriesStepS: 2,
 		SaleRampS: 10, SaleWaves: 2, SaleEveryS: 60,
 		LossWorkers: 3, LossStartS: 50, LossS: 30, SlowFactor: 2.5, SlowStartS: 40, SlowS: 20, HeapRequests: 700,
+		LimitQueue: sim.LimitSkip,
 	}
 	probeDeclared(&c)
 	require.NoError(t, c.Validate())
@@ -586,6 +587,7 @@ func TestCanonicalChoice(t *testing.T) {
 	assert.Equal(t, "bounded", canonicalChoice("policy", " Bounded "), "the engine reads any case: so does the menu")
 	assert.Equal(t, "retry-after", canonicalChoice("client", "Retry-After"))
 	assert.Equal(t, "nope", canonicalChoice("policy", "nope"), "what is no policy stays as typed, to be marked")
+	assert.Equal(t, "skip", canonicalChoice("limit_queue", "SKIP"), "every menu's choices come from its setting")
 	assert.Equal(t, "Bounded", canonicalChoice("workers", "Bounded"), "other fields are left alone")
 }
 

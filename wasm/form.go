@@ -61,53 +61,14 @@ func inputMode(k sim.Kind) string {
 // when its controls attribute names none.
 var compactFields = []fieldSpec{{"policy", "Policy", "", ""}, {"sale_rps", "Sale traffic", "per s", "decimal"}, {"retries", "Retries", "", "numeric"}}
 
-func clientOptions() [][2]string {
-	var out [][2]string
-	for _, c := range sim.Clients {
-		out = append(out, [2]string{c.String(), c.Title()})
-	}
-	return out
-}
-
-func serviceOptions() [][2]string {
-	var out [][2]string
-	for _, s := range sim.ServiceShapes {
-		out = append(out, [2]string{s.String(), s.Title()})
-	}
-	return out
-}
-
-func patienceOptions() [][2]string {
-	var out [][2]string
-	for _, p := range sim.PatienceShapes {
-		out = append(out, [2]string{p.String(), p.Title()})
-	}
-	return out
-}
-
-func policyOptions() [][2]string {
-	var out [][2]string
-	for _, p := range sim.Policies {
-		out = append(out, [2]string{p.String(), p.Title()})
-	}
-	return out
-}
-
-// choicesOf are the options of a menu's key, nil for a key typed in.
+// choicesOf are the options of a menu's key, nil for a key typed in: a
+// Choice setting's values (sim.Setting.Choices), and the seeds control's.
 func choicesOf(key string) [][2]string {
-	switch key {
-	case "policy":
-		return policyOptions()
-	case "client":
-		return clientOptions()
-	case "service":
-		return serviceOptions()
-	case "patience":
-		return patienceOptions()
-	case seedsKey:
+	if key == seedsKey {
 		return seedsOptions()
 	}
-	return nil
+	s, _ := sim.SettingByKey(key)
+	return s.Choices()
 }
 
 // hasHint reports whether a key's field has a hint under it: the queue's

@@ -78,21 +78,8 @@ func embedSettings() string {
 // settingValues says what a setting takes: its words, or its range.
 func settingValues(s sim.Setting) string {
 	var words []string
-	switch s.Key {
-	case "policy":
-		words = sim.PolicyKeys()
-	case "client":
-		for _, c := range sim.Clients {
-			words = append(words, c.String())
-		}
-	case "service":
-		for _, v := range sim.ServiceShapes {
-			words = append(words, v.String())
-		}
-	case "patience":
-		for _, v := range sim.PatienceShapes {
-			words = append(words, v.String())
-		}
+	for _, c := range s.Choices() {
+		words = append(words, c[0])
 	}
 	if words != nil {
 		return strings.Join(words, ", ")

@@ -21,7 +21,7 @@ type labDim struct {
 }
 
 func labDims() []labDim {
-	pol := policyOptions()
+	pol := choicesOf("policy")
 	var ret [][2]string
 	for _, r := range sim.LabRetries {
 		l := strconv.Itoa(r)

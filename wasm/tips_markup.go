@@ -58,7 +58,7 @@ func tipsChoices(kind, key string) [][2]string {
 		return out
 	case "policy":
 		if kind == tipsSweep {
-			return append([][2]string{{allPolicies, "Every policy"}}, policyOptions()...)
+			return append([][2]string{{allPolicies, "Every policy"}}, choicesOf("policy")...)
 		}
 	case seedsKey:
 		return nil // typed in: a sweep runs any number of seeds its budget allows, not the simulator's 1, 10 or 40

@@ -232,8 +232,10 @@ func ThisRun(r sim.Result) Line {
 // where it ended, what it refused, and its false sheds, the share of the
 // attempts of people outside the sale it refused: "Envoy's adaptive
 // concurrency kept its limit between 3 and 57 requests in flight (47 at
-// the end) and refused 2,310 attempts, 1.2% of those outside the sale."
-// "" for a run without one.
+// the end) and refused 2,310 attempts, 1.2% of those outside the sale.";
+// then whether it settled in the sale and after it (sim/MODEL.md rule
+// 38), and what its measurements of the minimum round trip cost (rule
+// 37). "" for a run without one.
 func LimitSentence(r sim.Result) string {
 	l := r.Limit
 	if l == nil {
@@ -245,11 +247,58 @@ func LimitSentence(r sim.Result) string {
 		s = fill("%s kept its limit at %s requests in flight", capital(r.Config.Policy.Noun()), Count(l.Lowest))
 	}
 	if l.Refused == 0 {
-		return s + " and refused nobody."
+		s += " and refused nobody."
+	} else {
+		outside := "none of those outside the sale"
+		if l.NormalRefusedShare > 0 {
+			outside = Percent(l.NormalRefusedShare) + " of those outside the sale"
+		}
+		s = fill("%s and refused %s %s, %s.", s, Count(l.Refused), plural(l.Refused, "attempt", "attempts"), outside)
 	}
-	outside := "none of those outside the sale"
-	if l.NormalRefusedShare > 0 {
-		outside = Percent(l.NormalRefusedShare) + " of those outside the sale"
+	return s + settled(r) + measured(l.Measurements)
+}
+
+// settled says when the limit settled (rule 38): " It settled 3 s into
+// the sale and at once after it."; "" without a sale.
+func settled(r sim.Result) string {
+	in, after := r.Limit.SettledInSaleMS, r.Limit.SettledAfterSaleMS
+	switch {
+	case r.Config.SaleS <= 0:
+		return ""
+	case in == nil && after == nil:
+		return " It did not settle, in the sale or after it."
 	}
-	return fill("%s and refused %s %s, %s.", s, Count(l.Refused), plural(l.Refused, "attempt", "attempts"), outside)
+	s := " It did not settle in the sale and settled "
+	if in != nil {
+		s = " It settled at once in the sale and "
+		if *in > 0 {
+			s = " It settled " + Duration(*in) + " into the sale and "
+		}
+	}
+	switch {
+	case after == nil:
+		return s + "did not settle after it."
+	case *after == 0:
+		return s + "at once after it."
+	}
+	return s + Duration(*after) + " after it."
+}
+
+// measured says what a limit's measurements cost (rule 37): " It fell to
+// 3 while it measured the minimum round trip, 5 times for 1.8 s each on
+// average, refusing 68.0% of the attempts that arrived meanwhile."; ""
+// for none.
+func measured(m *sim.Measurements) string {
+	if m == nil || m.Count == 0 {
+		return ""
+	}
+	times := Count(m.Count) + " times for " + Seconds(m.TimeMS/1000/float64(m.Count)) + " each on average"
+	if m.Count == 1 {
+		times = "once, for " + Seconds(m.TimeMS/1000)
+	}
+	s := fill(" It fell to %s while it measured the minimum round trip, %s", Count(m.Limit), times)
+	if m.Attempts == 0 {
+		return s + "."
+	}
+	return fill("%s, refusing %s of the attempts that arrived meanwhile.", s, Percent(float64(m.Refused)/float64(m.Attempts)))
 }

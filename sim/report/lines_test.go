@@ -324,26 +324,48 @@ func TestNumbersApart(t *testing.T) {
 // TestLimitSentence: a run with an adaptive limit says what the limit did;
 // one without says nothing of it.
 func TestLimitSentence(t *testing.T) {
+	ms := func(x float64) *float64 { return &x }
+	noSale := withPolicy(sim.AIMD)
+	noSale.SaleS = 0
 	for _, tc := range []struct {
 		reason string
 		r      sim.Result
 		want   string
 	}{
 		{"no limit", sim.Result{Config: sim.DefaultConfig()}, ""},
-		{"a limit that moved and refused",
+		{"a limit that moved and refused, and settled neither in the sale nor after it",
 			sim.Result{Config: withPolicy(sim.Envoy), Limit: &sim.LimitStats{Lowest: 3, Highest: 57, AtEnd: 47, Refused: 2310, NormalRefusedShare: 0.012}},
-			"Envoy's adaptive concurrency kept its limit between 3 and 57 requests in flight (47 at the end) and refused 2,310 attempts, 1.2% of those outside the sale."},
+			"Envoy's adaptive concurrency kept its limit between 3 and 57 requests in flight (47 at the end) and refused 2,310 attempts, 1.2% of those outside the sale. It did not settle, in the sale or after it."},
 		{"a limit that never moved, refusing in the sale alone",
-			sim.Result{Config: withPolicy(sim.AIMD), Limit: &sim.LimitStats{Lowest: 20, Highest: 20, AtEnd: 20, Refused: 1}},
-			"Netflix's AIMD limit kept its limit at 20 requests in flight and refused 1 attempt, none of those outside the sale."},
-		{"nothing refused", sim.Result{Config: withPolicy(sim.Vegas), Limit: &sim.LimitStats{Lowest: 20, Highest: 31, AtEnd: 31}},
-			"Netflix's Vegas limit kept its limit between 20 and 31 requests in flight (31 at the end) and refused nobody."},
+			sim.Result{Config: withPolicy(sim.AIMD), Limit: &sim.LimitStats{Lowest: 20, Highest: 20, AtEnd: 20, Refused: 1, SettledInSaleMS: ms(0), SettledAfterSaleMS: ms(0)}},
+			"Netflix's AIMD limit kept its limit at 20 requests in flight and refused 1 attempt, none of those outside the sale. It settled at once in the sale and at once after it."},
+		{"nothing refused; settled in the sale, not after it",
+			sim.Result{Config: withPolicy(sim.Vegas), Limit: &sim.LimitStats{Lowest: 20, Highest: 31, AtEnd: 31, SettledInSaleMS: ms(3000)}},
+			"Netflix's Vegas limit kept its limit between 20 and 31 requests in flight (31 at the end) and refused nobody. It settled 3 s into the sale and did not settle after it."},
+		{"settled after the sale alone",
+			sim.Result{Config: withPolicy(sim.Gradient2), Limit: &sim.LimitStats{Lowest: 20, Highest: 31, AtEnd: 31, SettledAfterSaleMS: ms(47000)}},
+			"Netflix's Gradient2 limit kept its limit between 20 and 31 requests in flight (31 at the end) and refused nobody. It did not settle in the sale and settled 47 s after it."},
+		{"both, the second without its verb",
+			sim.Result{Config: withPolicy(sim.Gradient2), Limit: &sim.LimitStats{Lowest: 20, Highest: 31, AtEnd: 31, SettledInSaleMS: ms(5000), SettledAfterSaleMS: ms(47000)}},
+			"Netflix's Gradient2 limit kept its limit between 20 and 31 requests in flight (31 at the end) and refused nobody. It settled 5 s into the sale and 47 s after it."},
+		{"no sale: no settling to speak of",
+			sim.Result{Config: noSale, Limit: &sim.LimitStats{Lowest: 20, Highest: 20, AtEnd: 20}},
+			"Netflix's AIMD limit kept its limit at 20 requests in flight and refused nobody."},
+		{"Envoy's measurements of the minimum round trip",
+			sim.Result{Config: withPolicy(sim.Envoy), Limit: &sim.LimitStats{Lowest: 3, Highest: 3, AtEnd: 3,
+				Measurements: &sim.Measurements{Count: 5, Limit: 3, TimeMS: 9120, Attempts: 1000, Refused: 680}}},
+			"Envoy's adaptive concurrency kept its limit at 3 requests in flight and refused nobody. It did not settle, in the sale or after it. It fell to 3 while it measured the minimum round trip, 5 times for 1.8 s each on average, refusing 68.0% of the attempts that arrived meanwhile."},
+		{"one measurement, with nobody arriving",
+			sim.Result{Config: noSale, Limit: &sim.LimitStats{Lowest: 3, Highest: 3, AtEnd: 3,
+				Measurements: &sim.Measurements{Count: 1, Limit: 3, TimeMS: 1234}}},
+			"Netflix's AIMD limit kept its limit at 3 requests in flight and refused nobody. It fell to 3 while it measured the minimum round trip, once, for 1.2 s."},
 	} {
 		assert.Equal(t, tc.want, report.LimitSentence(tc.r), tc.reason)
 	}
 	r, err := sim.Run(withPolicy(sim.Envoy))
 	require.NoError(t, err)
 	assert.Contains(t, report.ThisRun(r).Text, report.LimitSentence(r), "the line under the chart says it")
+	assert.Contains(t, report.LimitSentence(r), "while it measured the minimum round trip", "Envoy's run says what its measurements cost")
 }
 
 func withPolicy(p sim.Policy) sim.Config {
