@@ -175,6 +175,7 @@ type Config struct {
 	VegasSettings
 	Gradient2Settings
 	EnvoySettings
+	BBRSettings
 }
 
 // DefaultConfig returns the post's shop: 8 workers at 80 ms, 70 people a

@@ -73,6 +73,17 @@ type measurer interface {
 	measured(now int64) (count int, ns int64, limit int)
 }
 
+// watcher is a limiter that watches the service and its own refusals
+// (the CPU-gated BBR limits, rule 39): watch tells it how to read the
+// workers busy now and the requests in flight; arrive hears each arrival
+// at now, ns, before its admission is decided, as the library's check
+// runs on each request, and refused hears the limit refuse it.
+type watcher interface {
+	watch(s *limitState, busy func() int)
+	arrive(now int64)
+	refused(now int64)
+}
+
 // limitState is the engine's side of an adaptive limit: the rule, the
 // requests in flight, and for each request in flight (by attempt id) the
 // requests in flight when it was admitted, counting itself.
@@ -88,6 +99,8 @@ type limitState struct {
 	// the rule, if it measures (nil otherwise), and the attempts that
 	// arrived while it measured, and those it refused of them
 	measurer                            measurer
+	// the rule, if it watches (nil otherwise)
+	watcher watcher
 	measuringAttempts, measuringRefused int
 	// the settling (rule 38): the sale and the time after it, the limit
 	// as last noted and since when, ns (-1: the run's start), and the
@@ -119,6 +132,10 @@ func newLimitState(e *engine) *limitState {
 	}
 	l.nextPeek = l.peek(-1)
 	l.measurer, _ = r.(measurer)
+	if w, ok := r.(watcher); ok {
+		l.watcher = w
+		w.watch(l, func() int { return c.Workers - e.free - e.down })
+	}
 	return l
 }
 
@@ -129,7 +146,16 @@ func (l *limitState) admit(i id, a *attempt) bool {
 	if measuring {
 		l.measuringAttempts++
 	}
+	if l.watcher != nil {
+		l.watcher.arrive(a.t0)
+		if n := l.rule.limit(); n != l.held {
+			l.change(n, a.t0)
+		}
+	}
 	if l.inFlight >= l.rule.limit() {
+		if l.watcher != nil {
+			l.watcher.refused(a.t0)
+		}
 		l.refused++
 		if !a.sale {
 			l.normalRefused++

@@ -1,0 +1,400 @@
+package sim
+
+import (
+	"math"
+
+	"github.com/shedsim/shedsim/sim/internal/limits"
+)
+
+// BBR is the CPU-gated "BBR" limiter of go-kratos/aegis, with go-zero's
+// adaptive shedder as a variant (rule 39): while the service's CPU,
+// here the share of workers busy smoothed as the library smooths its
+// reading, is over a threshold, or for a second after, it refuses a
+// request when more are in flight than the most requests passed in a
+// bucket times the least average latency of a bucket allows.
+const BBR Policy = 10
+
+// BBRRule is which library's rule the BBR limit follows (rule 39). The
+// zero value is BBRKratos.
+type BBRRule int
+
+const (
+	// BBRKratos is go-kratos/aegis's ratelimit/bbr.
+	BBRKratos BBRRule = iota
+	// BBRGoZero is go-zero's core/load adaptive shedder.
+	BBRGoZero
+)
+
+var bbrRuleKeys = keys{
+	typ:    "BBRRule",
+	noun:   "BBR rule",
+	names:  []string{"kratos", "gozero"},
+	titles: []string{"Kratos (aegis ratelimit/bbr)", "go-zero (core/load adaptive shedder)"},
+}
+
+// String returns the rule's key, as used in JSON, URLs and flags.
+func (r BBRRule) String() string { return bbrRuleKeys.name(int(r)) }
+
+// MarshalText encodes the rule as its key.
+func (r BBRRule) MarshalText() ([]byte, error) { return bbrRuleKeys.marshal(int(r)) }
+
+// UnmarshalText decodes a rule from its key, ignoring case and spaces.
+func (r *BBRRule) UnmarshalText(b []byte) error {
+	i, err := bbrRuleKeys.parse(string(b))
+	if err != nil {
+		return err
+	}
+	*r = BBRRule(i)
+	return nil
+}
+
+// BBRSettings are the settings of the BBR limit (rule 39), which Config
+// embeds. Each 0 stands for the chosen library's default.
+type BBRSettings struct {
+	// BBRRule chooses Kratos's rule (the default) or go-zero's.
+	BBRRule BBRRule `json:"bbr_rule,omitempty"`
+	// BBRWindowS is the window of buckets, s (0: 10, Kratos's Window;
+	// go-zero's 5, defaultWindow).
+	BBRWindowS float64 `json:"bbr_window_s,omitempty"`
+	// BBRBuckets is the buckets in the window (0: 100, Kratos's Bucket;
+	// go-zero's 50, defaultBuckets): 100 ms each by default.
+	BBRBuckets int `json:"bbr_buckets,omitempty"`
+	// BBRCPUThresholdPct is the CPU over which it sheds, percent (0: 80,
+	// Kratos's CPUThreshold 800‰; go-zero's 90, defaultCpuThreshold).
+	BBRCPUThresholdPct float64 `json:"bbr_cpu_threshold_pct,omitempty"`
+	// BBRCPUPeriodMS is how often the CPU is sampled, ms (0: 500,
+	// Kratos's cpuproc ticker; go-zero's 250, cpuRefreshInterval).
+	BBRCPUPeriodMS float64 `json:"bbr_cpu_period_ms,omitempty"`
+	// BBRCPUDecay is the weight of the previous smoothed CPU in each new
+	// one (0: 0.95, Kratos's decay and go-zero's beta).
+	BBRCPUDecay float64 `json:"bbr_cpu_decay,omitempty"`
+	// BBRCoolOffMS is how long it keeps shedding after the CPU falls, ms
+	// (0: 1000, both libraries).
+	BBRCoolOffMS float64 `json:"bbr_cool_off_ms,omitempty"`
+	// BBRFlyingBeta is go-zero's smoothing of the requests in flight
+	// (0: 0.9, flyingBeta); Kratos's rule has none.
+	BBRFlyingBeta float64 `json:"bbr_flying_beta,omitempty"`
+}
+
+// The libraries' defaults (rule 39): Kratos's NewLimiter and cpuproc, and
+// go-zero's adaptiveshedder.go and core/stat/usage.go.
+const (
+	bbrKratosWindowS   = 10
+	bbrKratosBuckets   = 100
+	bbrKratosThreshold = 80 // percent: CPUThreshold 800‰
+	bbrKratosPeriodMS  = 500
+	bbrGoZeroWindowS   = 5
+	bbrGoZeroBuckets   = 50
+	bbrGoZeroThreshold = 90 // percent: defaultCpuThreshold 900‰
+	bbrGoZeroPeriodMS  = 250
+	bbrDecay           = 0.95
+	bbrCoolOffMS       = 1000
+	bbrFlyingBeta      = 0.9
+	bbrGoZeroMinRTMS   = 1000 // defaultMinRt: the least average latency of an empty window, and its most
+	bbrGoZeroLeast     = 0.1  // overloadFactorLowerBound
+	bbrOpen            = maxLimit
+)
+
+func init() {
+	setting := func(key, label, unit, zero string, kind Kind, lo, hi float64, loOpen, hiOpen bool, help string) Setting {
+		u := "0 = " + zero
+		if unit != "" {
+			u = unit + ", " + u
+		}
+		return Setting{Key: key, Group: GroupAdvanced, Label: label, Unit: u, Kind: kind, Min: lo, Max: hi, MinOpen: loOpen, MaxOpen: hiOpen, Zero: zero,
+			Owner: policy, validatedHere: true, Help: "BBR limit: " + help + " (0: " + zero + ")"}
+	}
+	definePolicy(BBR, policySpec{
+		key: "bbr", title: "BBR limit (Kratos, go-zero)", short: "BBR", noun: "the CPU-gated BBR limit",
+		light: "#6a5000", dark: "#e3bf4f", dash: "8 3 2 3",
+		rule: 39,
+		settings: []string{"limit_queue", "bbr_rule", "bbr_window_s", "bbr_buckets", "bbr_cpu_threshold_pct", "bbr_cpu_period_ms",
+			"bbr_cpu_decay", "bbr_cool_off_ms", "bbr_flying_beta"},
+		declares: []Setting{
+			{Key: "bbr_rule", Group: GroupAdvanced, Label: "BBR rule", Kind: Choice, Owner: policy, validatedHere: true, choices: &bbrRuleKeys,
+				Help: "BBR limit: whose rule, kratos (go-kratos/aegis, the default) or gozero (go-zero's adaptive shedder)"},
+			setting("bbr_window_s", "BBR window", "s", "10, go-zero 5", Real, 0, maxDuration, true, false, "the window of buckets the most passed and the least latency are taken over, s"),
+			setting("bbr_buckets", "BBR buckets", "", "100, go-zero 50", Whole, 1, 100_000, false, false, "the buckets in the window, each at least 1 ms"),
+			setting("bbr_cpu_threshold_pct", "BBR CPU threshold", "%", "80, go-zero 90", Real, 0, 100, true, true, "it sheds while the smoothed share of workers busy is at least this, percent"),
+			setting("bbr_cpu_period_ms", "BBR CPU period", "ms", "500, go-zero 250", Real, 0, maxMS, true, false, "how often the share of workers busy is sampled, ms"),
+			setting("bbr_cpu_decay", "BBR CPU decay", "", "0.95", Real, 0, 1, true, true, "the weight of the previous smoothed CPU in each new one"),
+			setting("bbr_cool_off_ms", "BBR cool-off", "ms", "1000", Real, 0, maxMS, true, false, "how long it keeps shedding after the CPU falls, ms"),
+			setting("bbr_flying_beta", "BBR flying beta", "", "0.9", Real, 0, 1, true, true, "go-zero's rule: the weight of the previous smoothed requests in flight in each new one"),
+		},
+		validate: func(c Config, bad func(field, says string)) {
+			s := c.BBRSettings
+			if s.BBRWindowS <= 0 && s.BBRWindowS != 0 || s.BBRBuckets < 0 {
+				return // refused by their ranges
+			}
+			w, n := bbrWindow(s)
+			if d := w / int64(n); d < 1e6 {
+				bad("bbr_buckets", limits.Count(int64(n))+" buckets in the window make each shorter than 1 ms: give at most "+
+					limits.Count(max(1, w/1e6))+", or a longer {bbr_window_s}")
+			}
+		},
+		admit: admitLimit, take: takeOldest, shed: shedNothing,
+		limiter: func(c Config) limiter {
+			s := c.BBRSettings
+			gz := s.BBRRule == BBRGoZero
+			w, n := bbrWindow(s)
+			l := &bbrLimit{
+				gozero:     gz,
+				bucket:     w / int64(n),
+				size:       n,
+				threshold:  int64(math.Round(orReal(s.BBRCPUThresholdPct, pick(gz, bbrGoZeroThreshold, bbrKratosThreshold)) * 10)),
+				period:     ms(orReal(s.BBRCPUPeriodMS, pick(gz, bbrGoZeroPeriodMS, bbrKratosPeriodMS))),
+				decay:      orReal(s.BBRCPUDecay, bbrDecay),
+				coolOff:    ms(orReal(s.BBRCoolOffMS, bbrCoolOffMS)),
+				beta:       orReal(s.BBRFlyingBeta, bbrFlyingBeta),
+				workers:    c.Workers,
+				dropAt:     -1,
+				overloadAt: -1,
+			}
+			l.period = max(1, l.period)
+			l.nextCPU = l.period
+			l.pass = make([]int64, n)
+			l.rtSum = make([]int64, n)
+			l.rtCount = make([]int64, n)
+			l.reduce()
+			l.now = bbrOpen
+			return l
+		},
+		samples: []Sample{
+			{"bbr-gozero", "The sale behind go-zero's adaptive shedder", "The shop's sale behind go-zero's adaptive shedder at its defaults: once the share of workers busy, smoothed every 250 ms, reaches 90%, and for a second after it was last seen there, it refuses a request when both the requests in flight and their smoothed count exceed the most passed in a 100 ms bucket times the least bucket's average latency, scaled down as the CPU climbs.",
+				withPolicy(BBR, func(c *Config) { c.BBRRule = BBRGoZero })},
+			{"bbr", "The sale behind Kratos's BBR limit", "The shop's sale behind go-kratos's BBR limiter at its defaults: once the share of workers busy, smoothed as Kratos smooths its CPU reading every 500 ms, reaches 80%, it refuses a request when more are in flight than the most passed in a 100 ms bucket times the least bucket's average latency allows, and keeps doing so for a second after the first refusal.",
+				withPolicy(BBR, func(*Config) {})},
+		},
+	})
+}
+
+// pick is a when c, else b: the default of go-zero's rule or Kratos's.
+func pick(c bool, a, b float64) float64 {
+	if c {
+		return a
+	}
+	return b
+}
+
+// bbrWindow is the window, ns, and its buckets, for the chosen rule.
+func bbrWindow(s BBRSettings) (int64, int) {
+	gz := s.BBRRule == BBRGoZero
+	w := int64(math.Round(orReal(s.BBRWindowS, pick(gz, bbrGoZeroWindowS, bbrKratosWindowS)) * 1e9))
+	n := orInt(s.BBRBuckets, int(pick(gz, bbrGoZeroBuckets, bbrKratosBuckets)))
+	return w, n
+}
+
+// bbrLimit is Kratos's BBR.shouldDrop, or go-zero's
+// adaptiveShedder.shouldDrop (rule 39): the buckets, the smoothed CPU and
+// the state of the cool-off.
+type bbrLimit struct {
+	gozero    bool
+	bucket    int64 // a bucket's length, ns
+	size      int   // the buckets in the window
+	threshold int64 // ‰
+	period    int64 // the CPU's sampling period, ns
+	decay     float64
+	coolOff   int64 // ns
+	beta      float64
+	// the buckets, a ring by absolute index (time / bucket): passes,
+	// and the latencies' sum and count, ms
+	pass, rtSum, rtCount []int64
+	cur                  int64 // the current bucket's index
+	// the most passed in a bucket and the least average latency, ms,
+	// over the window's buckets before the current one
+	maxPass int64
+	minRT   float64
+	// the smoothed CPU, ‰, and when it is next sampled, ns
+	cpu, nextCPU int64
+	busy         func() int // the workers busy now
+	workers      int
+	state        *limitState // for the requests in flight (go-zero)
+	// Kratos's prevDropTime (-1: none); go-zero's overloadTime (-1:
+	// none), droppedRecently and avgFlying
+	dropAt     int64
+	overloadAt int64
+	dropped    bool
+	avgFlying  float64
+	gated      bool // the CPU, or the cool-off, lets it shed
+	now        int  // the limit: bbrOpen while it does not shed
+}
+
+// watch is told how to read the workers busy and the requests in flight.
+func (l *bbrLimit) watch(s *limitState, busy func() int) { l.state, l.busy = s, busy }
+
+func (l *bbrLimit) limit() int { return l.now }
+
+func (l *bbrLimit) due() int64 { return min(l.nextCPU, (l.cur+1)*l.bucket) }
+
+// tick samples the CPU when due (cpuproc's or usage.go's ticker), rolls
+// the buckets on, and sets the limit as an arrival would find it.
+func (l *bbrLimit) tick(now int64) {
+	for now >= l.nextCPU {
+		usage := int64(0)
+		if l.busy != nil && l.workers > 0 {
+			usage = min(1000, int64(l.busy())*1000/int64(l.workers))
+		}
+		l.cpu = int64(float64(l.cpu)*l.decay + float64(usage)*(1-l.decay))
+		l.nextCPU += l.period
+	}
+	l.roll(now)
+	l.gated = l.cpu >= l.threshold || l.hot(now)
+	l.set()
+}
+
+// hot is the cool-off, as a look that changes nothing.
+func (l *bbrLimit) hot(now int64) bool {
+	if l.gozero {
+		return l.dropped && l.overloadAt >= 0 && now-l.overloadAt < l.coolOff
+	}
+	return l.dropAt >= 0 && now-l.dropAt <= l.coolOff
+}
+
+// arrive is the check each arrival makes before its admission: Kratos's
+// shouldDrop clears prevDropTime once the CPU is under the threshold
+// and the cool-off has passed; go-zero's systemOverloaded notes the
+// time the CPU is seen over it, and stillHot clears droppedRecently
+// once the cool-off has passed.
+func (l *bbrLimit) arrive(now int64) {
+	l.roll(now)
+	over := l.cpu >= l.threshold
+	switch {
+	case over:
+		l.gated = true
+		if l.gozero {
+			l.overloadAt = now
+		}
+	case l.gozero:
+		l.gated = false
+		if l.dropped && l.overloadAt >= 0 {
+			if now-l.overloadAt < l.coolOff {
+				l.gated = true
+			} else {
+				l.dropped = false
+			}
+		}
+	default:
+		l.gated = false
+		if l.dropAt >= 0 {
+			if now-l.dropAt <= l.coolOff {
+				l.gated = true
+			} else {
+				l.dropAt = -1
+			}
+		}
+	}
+	l.set()
+}
+
+// refused is the limit refusing an arrival at now: Kratos notes when its
+// dropping began, if the CPU is over the threshold and it had not;
+// go-zero notes that it dropped recently.
+func (l *bbrLimit) refused(now int64) {
+	if l.gozero {
+		l.dropped = true
+	} else if l.cpu >= l.threshold && l.dropAt < 0 {
+		l.dropAt = now
+	}
+}
+
+// sample is the request's done function: Kratos adds its latency, ms
+// rounded up, if above 0, and a pass; go-zero's Pass adds both, and its
+// Fail neither, and both smooth the requests in flight as they left.
+func (l *bbrLimit) sample(now, start int64, _ int, dropped bool) {
+	l.roll(now)
+	rt := int64(math.Ceil(float64(now-start) / 1e6))
+	k := int(l.cur % int64(l.size))
+	if l.gozero {
+		if l.state != nil {
+			l.avgFlying = l.avgFlying*l.beta + float64(l.state.inFlight)*(1-l.beta)
+		}
+		if !dropped {
+			l.rtSum[k] += rt
+			l.rtCount[k]++
+			l.pass[k]++
+		}
+	} else {
+		if rt > 0 {
+			l.rtSum[k] += rt
+			l.rtCount[k]++
+		}
+		l.pass[k]++
+	}
+	l.set()
+}
+
+// roll moves the current bucket on to now's, emptying the buckets it
+// passes, and reduces the window when it moved.
+func (l *bbrLimit) roll(now int64) {
+	k := now / l.bucket
+	if k == l.cur {
+		return
+	}
+	for j, n := l.cur+1, 0; j <= k && n < l.size; j, n = j+1, n+1 {
+		i := int(j % int64(l.size))
+		l.pass[i], l.rtSum[i], l.rtCount[i] = 0, 0, 0
+	}
+	l.cur = k
+	l.reduce()
+}
+
+// reduce takes the most passed and the least average latency over the
+// window's buckets before the current one (Kratos's loop from i = 1
+// while i < Bucket; go-zero's IgnoreCurrentBucket).
+func (l *bbrLimit) reduce() {
+	l.maxPass = 1
+	l.minRT = math.MaxFloat64
+	if l.gozero {
+		l.minRT = bbrGoZeroMinRTMS
+	}
+	for j := l.cur - int64(l.size) + 1; j < l.cur; j++ {
+		if j < 0 {
+			continue
+		}
+		i := int(j % int64(l.size))
+		l.maxPass = max(l.maxPass, l.pass[i])
+		if l.rtCount[i] == 0 {
+			continue
+		}
+		avg := float64(l.rtSum[i]) / float64(l.rtCount[i])
+		if l.gozero {
+			avg = math.Round(avg)
+		}
+		l.minRT = min(l.minRT, avg)
+	}
+	if !l.gozero {
+		// Kratos: int64(math.Ceil(min)), and 1 where that is not above 0;
+		// a window without latencies converts MaxFloat64, which amd64
+		// makes negative.
+		if l.minRT == math.MaxFloat64 {
+			l.minRT = 1
+		}
+		l.minRT = max(1, math.Ceil(l.minRT))
+	}
+}
+
+// set is the limit as the next arrival finds it: open unless the CPU or
+// the cool-off lets it shed; then Kratos's admits while in flight is at
+// most max(1, maxInFlight), and go-zero's while it is at most
+// maxFlight x overloadFactor, or while its smoothed in flight is.
+func (l *bbrLimit) set() {
+	l.now = bbrOpen
+	if !l.gated {
+		return
+	}
+	bucketsPerS := 1e9 / float64(l.bucket)
+	if l.gozero {
+		m := max(1, float64(l.maxPass)*l.minRT*bucketsPerS/1000)
+		factor := (1000 - float64(l.cpu)) / (1000 - float64(l.threshold))
+		m *= min(1, max(bbrGoZeroLeast, factor))
+		if l.avgFlying > m {
+			l.now = int(math.Floor(m)) + 1
+		}
+		return
+	}
+	// maxInFlight: int64(math.Floor(maxPass x minRT x bucketPerSecond /
+	// 1000) + 0.5), with bucketPerSecond int64(time.Second / bucket).
+	perS := int64(1e9 / l.bucket)
+	n := int64(math.Floor(float64(l.maxPass*int64(l.minRT)*perS)/1000) + 0.5)
+	l.now = int(min(max(1, n), bbrOpen-1)) + 1
+}
