@@ -98,9 +98,9 @@ type limitState struct {
 	normalRefused   int
 	// the rule, if it measures (nil otherwise), and the attempts that
 	// arrived while it measured, and those it refused of them
-	measurer                            measurer
+	measurer measurer
 	// the rule, if it watches (nil otherwise)
-	watcher watcher
+	watcher                             watcher
 	measuringAttempts, measuringRefused int
 	// the settling (rule 38): the sale and the time after it, the limit
 	// as last noted and since when, ns (-1: the run's start), and the
