@@ -98,9 +98,7 @@ type limitState struct {
 	normalRefused   int
 	// the rule, if it measures (nil otherwise), and the attempts that
 	// arrived while it measured, and those it refused of them
-	measurer measurer
-	// the rule, if it watches (nil otherwise)
-	watcher                             watcher
+	measurer                            measurer
 	measuringAttempts, measuringRefused int
 	// the settling (rule 38): the sale and the time after it, the limit
 	// as last noted and since when, ns (-1: the run's start), and the
@@ -114,6 +112,8 @@ type limitState struct {
 	// generation, so that one the limiter has moved since does nothing
 	timerAt  int64
 	timerGen id
+	// the rule, if it watches the service (nil otherwise)
+	watcher watcher
 }
 
 // newLimitState starts the limiter of e's Config's policy; nil for a
