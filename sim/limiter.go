@@ -45,6 +45,11 @@ func (q *LimitQueue) UnmarshalText(b []byte) error {
 	return nil
 }
 
+// NoLimit is the limit of an adaptive limit that sheds nothing now: the
+// BBR limits' while the CPU is under its threshold and out of the
+// cool-off (rule 39).
+const NoLimit = maxLimit
+
 // limiter is an adaptive limit's rule, as its library computes it.
 type limiter interface {
 	// limit is the most requests it lets be in flight now.

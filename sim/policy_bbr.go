@@ -92,7 +92,7 @@ const (
 	bbrFlyingBeta      = 0.9
 	bbrGoZeroMinRTMS   = 1000 // defaultMinRt: the least average latency of an empty window, and its most
 	bbrGoZeroLeast     = 0.1  // overloadFactorLowerBound
-	bbrOpen            = maxLimit
+	bbrOpen            = NoLimit
 )
 
 func init() {
@@ -106,7 +106,7 @@ func init() {
 	}
 	definePolicy(BBR, policySpec{
 		key: "bbr", title: "BBR limit (Kratos, go-zero)", short: "BBR", noun: "the CPU-gated BBR limit",
-		light: "#6a5000", dark: "#e3bf4f", dash: "8 3 2 3",
+		light: "#4d4d4d", dark: "#c8c8c8", dash: "8 3 2 3",
 		rule: 39,
 		settings: []string{"limit_queue", "bbr_rule", "bbr_window_s", "bbr_buckets", "bbr_cpu_threshold_pct", "bbr_cpu_period_ms",
 			"bbr_cpu_decay", "bbr_cool_off_ms", "bbr_flying_beta"},

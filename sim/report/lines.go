@@ -228,6 +228,15 @@ func ThisRun(r sim.Result) Line {
 	return Line{"This run", text}
 }
 
+// limitCount is an adaptive limit as the words write it: "none" for one
+// that sheds nothing now.
+func limitCount(n int) string {
+	if n >= sim.NoLimit {
+		return "none"
+	}
+	return Count(n)
+}
+
 // LimitSentence says what an adaptive limit did over the run: its range,
 // where it ended, what it refused, and its false sheds, the share of the
 // attempts of people outside the sale it refused: "Envoy's adaptive
@@ -243,8 +252,12 @@ func LimitSentence(r sim.Result) string {
 	}
 	s := fill("%s kept its limit between %s and %s requests in flight (%s at the end)", capital(r.Config.Policy.Noun()),
 		Count(l.Lowest), Count(l.Highest), Count(l.AtEnd))
-	if l.Lowest == l.Highest {
-		s = fill("%s kept its limit at %s requests in flight", capital(r.Config.Policy.Noun()), Count(l.Lowest))
+	switch {
+	case l.Lowest == l.Highest:
+		s = fill("%s kept its limit at %s requests in flight", capital(r.Config.Policy.Noun()), limitCount(l.Lowest))
+	case l.Highest >= sim.NoLimit: // it shed only at times (rule 39)
+		s = fill("%s shed only at times, its limit as low as %s requests in flight (%s at the end)", capital(r.Config.Policy.Noun()),
+			Count(l.Lowest), limitCount(l.AtEnd))
 	}
 	if l.Refused == 0 {
 		s += " and refused nobody."

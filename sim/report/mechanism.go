@@ -416,12 +416,17 @@ func attemptsChart(r sim.Result) SeriesChart {
 // step's end, against the workers: in flight over the workers are queued.
 func limitChart(r sim.Result) SeriesChart {
 	c, s := r.Config, r.Series
-	limit := func(k int) float64 { return float64(s.Points[k].Limit) }
 	inFlight := func(k int) float64 { return float64(s.Points[k].InFlight) }
 	top := float64(c.Workers)
-	for k := range s.Points {
-		top = max(top, limit(k), inFlight(k))
+	for k, p := range s.Points {
+		top = max(top, inFlight(k))
+		if p.Limit < sim.NoLimit {
+			top = max(top, float64(p.Limit))
+		}
 	}
+	// a limit that sheds nothing now (the BBR limits', rule 39) is drawn
+	// along the top
+	limit := func(k int) float64 { return min(top, float64(s.Points[k].Limit)) }
 	f := newFrame(r, float64(top*1.05))
 	count := func(v float64) string { return Number(v, 0) }
 	ch := f.chart("limit", c.Policy.Title()+": the limit, and the requests in flight", "requests", count)
@@ -430,7 +435,7 @@ func limitChart(r sim.Result) SeriesChart {
 	ch.Sentence = LimitSentence(r)
 	ch.Table = Table{Header: []string{"Step", "Limit", "In flight"}}
 	for k, p := range s.Points {
-		ch.Table.Rows = append(ch.Table.Rows, []string{stepLabel(r, k), Count(p.Limit), Count(p.InFlight)})
+		ch.Table.Rows = append(ch.Table.Rows, []string{stepLabel(r, k), limitCount(p.Limit), Count(p.InFlight)})
 	}
 	return ch
 }
