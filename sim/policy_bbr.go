@@ -96,13 +96,19 @@ const (
 )
 
 func init() {
-	setting := func(key, label, unit, zero string, kind Kind, lo, hi float64, loOpen, hiOpen bool, help string) Setting {
-		u := "0 = " + zero
+	// zero is Kratos's default, the number 0 stands for; gozero go-zero's
+	// where it differs
+	setting := func(key, label, unit, zero, gozero string, kind Kind, lo, hi float64, loOpen, hiOpen bool, help string) Setting {
+		says := zero
+		if gozero != "" {
+			says += ", go-zero's rule " + gozero
+		}
+		u := "0 = " + says
 		if unit != "" {
 			u = unit + ", " + u
 		}
 		return Setting{Key: key, Group: GroupAdvanced, Label: label, Unit: u, Kind: kind, Min: lo, Max: hi, MinOpen: loOpen, MaxOpen: hiOpen, Zero: zero,
-			Owner: policy, validatedHere: true, Help: "BBR limit: " + help + " (0: " + zero + ")"}
+			Owner: policy, validatedHere: true, Help: "BBR limit: " + help + " (0: " + says + ")"}
 	}
 	definePolicy(BBR, policySpec{
 		key: "bbr", title: "BBR limit (Kratos, go-zero)", short: "BBR", noun: "the CPU-gated BBR limit",
@@ -111,15 +117,13 @@ func init() {
 		settings: []string{"limit_queue", "bbr_rule", "bbr_window_s", "bbr_buckets", "bbr_cpu_threshold_pct", "bbr_cpu_period_ms",
 			"bbr_cpu_decay", "bbr_cool_off_ms", "bbr_flying_beta"},
 		declares: []Setting{
-			{Key: "bbr_rule", Group: GroupAdvanced, Label: "BBR rule", Kind: Choice, Owner: policy, validatedHere: true, choices: &bbrRuleKeys,
-				Help: "BBR limit: whose rule, kratos (go-kratos/aegis, the default) or gozero (go-zero's adaptive shedder)"},
-			setting("bbr_window_s", "BBR window", "s", "10, go-zero 5", Real, 0, maxDuration, true, false, "the window of buckets the most passed and the least latency are taken over, s"),
-			setting("bbr_buckets", "BBR buckets", "", "100, go-zero 50", Whole, 1, 100_000, false, false, "the buckets in the window, each at least 1 ms"),
-			setting("bbr_cpu_threshold_pct", "BBR CPU threshold", "%", "80, go-zero 90", Real, 0, 100, true, true, "it sheds while the smoothed share of workers busy is at least this, percent"),
-			setting("bbr_cpu_period_ms", "BBR CPU period", "ms", "500, go-zero 250", Real, 0, maxMS, true, false, "how often the share of workers busy is sampled, ms"),
-			setting("bbr_cpu_decay", "BBR CPU decay", "", "0.95", Real, 0, 1, true, true, "the weight of the previous smoothed CPU in each new one"),
-			setting("bbr_cool_off_ms", "BBR cool-off", "ms", "1000", Real, 0, maxMS, true, false, "how long it keeps shedding after the CPU falls, ms"),
-			setting("bbr_flying_beta", "BBR flying beta", "", "0.9", Real, 0, 1, true, true, "go-zero's rule: the weight of the previous smoothed requests in flight in each new one"),
+			setting("bbr_window_s", "BBR window", "s", "10", "5", Real, 0, maxDuration, true, false, "the window of buckets the most passed and the least latency are taken over, s"),
+			setting("bbr_buckets", "BBR buckets", "", "100", "50", Whole, 1, 100_000, false, false, "the buckets in the window, each at least 1 ms"),
+			setting("bbr_cpu_threshold_pct", "BBR CPU threshold", "%", "80", "90", Real, 0, 100, true, true, "it sheds while the smoothed share of workers busy is at least this, percent"),
+			setting("bbr_cpu_period_ms", "BBR CPU period", "ms", "500", "250", Real, 0, maxMS, true, false, "how often the share of workers busy is sampled, ms"),
+			setting("bbr_cpu_decay", "BBR CPU decay", "", "0.95", "", Real, 0, 1, true, true, "the weight of the previous smoothed CPU in each new one"),
+			setting("bbr_cool_off_ms", "BBR cool-off", "ms", "1000", "", Real, 0, maxMS, true, false, "how long it keeps shedding after the CPU falls, ms"),
+			setting("bbr_flying_beta", "BBR flying beta", "", "0.9", "", Real, 0, 1, true, true, "go-zero's rule: the weight of the previous smoothed requests in flight in each new one"),
 		},
 		validate: func(c Config, bad func(field, says string)) {
 			s := c.BBRSettings

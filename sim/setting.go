@@ -200,6 +200,8 @@ var settings = []Setting{
 		Help: "random seed; the same seed gives the same run everywhere"},
 	{Key: "limit_queue", Group: GroupAdvanced, Label: "Queue behind the limit", Kind: Choice, Owner: policy, validatedHere: true, choices: &limitQueueKeys,
 		Help: "adaptive limits: the service's queue behind the limit, fifo (the post's, which serves the abandoned) or skip (skip the abandoned)"},
+	{Key: "bbr_rule", Group: GroupAdvanced, Label: "BBR rule", Kind: Choice, Owner: policy, validatedHere: true, choices: &bbrRuleKeys,
+		Help: "BBR limit: whose rule, kratos (go-kratos/aegis's ratelimit/bbr, the default) or gozero (go-zero's adaptive shedder)"},
 	{Key: "series_step_s", Group: GroupAdvanced, Label: "Series step", Unit: "s", Kind: Real, Min: 0.001, Max: maxDuration, Zero: "none", Owner: Owner{Kind: BySeries},
 		Help: "record the run's time series at this step, s (0: none)"},
 }

@@ -65,7 +65,7 @@ func TestConfigFieldsMatchJSONTags(t *testing.T) {
 		ClientWindowS: 60, Seed: sim.MaxSeed, SeriesStepS: 2,
 		SaleRampS: 10, SaleWaves: 2, SaleEveryS: 60,
 		LossWorkers: 3, LossStartS: 50, LossS: 30, SlowFactor: 2.5, SlowStartS: 40, SlowS: 20, HeapRequests: 700,
-		LimitQueue: sim.LimitSkip,
+		LimitQueue: sim.LimitSkip, BBRSettings: sim.BBRSettings{BBRRule: sim.BBRGoZero},
 	}
 	probeDeclared(&c)
 	require.NoError(t, c.Validate())

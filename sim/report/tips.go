@@ -444,7 +444,16 @@ func Sweep(sw sweep.Sweep) SweepChart {
 		}
 		ch.Curves = append(ch.Curves, c)
 	}
-	spreadEnds(ch.Curves, sweepT+8, sweepH-8) // the names may use the right margin's whole height
+	// the names may use the right margin's whole height, which grows
+	// below the axis when there are more than it holds apart
+	names := 0
+	for _, c := range ch.Curves {
+		if c.End.Label != "" {
+			names++
+		}
+	}
+	ch.Height = max(sweepH, sweepT+8+float64(names-1)*sweepEndGap+8)
+	spreadEnds(ch.Curves, sweepT+8, ch.Height-8)
 	if s.Below > 0 {
 		ch.Below, ch.BelowLabel = y(s.Below), Percent(s.Below)+" answered"
 	}
