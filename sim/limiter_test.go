@@ -25,7 +25,7 @@ import (
 // flight is L - r / (1 - r), r = throughput / 200, to within 0.1.
 func TestLittleOnTheSettledLimit(t *testing.T) {
 	for _, p := range Policies {
-		if p.spec().limiter == nil {
+		if p.spec().limiter == nil || p == BBR { // BBR holds no limit to settle at: its CPU gate opens and closes (rule 39)
 			continue
 		}
 		for seed := uint64(1); seed <= 5; seed++ {

@@ -204,10 +204,11 @@ type bbrLimit struct {
 	// and the latencies' sum and count, ms
 	pass, rtSum, rtCount []int64
 	cur                  int64 // the current bucket's index
-	// the most passed in a bucket and the least average latency, ms,
-	// over the window's buckets before the current one
+	// the most passed in a bucket and the least average latency, ms
+	// (MaxFloat64 for none), over the window's buckets before the
+	// current one
 	maxPass int64
-	minRT   float64
+	minAvg  float64
 	// the smoothed CPU, ‰, and when it is next sampled, ns
 	cpu, nextCPU int64
 	busy         func() int // the workers busy now
@@ -328,10 +329,31 @@ func (l *bbrLimit) sample(now, start int64, _ int, dropped bool) {
 }
 
 // roll moves the current bucket on to now's, emptying the buckets it
-// passes, and reduces the window when it moved.
+// passes. Moving on by one bucket, the window gains the bucket that was
+// current and loses its oldest: the most passed and the least average
+// change by those two alone, unless the one lost held either, when the
+// window is reduced again.
 func (l *bbrLimit) roll(now int64) {
 	k := now / l.bucket
 	if k == l.cur {
+		return
+	}
+	if k == l.cur+1 && l.size > 1 {
+		in, out := int(l.cur%int64(l.size)), int(k%int64(l.size)) // out is the bucket k reuses
+		inAvg, inRT := l.avg(in)
+		outAvg, outRT := l.avg(out)
+		rescan := l.cur-int64(l.size)+1 >= 0 && (l.pass[out] >= l.maxPass && l.pass[in] < l.pass[out] ||
+			outRT && outAvg <= l.minAvg && !(inRT && inAvg <= outAvg))
+		l.pass[out], l.rtSum[out], l.rtCount[out] = 0, 0, 0
+		l.cur = k
+		if rescan {
+			l.reduce()
+			return
+		}
+		l.maxPass = max(l.maxPass, l.pass[in])
+		if inRT {
+			l.minAvg = min(l.minAvg, inAvg)
+		}
 		return
 	}
 	for j, n := l.cur+1, 0; j <= k && n < l.size; j, n = j+1, n+1 {
@@ -342,39 +364,45 @@ func (l *bbrLimit) roll(now int64) {
 	l.reduce()
 }
 
+// avg is bucket i's average latency, ms, as the rule takes it (go-zero
+// rounds it), and whether it has any.
+func (l *bbrLimit) avg(i int) (float64, bool) {
+	if l.rtCount[i] == 0 {
+		return 0, false
+	}
+	a := float64(l.rtSum[i]) / float64(l.rtCount[i])
+	if l.gozero {
+		a = math.Round(a)
+	}
+	return a, true
+}
+
 // reduce takes the most passed and the least average latency over the
 // window's buckets before the current one (Kratos's loop from i = 1
 // while i < Bucket; go-zero's IgnoreCurrentBucket).
 func (l *bbrLimit) reduce() {
-	l.maxPass = 1
-	l.minRT = math.MaxFloat64
-	if l.gozero {
-		l.minRT = bbrGoZeroMinRTMS
-	}
-	for j := l.cur - int64(l.size) + 1; j < l.cur; j++ {
-		if j < 0 {
-			continue
-		}
+	l.maxPass, l.minAvg = 1, math.MaxFloat64
+	for j := max(0, l.cur-int64(l.size)+1); j < l.cur; j++ {
 		i := int(j % int64(l.size))
 		l.maxPass = max(l.maxPass, l.pass[i])
-		if l.rtCount[i] == 0 {
-			continue
+		if a, ok := l.avg(i); ok {
+			l.minAvg = min(l.minAvg, a)
 		}
-		avg := float64(l.rtSum[i]) / float64(l.rtCount[i])
-		if l.gozero {
-			avg = math.Round(avg)
-		}
-		l.minRT = min(l.minRT, avg)
 	}
-	if !l.gozero {
-		// Kratos: int64(math.Ceil(min)), and 1 where that is not above 0;
-		// a window without latencies converts MaxFloat64, which amd64
-		// makes negative.
-		if l.minRT == math.MaxFloat64 {
-			l.minRT = 1
-		}
-		l.minRT = max(1, math.Ceil(l.minRT))
+}
+
+// minRT is the least average latency as each rule takes it, ms: Kratos's
+// int64(math.Ceil(min)), and 1 where that is not above 0 (a window
+// without latencies converts MaxFloat64, which amd64 makes negative);
+// go-zero's from 1,000 ms down.
+func (l *bbrLimit) minRT() float64 {
+	if l.gozero {
+		return min(bbrGoZeroMinRTMS, l.minAvg)
 	}
+	if l.minAvg == math.MaxFloat64 {
+		return 1
+	}
+	return max(1, math.Ceil(l.minAvg))
 }
 
 // set is the limit as the next arrival finds it: open unless the CPU or
@@ -388,7 +416,7 @@ func (l *bbrLimit) set() {
 	}
 	bucketsPerS := 1e9 / float64(l.bucket)
 	if l.gozero {
-		m := max(1, float64(l.maxPass)*l.minRT*bucketsPerS/1000)
+		m := max(1, float64(l.maxPass)*l.minRT()*bucketsPerS/1000)
 		factor := (1000 - float64(l.cpu)) / (1000 - float64(l.threshold))
 		m *= min(1, max(bbrGoZeroLeast, factor))
 		if l.avgFlying > m {
@@ -399,6 +427,6 @@ func (l *bbrLimit) set() {
 	// maxInFlight: int64(math.Floor(maxPass x minRT x bucketPerSecond /
 	// 1000) + 0.5), with bucketPerSecond int64(time.Second / bucket).
 	perS := int64(1e9 / l.bucket)
-	n := int64(math.Floor(float64(l.maxPass*int64(l.minRT)*perS)/1000) + 0.5)
+	n := int64(math.Floor(float64(l.maxPass*int64(l.minRT())*perS)/1000) + 0.5)
 	l.now = int(min(max(1, n), bbrOpen-1)) + 1
 }

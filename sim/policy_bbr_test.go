@@ -236,3 +236,27 @@ func TestBBRSaleBoundsInFlight(t *testing.T) {
 		}
 	}
 }
+
+// TestBBRRollMatchesReduce: the window rolled on a bucket at a time keeps
+// the most passed and the least average it would reduce to afresh, under
+// either rule, over a random stream of samples and ticks.
+func TestBBRRollMatchesReduce(t *testing.T) {
+	for _, rule := range []BBRRule{BBRKratos, BBRGoZero} {
+		c := DefaultConfig()
+		c.Policy, c.BBRRule, c.BBRWindowS, c.BBRBuckets = BBR, rule, 1, 10
+		l := BBR.spec().limiter(c).(*bbrLimit)
+		r := newStream(7, streamLimiter)
+		now := int64(0)
+		for step := range 20_000 {
+			now += int64(r.Float64() * 40e6) // up to 40 ms on
+			if r.Float64() < 0.5 {
+				l.tick(min(now, l.due()))
+			}
+			l.sample(now, now-int64(1+r.Float64()*300e6), 1, false)
+			maxPass, minAvg := l.maxPass, l.minAvg
+			l.reduce()
+			require.Equal(t, l.maxPass, maxPass, "%s, step %d: the most passed", rule, step)
+			require.Equal(t, l.minAvg, minAvg, "%s, step %d: the least average", rule, step)
+		}
+	}
+}
