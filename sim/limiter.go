@@ -80,11 +80,12 @@ type measurer interface {
 
 // watcher is a limiter that watches the service and its own refusals
 // (the CPU-gated BBR limits, rule 39): watch tells it how to read the
-// workers busy now and the requests in flight; arrive hears each arrival
+// workers busy now and those present (not gone, rule 22), and the
+// requests in flight; arrive hears each arrival
 // at now, ns, before its admission is decided, as the library's check
 // runs on each request, and refused hears the limit refuse it.
 type watcher interface {
-	watch(s *limitState, busy func() int)
+	watch(s *limitState, busy func() (busy, present int))
 	arrive(now int64)
 	refused(now int64)
 }
@@ -139,7 +140,7 @@ func newLimitState(e *engine) *limitState {
 	l.measurer, _ = r.(measurer)
 	if w, ok := r.(watcher); ok {
 		l.watcher = w
-		w.watch(l, func() int { return c.Workers - e.free - e.down })
+		w.watch(l, func() (int, int) { return c.Workers - e.free - e.down, c.Workers - e.down })
 	}
 	return l
 }

@@ -150,7 +150,6 @@ func init() {
 				decay:      orReal(s.BBRCPUDecay, bbrDecay),
 				coolOff:    ms(orReal(s.BBRCoolOffMS, bbrCoolOffMS)),
 				beta:       orReal(s.BBRFlyingBeta, bbrFlyingBeta),
-				workers:    c.Workers,
 				dropAt:     -1,
 				overloadAt: -1,
 			}
@@ -211,9 +210,8 @@ type bbrLimit struct {
 	minAvg  float64
 	// the smoothed CPU, ‰, and when it is next sampled, ns
 	cpu, nextCPU int64
-	busy         func() int // the workers busy now
-	workers      int
-	state        *limitState // for the requests in flight (go-zero)
+	busy         func() (busy, present int) // the workers busy now, and those not gone
+	state        *limitState                // for the requests in flight (go-zero)
 	// Kratos's prevDropTime (-1: none); go-zero's overloadTime (-1:
 	// none), droppedRecently and avgFlying
 	dropAt     int64
@@ -224,8 +222,9 @@ type bbrLimit struct {
 	now        int  // the limit: bbrOpen while it does not shed
 }
 
-// watch is told how to read the workers busy and the requests in flight.
-func (l *bbrLimit) watch(s *limitState, busy func() int) { l.state, l.busy = s, busy }
+// watch is told how to read the workers busy and present, and the
+// requests in flight.
+func (l *bbrLimit) watch(s *limitState, busy func() (busy, present int)) { l.state, l.busy = s, busy }
 
 func (l *bbrLimit) limit() int { return l.now }
 
@@ -236,8 +235,10 @@ func (l *bbrLimit) due() int64 { return min(l.nextCPU, (l.cur+1)*l.bucket) }
 func (l *bbrLimit) tick(now int64) {
 	for now >= l.nextCPU {
 		usage := int64(0)
-		if l.busy != nil && l.workers > 0 {
-			usage = min(1000, int64(l.busy())*1000/int64(l.workers))
+		if l.busy != nil {
+			if busy, present := l.busy(); present > 0 {
+				usage = min(1000, int64(busy)*1000/int64(present))
+			}
 		}
 		l.cpu = int64(float64(l.cpu)*l.decay + float64(usage)*(1-l.decay))
 		l.nextCPU += l.period

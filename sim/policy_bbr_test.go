@@ -109,7 +109,7 @@ func TestBBRRule(t *testing.T) {
 		l := BBR.spec().limiter(c).(*bbrLimit)
 		state := &limitState{}
 		workersBusy := 0
-		l.watch(state, func() int { return workersBusy })
+		l.watch(state, func() (int, int) { return workersBusy, 8 })
 		assert.Equal(t, open, l.limit(), "%s: open at the start", tc.reason)
 		advance := func(to int64) {
 			for l.due() <= to {
