@@ -36,8 +36,8 @@ func FluidLine(c sim.Config, retries int) string {
 			head, Number(c.ThrottleK, 2), Number(c.CapacityAfterRPS(), 2), verdict)
 	}
 	load, capacity := apart(float64(c.NormalRPS*tries), c.CapacityAfterRPS(), 2)
-	line := fill("%s: %s/s x %s tries = %s/s against %s/s, %s",
-		head, Number(c.NormalRPS, 2), triesNumber(tries), load, capacity, verdict)
+	line := fill("%s: %s/s x %s = %s/s against %s/s, %s",
+		head, Number(c.NormalRPS, 2), triesCount(tries), load, capacity, verdict)
 	switch {
 	case c.Patience == sim.ExponentialPatience && retries > 0 && c.Client != sim.Budget:
 		line += " (" + outwaiters(c) + ")"
@@ -57,6 +57,16 @@ func triesNumber(tries float64) string {
 		return s
 	}
 	return Number(tries, 4)
+}
+
+// triesCount is a count of tries with its noun: "1 try", "1.11 tries",
+// "4 tries".
+func triesCount(tries float64) string {
+	n := triesNumber(tries)
+	if n == "1" {
+		return n + " try"
+	}
+	return n + " tries"
 }
 
 // Fluid is the fluid view for retries 0 to max(3, c.Retries), as the post
@@ -114,10 +124,6 @@ func outlook(r sim.Result) Line {
 		return Line{"Once everyone times out", fill("the clients send at most %s x what is accepted, so with nothing accepted almost nothing reaches the service's %s/s: its queue drains, and the clients' throttle decides when people are answered again.",
 			Number(c.ThrottleK, 2), Number(c.CapacityAfterRPS(), 2))}
 	}
-	noun := "tries"
-	if triesNumber(tries) == "1" {
-		noun = "try"
-	}
 	load := float64(c.NormalRPS * tries)
 	loadText, capacity := apart(load, c.CapacityAfterRPS(), 2)
 	once, even := " once the sale ends", ", even after the sale"
@@ -132,11 +138,11 @@ func outlook(r sim.Result) Line {
 		why = " (" + outwaiters(c) + ")"
 	}
 	if c.Drains(c.Retries) {
-		return Line{"Once everyone times out", fill("each person sends %s %s%s, %s/s x %s = %s/s against %s/s: a backlog drains at %s/s%s.",
-			triesNumber(tries), noun, why, Number(c.NormalRPS, 2), triesNumber(tries), loadText, capacity, Number(c.CapacityAfterRPS()-load, 2), once)}
+		return Line{"Once everyone times out", fill("each person sends %s%s, %s/s x %s = %s/s against %s/s: a backlog drains at %s/s%s.",
+			triesCount(tries), why, Number(c.NormalRPS, 2), triesNumber(tries), loadText, capacity, Number(c.CapacityAfterRPS()-load, 2), once)}
 	}
-	return Line{"Once everyone times out", fill("each person sends %s %s%s, %s/s x %s = %s/s against %s/s: once the queue holds more than %s of work it never drains%s.",
-		triesNumber(tries), noun, why, Number(c.NormalRPS, 2), triesNumber(tries), loadText, capacity, Duration(c.TimeoutMS), even)}
+	return Line{"Once everyone times out", fill("each person sends %s%s, %s/s x %s = %s/s against %s/s: once the queue holds more than %s of work it never drains%s.",
+		triesCount(tries), why, Number(c.NormalRPS, 2), triesNumber(tries), loadText, capacity, Duration(c.TimeoutMS), even)}
 }
 
 // outwaiters says what patience changes in the fluid view (rule 18a):
