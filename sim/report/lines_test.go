@@ -144,9 +144,14 @@ func TestOutlook(t *testing.T) {
 		{"skip", shop(policy(sim.Skip)), "Once everyone times out",
 			"a worker drops each abandoned request at no cost, so a queue of them empties as fast as the workers reach it: at 70/s against 100/s, the service is back as soon as the arrivals fall under its capacity.",
 			"the post: skip recovers as soon as the sale ends, no backlog to drain"},
-		{"bounded 1024", shop(policy(sim.Bounded), queue(1024)), "Once everyone times out",
-			"each person sends 1 try, 70/s x 1 = 70/s against 100/s: a backlog drains at 30/s once the sale ends.",
-			"Envoy's 1,024 holds 10.24 s, more than the timeout"},
+		{"bounded 1024", shop(policy(sim.Bounded), queue(1024)), "Longest wait in the queue",
+			"10.7 s, against a 2 s timeout: a queue of 1,024 holds 10.2 s of work, so 73.4% of the sale's people waited for nothing.",
+			"Envoy's 1,024 holds 10.24 s, more than the timeout, and its backlog drains: what happened to those who waited, as the post says it of its Envoy sample"},
+		{"bounded 1024, 1 retry", shop(policy(sim.Bounded), queue(1024), retries(1)), "Once everyone times out",
+			"each person sends 2 tries, 70/s x 2 = 140/s against 100/s: once the queue holds more than 2 s of work it never drains, even after the sale.",
+			"a bound over the timeout with a backlog that never drains: the fluid view is the story"},
+		{"priority 1024", shop(policy(sim.Priority), queue(1024)), "Longest wait in the queue", "",
+			"priority bounds the queue as the bounded queue does"},
 		{"fifo, 3 retries, budget", shop(retries(3), client(sim.Budget)), "Once everyone times out",
 			"each person sends 1 try, 70/s x 1 = 70/s against 100/s: a backlog drains at 30/s once the sale ends.",
 			"a spent budget makes one try a person"},
@@ -175,7 +180,11 @@ func TestOutlook(t *testing.T) {
 		if tt.text != "" {
 			assert.Equal(t, tt.text, got.Text, "%s: %s", tt.name, tt.reason)
 		}
-		if got.Label == "Longest wait in the queue" {
+		if got.Label == "Longest wait in the queue" && r.Config.HoldsTimeout() {
+			want := fmt.Sprintf("%s, against a 2 s timeout: a queue of 1,024 holds 10.2 s of work, so %s of the sale's people waited for nothing.",
+				report.Duration(r.LongestQueueWaitMS), report.Percent(r.Sale.TimedOutShare))
+			assert.Equal(t, want, got.Text, "%s: quotes the longest wait and who timed out", tt.name)
+		} else if got.Label == "Longest wait in the queue" {
 			want := fmt.Sprintf("%s, against a 2 s timeout: no request can wait for nothing here.", report.Duration(r.LongestQueueWaitMS))
 			assert.Equal(t, want, got.Text, "%s: quotes the longest wait this run measured", tt.name)
 			assert.Less(t, r.LongestQueueWaitMS, r.Config.TimeoutMS, "%s: nobody waited a whole timeout in the queue", tt.name)
