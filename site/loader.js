@@ -888,7 +888,7 @@
   // PRERENDERED_PARTS are the parts of the simulator page that
   // site/index.html holds drawn (wasm/prerender.go writes them): the
   // default run's results, and the form's hints for it.
-  var PRERENDERED_PARTS = ['summary', 'glance', 'bars-title', 'bars', 'table-box', 'about-numbers', 'chart-title', 'chart-box', 'lines',
+  var PRERENDERED_PARTS = ['summary', 'glance-bar', 'glance', 'bars-title', 'bars', 'table-box', 'about-numbers', 'chart-title', 'chart-box', 'lines',
     'sample-about', 'hint-queue', 'hint-service_p99_ms'];
 
   // takeOver readies the engine's taking over a prerendered page, el,
@@ -953,9 +953,9 @@
 
   // pinGlance keeps, on the simulator page, the glance pinned beside the
   // form (style.css) in step with the chosen policy's chart over time: the
-  // results' frame (wasm/frame.go) holds #summary and an empty #glance in
-  // one box, #pinned, and this puts a copy of svg#chart, #glance-chart,
-  // in #glance, as site/index.html holds it prerendered. The copy
+  // results' frame (wasm/frame.go) holds #summary, the run's bar and an
+  // empty #glance in one box, #pinned, and this puts a copy of svg#chart,
+  // #glance-chart, in #glance, as site/index.html holds it prerendered. The copy
   // follows the chart a task after it is drawn, so that no task draws
   // both (issue 10: no long task on the main thread). It is the page's
   // presentation only, kept out of the engine's WebAssembly, whose every
