@@ -18,8 +18,8 @@ type resultsFrame struct {
 	// prefix starts every id (a widget's; "" on the page).
 	prefix string
 	// page: the simulator page, whose headline is pinned beside the form
-	// with a glance of the results, the chosen run's bar and chart
-	// (style.css, loader.js's pinGlance), and whose heading is an h2.
+	// with a glance of the chart (style.css, loader.js's pinGlance) and
+	// whose heading is an h2.
 	page bool
 	// kind is the widget's: "full" (the whole simulator, as the page has
 	// it), "compare" (the bars, the table folded), "chart" (one run's
@@ -64,12 +64,8 @@ func writeResults(m *markup, f resultsFrame, fill *frameFill) {
 		summary = report.Headline(fill.v.Chosen)
 	}
 	if f.page {
-		m.tag(`<div class="pinned" id="%"><p class="summary" id="%">%</p><div class="glance-bar" id="%">`,
-			f.id("pinned"), f.id("summary"), summary, f.id("glance-bar"))
-		if fill != nil {
-			m.raw(glanceBarHTML(fill.v.Chosen))
-		}
-		m.tag(`</div><div class="glance" id="%" aria-hidden="true">`, f.id("glance"))
+		m.tag(`<div class="pinned" id="%"><p class="summary" id="%">%</p><div class="glance" id="%" aria-hidden="true">`,
+			f.id("pinned"), f.id("summary"), summary, f.id("glance"))
 		if fill != nil {
 			writeChartSVG(m, f.id("glance-chart"), fill.v.Chart)
 		}
@@ -111,13 +107,6 @@ func writeResults(m *markup, f resultsFrame, fill *frameFill) {
 		writeOpenLink(m, f.id("open-full"), f.base+"index.html", "Open in the full simulator")
 	}
 	m.raw(`</div></section>`)
-}
-
-// glanceBarHTML is the chosen run's bar in the glance: the shares of the
-// sale's people answered, refused and timed out, which its headline
-// states (hidden from screen readers, as every share bar is).
-func glanceBarHTML(r sim.Result) string {
-	return shareBarHTML(r.Sale.AnsweredShare, r.Sale.RefusedShare, r.Sale.TimedOutShare)
 }
 
 // writeComparison writes the page's comparison block after its heading's

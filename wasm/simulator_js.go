@@ -46,7 +46,6 @@ type simWidget struct {
 	// that say the results are stale or missing.
 	results, resultsTitle, summary, announce, stale, empty, body el
 	openFull                                                     *openLink // a widget's link to the full simulator
-	glanceBar                                                    el        // the page's glance: the chosen run's bar
 
 	view    *report.View
 	lastKey string
@@ -268,7 +267,7 @@ func (w *simWidget) buildResults() {
 	writeResults(&m, f, nil)
 	w.results = fromMarkup(&m)
 	find := func(name string) el { return query(w.results, "#"+w.id(name)) }
-	w.resultsTitle, w.summary, w.announce, w.glanceBar = find("results-title"), find("summary"), find("announce"), find("glance-bar")
+	w.resultsTitle, w.summary, w.announce = find("results-title"), find("summary"), find("announce")
 	w.stale, w.empty, w.body = find("stale-note"), find("empty-note"), find("results-body")
 	w.compare = newComparePart(find, w.id("compare"))
 	w.timeline = newTimelinePart(find, w.id)
@@ -578,9 +577,6 @@ func (w *simWidget) advanceStep() bool {
 // about its inputs, and the chart over time.
 func (w *simWidget) render(v report.View) {
 	w.summary.SetTextContent(report.Headline(v.Chosen))
-	if w.glanceBar != nil {
-		fill(w.glanceBar, fromHTML(glanceBarHTML(v.Chosen)))
-	}
 	w.form.show(v)
 	if w.kind != "compare" { // which draws no chart
 		w.timeline.render(v)

@@ -29,7 +29,7 @@ import (
 // them, with the comparison's block whole and the frame of the results.
 const prerenderedParts = `(() => {
 	const out = {};
-	for (const id of ['summary', 'glance-bar', 'glance', 'bars-title', 'bars', 'table-box', 'about-numbers', 'chart-title', 'chart-box', 'lines',
+	for (const id of ['summary', 'glance', 'bars-title', 'bars', 'table-box', 'about-numbers', 'chart-title', 'chart-box', 'lines',
 		'sample-about', 'hint-queue', 'hint-service_p99_ms']) {
 		const e = document.getElementById(id);
 		out[id] = e ? e.innerHTML : 'no #' + id;
