@@ -78,17 +78,24 @@ func TestCauseAndEffectOnOneScreen(t *testing.T) {
 			headline := tb.summaryOf("#summary", "")
 			viewportShot(tb, t, size.name+"-first-screen")
 
-			// The post's order, top to bottom, at every width.
+			// The post's order, top to bottom, at every width: each part's
+			// top in the page once it is scrolled to (a block of the
+			// results far from the screen is not laid out, and holds the
+			// place of one of its size: content-visibility, style.css).
 			order := []string{"#bars", "#table-box", "#chart-box", "#lines", "#advice-title", "#clients-title"}
-			var last box
+			last := 0.0
 			for i, sel := range order {
-				b := boxOf(tb, sel)
-				require.NotEmpty(t, b.ID, "the page has %s", sel)
+				require.NotEmpty(t, boxOf(tb, sel).ID, "the page has %s", sel)
+				tb.do("scrolling to "+sel, chromedp.Evaluate[chromedp.Void](`document.querySelector(`+js(sel)+`).scrollIntoView()`))
+				settle(tb)
+				top := eval[float64](tb, `document.querySelector(`+js(sel)+`).getBoundingClientRect().top + scrollY`)
 				if i > 0 {
-					assert.Greater(t, b.Top, last.Top, "%s comes after %s", sel, order[i-1])
+					assert.Greater(t, top, last, "%s comes after %s", sel, order[i-1])
 				}
-				last = b
+				last = top
 			}
+			tb.do("scrolling back", chromedp.Evaluate[chromedp.Void](`scrollTo(0, 0)`))
+			settle(tb)
 
 			// The first screen, on load, holds a result: the headline, and
 			// on the laptop the chosen policy's chart over time.
