@@ -435,7 +435,6 @@ func screenshot(tb *tab, t *testing.T, name string) {
 	t.Helper()
 	tb.do("rendering every block for a screenshot", chromedp.Evaluate[chromedp.Void](`[document, ...[...document.querySelectorAll('shed-sim')].map(e => e.shadowRoot).filter(Boolean)]
 		.flatMap(r => [...r.querySelectorAll('*')]).filter(e => getComputedStyle(e).contentVisibility === 'auto').forEach(e => { e.style.contentVisibility = 'visible'; })`))
-	settle(tb)
 	png, err := chromedp.Run(tb.ctx, chromedp.Action[[]byte](func(ctx context.Context, tg *chromedp.Target) ([]byte, error) {
 		type size struct {
 			W float64 `json:"w"`
