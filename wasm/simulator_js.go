@@ -442,7 +442,7 @@ func (w *simWidget) compute(vals map[string]string) {
 		}
 		r.Series, r.Config.SeriesStepS = nil, 0 // the series changes nothing else (sim's TestSeriesInvariants)
 		l.chosen = &r
-		w.advance()
+		w.advancing.after(0)
 	})
 	for _, p := range sim.Policies {
 		if l.compared[p].Config.Workers != 0 {
@@ -452,7 +452,7 @@ func (w *simWidget) compute(vals map[string]string) {
 		alt.Policy = p
 		w.runs.start(&w.widget, alt, false, func(r sim.Result) {
 			l.compared[p] = r
-			w.advance()
+			w.advancing.after(0)
 		})
 	}
 	if w.clients != nil {
@@ -467,7 +467,7 @@ func (w *simWidget) compute(vals map[string]string) {
 			w.runs.start(&w.widget, alt, false, func(r sim.Result) {
 				l.clients[i] = r
 				l.clientsLeft--
-				w.advance()
+				w.advancing.after(0)
 			})
 		}
 	}
@@ -480,10 +480,12 @@ func (w *simWidget) compute(vals map[string]string) {
 // policy as soon as its run is back, every policy side by side once
 // theirs are, then the advice's first round sent, then (once their runs
 // are back too) the advice and the client comparison. Each part is a task
-// of its own on the main thread, timed as a step: one that drew a part
-// runs advance again in a task after it (w.advancing), so that an answer
-// that completes several parts (a change of policy alone, whose other
-// runs stand) does not draw them all in one long task.
+// of its own on the main thread, timed as a step: an answer is decoded in
+// its own task and asks for advance in a task after it (w.advancing; the
+// big link's chosen run, decoded and drawn in one, took 60 ms of CPU at
+// 4x), and one that drew a part runs advance again in a task after it, so
+// that an answer that completes several parts (a change of policy alone,
+// whose other runs stand) does not draw them all in one long task.
 func (w *simWidget) advance() {
 	if w.advanceStep() {
 		w.advancing.after(0)
