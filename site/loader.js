@@ -957,7 +957,8 @@
   // form (style.css) in step with the chosen policy's chart over time: the
   // results' frame (wasm/frame.go) holds #summary and an empty #glance in
   // one box, #pinned, and this puts a copy of svg#chart, #glance-chart,
-  // in #glance, as site/index.html holds it prerendered. The copy
+  // in #glance, as site/index.html holds it prerendered, and the chosen
+  // policy's bar beside it (glanceBar). The copy
   // follows the chart a task after it is drawn, so that no task draws
   // both (issue 10: no long task on the main thread). It is the page's
   // presentation only, kept out of the engine's WebAssembly, whose every
@@ -968,6 +969,7 @@
     if (el.getAttribute('data-shedsim-page') !== 'simulator' || !glance || !box) {
       return;
     }
+    glanceBar(el);
     var timer = 0;
     new MutationObserver(function () {
       clearTimeout(timer);
@@ -982,6 +984,31 @@
     }).observe(box, { childList: true });
   }
 
+  // glanceBar puts in the simulator page's glance, before the chart, a
+  // copy of the chosen policy's bar in the comparison (#bars), and keeps
+  // it in step: the shares of the sale's people answered, refused and
+  // timed out (over the seeds, when there are several), which the
+  // headline states in words. The comparison's bars are drawn once every
+  // policy's run is back, so the copy follows the headline by that much,
+  // dimmed meanwhile as they are (style.css).
+  function glanceBar(el) {
+    var glance = el.querySelector('#glance');
+    var bars = el.querySelector('#bars');
+    if (!glance || !bars) {
+      return;
+    }
+    var bar = document.createElement('div');
+    bar.className = 'glance-bar';
+    bar.id = 'glance-bar';
+    glance.parentNode.insertBefore(bar, glance);
+    var copy = function () {
+      var chosen = bars.querySelector('.policy-bar.chosen .share-bar');
+      bar.replaceChildren.apply(bar, chosen ? [chosen.cloneNode(true)] : []);
+    };
+    copy();
+    new MutationObserver(copy).observe(bars, { childList: true });
+  }
+
   // Pages: <div data-shedsim-page="simulator|lab|planner|tips">.
   function mountPages() {
     var pages = document.querySelectorAll('[data-shedsim-page]');
@@ -990,6 +1017,7 @@
     }
     for (var i = 0; i < pages.length; i++) {
       prerendered(pages[i]);
+      glanceBar(pages[i]);
       loadingNote(pages[i], pages[i].getAttribute('data-shedsim-page'));
     }
     start().then(function (api) {

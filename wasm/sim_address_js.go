@@ -3,9 +3,11 @@
 package main
 
 // The simulator page's address follows its form (widget.syncURL) in a task
-// of its own, after the recompute's: history's replaceState and pushState
-// took 13 to 18 ms of the main thread at 4x CPU in Chromium, in the task
-// of the keystroke or the menu's change (a CPU profile, issue 10 item 4).
+// of its own, after the recompute's and after the next paint: history's
+// replaceState and pushState took 13 to 18 ms of the main thread at 4x CPU
+// in Chromium, in the task of the keystroke or the menu's change (a CPU
+// profile, issue 10 item 4), and they lay out the page first if it has
+// changed since it was painted (Chromium's trace, issue 28).
 
 // addressSync is the address the form asks for and not yet written.
 type addressSync struct {
@@ -15,7 +17,7 @@ type addressSync struct {
 	pending bool
 }
 
-// syncAddress writes q to the address in a task after this one, with
+// syncAddress writes q to the address in a task after the next paint, with
 // commit a history entry of its own (syncURL). A committed address still
 // waiting is written first, so that its entry is not lost.
 func (w *simWidget) syncAddress(q string, commit bool) {
@@ -31,7 +33,7 @@ func (w *simWidget) syncAddress(q string, commit bool) {
 		}
 	}
 	a.q, a.commit, a.pending = q, commit, true
-	a.t.after(0)
+	a.t.afterPaint()
 }
 
 // writeAddress is the address's task: it writes what syncAddress asked.

@@ -71,7 +71,7 @@ func (w *simWidget) adviseRound() {
 			l.altRuns = append(l.altRuns, r)
 			if l.altsLeft--; l.altsLeft == 0 {
 				w.adviseRound()
-				w.advance()
+				w.advancing.after(0)
 			}
 		})
 	}

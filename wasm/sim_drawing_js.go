@@ -16,10 +16,11 @@ import (
 // a task of its own, after the browser has painted the one before; a
 // table is written rowsPerStep rows a step.
 
-// rowsPerStep is how many rows of a long table one step writes: 60 rows
-// of 7 cells are some 500 elements, a few milliseconds to write and lay
-// out at 1x.
-const rowsPerStep = 60
+// rowsPerStep is how many rows of a long table one step writes: 20 rows
+// of 7 cells are some 170 elements. A step of 60 took up to 100 ms of the
+// main thread's CPU at 4x in Chromium (the mechanism's tables of an hour
+// are 1,080 rows).
+const rowsPerStep = 20
 
 // drawing is a queue of steps, each run as a task of its own after the
 // browser has painted (task.afterPaint), in order; a recompute starts a
@@ -107,8 +108,23 @@ func (r *tableRows) step() {
 	}
 }
 
+// drawLines is a step of w.drawing, a step after the chosen policy's
+// headline: what the form says about its inputs, the chart's title and
+// the lines under it (in the headline's task, they and the headline took
+// over 50 ms of the main thread's CPU at 4x).
+func (w *simWidget) drawLines() {
+	if !w.later.chosenShown {
+		return
+	}
+	v := *w.view
+	w.form.show(v)
+	if w.kind != "compare" { // which draws no chart
+		w.timeline.render(v)
+	}
+}
+
 // drawChart is a step of w.drawing: the chosen policy's chart, a step
-// after its headline and lines.
+// after its lines.
 func (w *simWidget) drawChart() {
 	if w.later.chosenShown {
 		w.timeline.renderChart(*w.view)
@@ -124,10 +140,10 @@ func (w *simWidget) drawChartTable() {
 }
 
 // mechanismSteps are the steps of w.drawing that draw the chosen run's
-// mechanism (the page only, from its series): each of its charts a step,
-// after the chart's table (report.MechanismCharts: an hour's queue chart
-// alone took 30 to 40 ms of the main thread at 4x CPU), then their
-// tables.
+// mechanism (the page only, from its series): each of its charts two
+// steps, after the chart's table, one to lay it out (report.MechanismCharts)
+// and one to draw it (an hour's queue chart, both in one step, took 66 ms
+// of the main thread's CPU at 4x), then their tables.
 func (w *simWidget) mechanismSteps() []func() {
 	l := &w.later
 	if w.timeline.mech == nil || l.series == nil {
@@ -139,11 +155,12 @@ func (w *simWidget) mechanismSteps() []func() {
 		steps = append(steps, w.timeline.mech.clear) // the last run's
 	}
 	for i, ch := range charts {
-		steps = append(steps, func() {
+		var c report.SeriesChart
+		steps = append(steps, func() { c = ch() }, func() {
 			if i == 0 {
 				w.timeline.mech.clear()
 			}
-			w.timeline.mech.add(ch())
+			w.timeline.mech.add(c)
 		})
 	}
 	return append(steps, w.drawMechanismTables)

@@ -60,6 +60,8 @@ type simWidget struct {
 	// policy's chart, mechanism and tables are drawn a step at a time
 	// (drawing, sim_drawing_js.go).
 	debounce, dim *task
+	// committing: the recompute debounce runs commits the input (soon).
+	committing bool
 	// advancing runs advance again, a task after it drew a part.
 	advancing *task
 	drawing   *drawing
@@ -122,7 +124,7 @@ type laterWork struct {
 // come from the URL; for a widget, from its attributes (attrs).
 func mountSimulator(host el, prefix string, page bool, kind string, attrs map[string]string) *simWidget {
 	w := &simWidget{widget: widget{host: host, prefix: prefix}, page: page, kind: kind}
-	w.debounce = w.task(func() { w.update(false) })
+	w.debounce = w.task(func() { w.update(w.committing) })
 	w.dim = w.task(w.dimBusy)
 	w.advancing = w.task(w.advance)
 	w.drawing = (&drawing{done: w.drawnWhole}).start(&w.widget)
@@ -207,7 +209,7 @@ func mountSimulator(host el, prefix string, page bool, kind string, attrs map[st
 				return
 			}
 			if ev.Get("key").String() == "Enter" {
-				w.update(true)
+				w.soon(true)
 				return
 			}
 			w.arrowing = true
@@ -215,7 +217,7 @@ func mountSimulator(host el, prefix string, page bool, kind string, attrs map[st
 		w.onEl(form, "keyup", func(js.Value) { w.arrowing = false })
 		w.onEl(form, "focusout", func(ev js.Value) {
 			if w.uncommitted && isSelect(ev.Get("target")) {
-				w.update(true)
+				w.soon(true)
 			}
 		})
 		w.onEl(form, "change", func(ev js.Value) {
@@ -224,11 +226,11 @@ func mountSimulator(host el, prefix string, page bool, kind string, attrs map[st
 				w.applySample(value(w.form.sample), commit)
 				return
 			}
-			w.update(commit)
+			w.soon(commit)
 		})
 		w.onEl(form, "submit", func(ev js.Value) {
 			ev.Call("preventDefault")
-			w.update(true)
+			w.soon(true)
 		})
 	}
 	if page {
@@ -283,11 +285,21 @@ func (w *simWidget) buildResults() {
 // schedule recomputes debounceMS after the last keystroke.
 func (w *simWidget) schedule() { w.debounce.after(debounceMS) }
 
+// soon recomputes in a task after this one, with commit a committed
+// input: the browser's own work for the event (a menu's new option laid
+// out, a key) and the recompute's, in one task, were 60 to 90 ms of CPU at
+// 4x (Chromium's trace, issue 28).
+func (w *simWidget) soon(commit bool) {
+	w.committing = w.committing || commit
+	w.debounce.after(0)
+}
+
 // update recomputes if the form changed, and keeps the URL in step:
 // replaceState while typing, pushState when a change is committed (a
 // select, a sample, leaving a field, Enter, Run, Try it).
 func (w *simWidget) update(commit bool) {
 	w.debounce.stop()
+	w.committing = false
 	vals := w.computeIfChanged()
 	w.uncommitted = !commit
 	if commit {
@@ -333,7 +345,7 @@ func (w *simWidget) applySample(key string, commit bool) {
 		return
 	}
 	w.form.setValues(ConfigStrings(s.Config))
-	w.update(commit)
+	w.soon(commit)
 }
 
 // announceResult puts the chosen policy's headline in the live region
@@ -423,7 +435,7 @@ func (w *simWidget) compute(vals map[string]string) {
 		}
 		r.Series, r.Config.SeriesStepS = nil, 0 // the series changes nothing else (sim's TestSeriesInvariants)
 		l.chosen = &r
-		w.advance()
+		w.advancing.after(0)
 	})
 	for _, p := range sim.Policies {
 		if l.compared[p].Config.Workers != 0 {
@@ -433,7 +445,7 @@ func (w *simWidget) compute(vals map[string]string) {
 		alt.Policy = p
 		w.runs.start(&w.widget, alt, false, func(r sim.Result) {
 			l.compared[p] = r
-			w.advance()
+			w.advancing.after(0)
 		})
 	}
 	if w.clients != nil {
@@ -448,7 +460,7 @@ func (w *simWidget) compute(vals map[string]string) {
 			w.runs.start(&w.widget, alt, false, func(r sim.Result) {
 				l.clients[i] = r
 				l.clientsLeft--
-				w.advance()
+				w.advancing.after(0)
 			})
 		}
 	}
@@ -461,10 +473,12 @@ func (w *simWidget) compute(vals map[string]string) {
 // policy as soon as its run is back, every policy side by side once
 // theirs are, then the advice's first round sent, then (once their runs
 // are back too) the advice and the client comparison. Each part is a task
-// of its own on the main thread, timed as a step: one that drew a part
-// runs advance again in a task after it (w.advancing), so that an answer
-// that completes several parts (a change of policy alone, whose other
-// runs stand) does not draw them all in one long task.
+// of its own on the main thread, timed as a step: an answer is decoded in
+// its own task and asks for advance in a task after it (w.advancing; the
+// big link's chosen run, decoded and drawn in one, took 60 ms of CPU at
+// 4x), and one that drew a part runs advance again in a task after it, so
+// that an answer that completes several parts (a change of policy alone,
+// whose other runs stand) does not draw them all in one long task.
 func (w *simWidget) advance() {
 	if w.advanceStep() {
 		w.advancing.after(0)
@@ -485,14 +499,14 @@ func (w *simWidget) advanceStep() bool {
 	if !l.chosenShown && l.chosen != nil {
 		v := report.ChosenView(c, *l.chosen)
 		v.Rows = l.rows
-		w.render(v)
+		w.summary.SetTextContent(report.Headline(v.Chosen)) // the rest a step at a time (drawLines)
 		w.view = &v
 		w.setStale(false, "")
 		l.chosenShown = true
 		w.timings.draw += now() - start
 		w.timings.first = now() - l.startMS
 		w.announceResult()
-		w.drawing.add(append([]func(){w.drawChart, w.drawChartTable}, w.mechanismSteps()...)...)
+		w.drawing.add(append([]func(){w.drawLines, w.drawChart, w.drawChartTable}, w.mechanismSteps()...)...)
 		return true
 	}
 	if !l.drawn {
@@ -500,7 +514,7 @@ func (w *simWidget) advanceStep() bool {
 			return false
 		}
 		l.rows = report.Rows(l.compared)
-		if !l.seeds.more() { // else the seeds draw them (startSeeds)
+		if !l.seeds.more() { // else the seeds draw them (progressSeeds)
 			w.compare.draw(c, l.rows, false)
 			for _, e := range w.compare.measuredLater() {
 				measured(e)
@@ -517,13 +531,16 @@ func (w *simWidget) advanceStep() bool {
 	}
 	if !l.sent {
 		// The advice's first round, where it is shown (the page and kind
-		// "full": another widget measures none), then the seeds, which
-		// wait for every round of it (runs.startLater).
+		// "full": another widget measures none), then the seeds, a
+		// policy's a step, which wait for every round of it
+		// (runs.startLater).
 		l.sent = true
 		if w.advice != nil {
 			w.adviseRound()
 		}
-		w.startSeeds()
+		return true
+	}
+	if w.startSeeds() {
 		return true
 	}
 	if !l.chosenShown {
@@ -564,16 +581,6 @@ func (w *simWidget) advanceStep() bool {
 	w.timings.draw += now() - start
 	w.dispatch("shedsim:clients", `{"view":`+mustJSON(cv)+`,"clients_ms":`+fnum(w.timings.clients)+`}`)
 	return true
-}
-
-// render shows a view's chosen policy: the headline, what the form says
-// about its inputs, and the chart over time.
-func (w *simWidget) render(v report.View) {
-	w.summary.SetTextContent(report.Headline(v.Chosen))
-	w.form.show(v)
-	if w.kind != "compare" { // which draws no chart
-		w.timeline.render(v)
-	}
 }
 
 // next is the next policy of the comparison still to run; false when all

@@ -39,11 +39,11 @@ func ExampleFluidLine() {
 	c.Client = sim.Budget
 	fmt.Println(report.FluidLine(c, 3))
 	// Output:
-	// retries=0: 70/s x 1 tries = 70/s against 100/s, drains
+	// retries=0: 70/s x 1 try = 70/s against 100/s, drains
 	// retries=1: 70/s x 2 tries = 140/s against 100/s, never drains
 	// retries=2: 70/s x 3 tries = 210/s against 100/s, never drains
 	// retries=3: 70/s x 4 tries = 280/s against 100/s, never drains
-	// retries=3, budget: 70/s x 1 tries = 70/s against 100/s, drains (the budget is spent, and nothing answered refills it)
+	// retries=3, budget: 70/s x 1 try = 70/s against 100/s, drains (the budget is spent, and nothing answered refills it)
 }
 
 func ExampleCount() {

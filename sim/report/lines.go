@@ -36,8 +36,8 @@ func FluidLine(c sim.Config, retries int) string {
 			head, Number(c.ThrottleK, 2), Number(c.CapacityAfterRPS(), 2), verdict)
 	}
 	load, capacity := apart(float64(c.NormalRPS*tries), c.CapacityAfterRPS(), 2)
-	line := fill("%s: %s/s x %s tries = %s/s against %s/s, %s",
-		head, Number(c.NormalRPS, 2), triesNumber(tries), load, capacity, verdict)
+	line := fill("%s: %s/s x %s = %s/s against %s/s, %s",
+		head, Number(c.NormalRPS, 2), triesCount(tries), load, capacity, verdict)
 	switch {
 	case c.Patience == sim.ExponentialPatience && retries > 0 && c.Client != sim.Budget:
 		line += " (" + outwaiters(c) + ")"
@@ -59,6 +59,16 @@ func triesNumber(tries float64) string {
 	return Number(tries, 4)
 }
 
+// triesCount is a count of tries with its noun: "1 try", "1.11 tries",
+// "4 tries".
+func triesCount(tries float64) string {
+	n := triesNumber(tries)
+	if n == "1" {
+		return n + " try"
+	}
+	return n + " tries"
+}
+
 // Fluid is the fluid view for retries 0 to max(3, c.Retries), as the post
 // prints it. Adaptive throttling's does not depend on the retries: one line.
 func Fluid(c sim.Config) []string {
@@ -77,7 +87,11 @@ func Fluid(c sim.Config) []string {
 // request as long as its timeout it is "Once everyone times out", the fluid
 // arithmetic for this config: whether a queue full of abandoned work drains
 // after the sale. For a policy that cannot hold anyone that long it is the
-// longest wait this run measured in the queue.
+// longest wait this run measured in the queue, and so it is for a bound
+// that holds more than a timeout's work when its backlog drains: then it
+// says how many waited for nothing (the post's Envoy sample: "a 1,024
+// queue holds 10.2 s of work against a 2 s timeout, so 69.6% of requests
+// still wait for nothing").
 //
 // With an incident it starts with the incident's arithmetic
 // (IncidentFluid): the capacity it leaves against the arrivals, and what
@@ -106,6 +120,10 @@ func outlook(r sim.Result) Line {
 			Duration(r.LongestQueueWaitMS), Duration(c.TimeoutMS))}
 	}
 	tries := c.FluidTries(c.Retries)
+	if c.Policy.Bounds() && c.HoldsTimeout() && c.Drains(c.Retries) && r.Sale.TimedOut > 0 && r.LongestQueueWaitMS >= c.TimeoutMS {
+		return Line{"Longest wait in the queue", fill("%s, against a %s timeout: a queue of %s holds %s of work, so %s of %s waited for nothing.",
+			Duration(r.LongestQueueWaitMS), Duration(c.TimeoutMS), Count(c.QueueBound()), Seconds(c.QueueSeconds()), Percent(r.Sale.TimedOutShare), SalePeople(c))}
+	}
 	if c.Policy == sim.Skip && c.Drains(c.Retries) {
 		return Line{"Once everyone times out", fill("a worker drops each abandoned request at no cost, so a queue of them empties as fast as the workers reach it: at %s/s against %s/s, the service is back as soon as the arrivals fall under its capacity.",
 			Number(float64(c.NormalRPS*tries), 2), Number(c.CapacityAfterRPS(), 2))}
@@ -113,10 +131,6 @@ func outlook(r sim.Result) Line {
 	if c.Client == sim.Throttle {
 		return Line{"Once everyone times out", fill("the clients send at most %s x what is accepted, so with nothing accepted almost nothing reaches the service's %s/s: its queue drains, and the clients' throttle decides when people are answered again.",
 			Number(c.ThrottleK, 2), Number(c.CapacityAfterRPS(), 2))}
-	}
-	noun := "tries"
-	if triesNumber(tries) == "1" {
-		noun = "try"
 	}
 	load := float64(c.NormalRPS * tries)
 	loadText, capacity := apart(load, c.CapacityAfterRPS(), 2)
@@ -132,11 +146,11 @@ func outlook(r sim.Result) Line {
 		why = " (" + outwaiters(c) + ")"
 	}
 	if c.Drains(c.Retries) {
-		return Line{"Once everyone times out", fill("each person sends %s %s%s, %s/s x %s = %s/s against %s/s: a backlog drains at %s/s%s.",
-			triesNumber(tries), noun, why, Number(c.NormalRPS, 2), triesNumber(tries), loadText, capacity, Number(c.CapacityAfterRPS()-load, 2), once)}
+		return Line{"Once everyone times out", fill("each person sends %s%s, %s/s x %s = %s/s against %s/s: a backlog drains at %s/s%s.",
+			triesCount(tries), why, Number(c.NormalRPS, 2), triesNumber(tries), loadText, capacity, Number(c.CapacityAfterRPS()-load, 2), once)}
 	}
-	return Line{"Once everyone times out", fill("each person sends %s %s%s, %s/s x %s = %s/s against %s/s: once the queue holds more than %s of work it never drains%s.",
-		triesNumber(tries), noun, why, Number(c.NormalRPS, 2), triesNumber(tries), loadText, capacity, Duration(c.TimeoutMS), even)}
+	return Line{"Once everyone times out", fill("each person sends %s%s, %s/s x %s = %s/s against %s/s: once the queue holds more than %s of work it never drains%s.",
+		triesCount(tries), why, Number(c.NormalRPS, 2), triesNumber(tries), loadText, capacity, Duration(c.TimeoutMS), even)}
 }
 
 // outwaiters says what patience changes in the fluid view (rule 18a):

@@ -44,9 +44,10 @@ func TestHoldsTimeout(t *testing.T) {
 	}
 }
 
-// The post's fluid view, word for word.
+// The post's fluid view, word for word and number for number but one
+// word: the post prints "1 tries", which these lines put in the singular.
 var postFluid = []string{
-	"retries=0: 70/s x 1 tries = 70/s against 100/s, drains",
+	"retries=0: 70/s x 1 try = 70/s against 100/s, drains",
 	"retries=1: 70/s x 2 tries = 140/s against 100/s, never drains",
 	"retries=2: 70/s x 3 tries = 210/s against 100/s, never drains",
 	"retries=3: 70/s x 4 tries = 280/s against 100/s, never drains",
@@ -54,7 +55,7 @@ var postFluid = []string{
 
 func TestFluidLineReproducesThePost(t *testing.T) {
 	for r, want := range postFluid {
-		assert.Equal(t, want, report.FluidLine(sim.DefaultConfig(), r), "retries=%d: the post prints this line", r)
+		assert.Equal(t, want, report.FluidLine(sim.DefaultConfig(), r), "retries=%d: the post prints this line (\"1 try\" in the singular)", r)
 	}
 	assert.Equal(t, postFluid, report.Fluid(sim.DefaultConfig()), "the post prints retries 0 to 3")
 }
@@ -72,13 +73,13 @@ func TestFluid(t *testing.T) {
 			"retries=4: 70/s x 5 tries = 350/s against 100/s, never drains",
 			"retries=5: 70/s x 6 tries = 420/s against 100/s, never drains"), "up to the config's retries when over 3"},
 		{"13 workers", shop(func(c *sim.Config) { c.Workers = 13 }), []string{
-			"retries=0: 70/s x 1 tries = 70/s against 162.5/s, drains",
+			"retries=0: 70/s x 1 try = 70/s against 162.5/s, drains",
 			"retries=1: 70/s x 2 tries = 140/s against 162.5/s, drains",
 			"retries=2: 70/s x 3 tries = 210/s against 162.5/s, never drains",
 			"retries=3: 70/s x 4 tries = 280/s against 162.5/s, never drains",
 		}, "capacity follows the workers, with a decimal"},
 		{"quiet 120/s", shop(normalRPS(120)), []string{
-			"retries=0: 120/s x 1 tries = 120/s against 100/s, never drains",
+			"retries=0: 120/s x 1 try = 120/s against 100/s, never drains",
 			"retries=1: 120/s x 2 tries = 240/s against 100/s, never drains",
 			"retries=2: 120/s x 3 tries = 360/s against 100/s, never drains",
 			"retries=3: 120/s x 4 tries = 480/s against 100/s, never drains",
@@ -96,9 +97,9 @@ func TestFluidLineClients(t *testing.T) {
 		want    string
 		reason  string
 	}{
-		{sim.Budget, 3, "retries=3, budget: 70/s x 1 tries = 70/s against 100/s, drains (the budget is spent, and nothing answered refills it)",
+		{sim.Budget, 3, "retries=3, budget: 70/s x 1 try = 70/s against 100/s, drains (the budget is spent, and nothing answered refills it)",
 			"a spent budget makes one try per person"},
-		{sim.Budget, 0, "retries=0, budget: 70/s x 1 tries = 70/s against 100/s, drains",
+		{sim.Budget, 0, "retries=0, budget: 70/s x 1 try = 70/s against 100/s, drains",
 			"with no retries there is no budget to explain"},
 		{sim.Ratio, 3, "retries=3, ratio: 70/s x 1.11 tries = 77.78/s against 100/s, drains (retries stay under 10% of requests, and 3 attempts)",
 			"retries at most 10% of requests: 1 / 0.9 tries"},
@@ -143,9 +144,14 @@ func TestOutlook(t *testing.T) {
 		{"skip", shop(policy(sim.Skip)), "Once everyone times out",
 			"a worker drops each abandoned request at no cost, so a queue of them empties as fast as the workers reach it: at 70/s against 100/s, the service is back as soon as the arrivals fall under its capacity.",
 			"the post: skip recovers as soon as the sale ends, no backlog to drain"},
-		{"bounded 1024", shop(policy(sim.Bounded), queue(1024)), "Once everyone times out",
-			"each person sends 1 try, 70/s x 1 = 70/s against 100/s: a backlog drains at 30/s once the sale ends.",
-			"Envoy's 1,024 holds 10.24 s, more than the timeout"},
+		{"bounded 1024", shop(policy(sim.Bounded), queue(1024)), "Longest wait in the queue",
+			"10.7 s, against a 2 s timeout: a queue of 1,024 holds 10.2 s of work, so 73.4% of the sale's people waited for nothing.",
+			"Envoy's 1,024 holds 10.24 s, more than the timeout, and its backlog drains: what happened to those who waited, as the post says it of its Envoy sample"},
+		{"bounded 1024, 1 retry", shop(policy(sim.Bounded), queue(1024), retries(1)), "Once everyone times out",
+			"each person sends 2 tries, 70/s x 2 = 140/s against 100/s: once the queue holds more than 2 s of work it never drains, even after the sale.",
+			"a bound over the timeout with a backlog that never drains: the fluid view is the story"},
+		{"priority 1024", shop(policy(sim.Priority), queue(1024)), "Longest wait in the queue", "",
+			"priority bounds the queue as the bounded queue does"},
 		{"fifo, 3 retries, budget", shop(retries(3), client(sim.Budget)), "Once everyone times out",
 			"each person sends 1 try, 70/s x 1 = 70/s against 100/s: a backlog drains at 30/s once the sale ends.",
 			"a spent budget makes one try a person"},
@@ -174,7 +180,11 @@ func TestOutlook(t *testing.T) {
 		if tt.text != "" {
 			assert.Equal(t, tt.text, got.Text, "%s: %s", tt.name, tt.reason)
 		}
-		if got.Label == "Longest wait in the queue" {
+		if got.Label == "Longest wait in the queue" && r.Config.HoldsTimeout() {
+			want := fmt.Sprintf("%s, against a 2 s timeout: a queue of 1,024 holds 10.2 s of work, so %s of the sale's people waited for nothing.",
+				report.Duration(r.LongestQueueWaitMS), report.Percent(r.Sale.TimedOutShare))
+			assert.Equal(t, want, got.Text, "%s: quotes the longest wait and who timed out", tt.name)
+		} else if got.Label == "Longest wait in the queue" {
 			want := fmt.Sprintf("%s, against a 2 s timeout: no request can wait for nothing here.", report.Duration(r.LongestQueueWaitMS))
 			assert.Equal(t, want, got.Text, "%s: quotes the longest wait this run measured", tt.name)
 			assert.Less(t, r.LongestQueueWaitMS, r.Config.TimeoutMS, "%s: nobody waited a whole timeout in the queue", tt.name)
@@ -312,7 +322,7 @@ func TestStuckByNormalTrafficAlone(t *testing.T) {
 // print the same: a load just under capacity, a sale of 0.02 s.
 func TestNumbersApart(t *testing.T) {
 	c := shop(func(c *sim.Config) { c.Workers, c.ServiceMS, c.NormalRPS = 1, 3700, 0.27 }) // capacity 0.27027/s
-	assert.Equal(t, "retries=0: 0.27/s x 1 tries = 0.27/s against 0.2703/s, drains", report.FluidLine(c, 0))
+	assert.Equal(t, "retries=0: 0.27/s x 1 try = 0.27/s against 0.2703/s, drains", report.FluidLine(c, 0))
 	c = shop(func(c *sim.Config) { c.SaleStartS, c.SaleS = 357, 0.02; c.DurationS = 400 })
 	assert.Contains(t, report.Describe(c), "a sale of 150/s from 357 s to 357.02 s")
 	c = shop(func(c *sim.Config) { c.NormalRPS, c.SaleRPS = 0.871, 0.868 })

@@ -192,3 +192,36 @@ func BenchmarkBrowserTypingWorkers(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkBrowserSeedsAt is the seeds control at 40 (every policy over
+// seeds n to n+39, 234 runs beside the comparison's own, a new seed each
+// time so that no run stands), at 1x and 4x, traced:
+// BenchmarkBrowserSeeds' recompute, with the CPU time of each task of
+// the main thread while the seeds' answers are decoded and drawn.
+func BenchmarkBrowserSeedsAt(b *testing.B) {
+	for _, rate := range cpuRates {
+		b.Run(fmt.Sprintf("%gx", rate), func(b *testing.B) {
+			s := startBrowser(b)
+			tb := s.newTab(b, recorder)
+			tb.open(s.fileURL("index.html") + "?seeds=40")
+			waitSeeds(tb)
+			waitClients(tb)
+			throttleCPU(tb, rate)
+			var f pageFigures
+			seed := 1
+			for b.Loop() {
+				seed += 40
+				f.traced(tb, func() {
+					tb.do("submitting a new seed", chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => {
+						document.querySelector('#in-seed').value = '%d';
+						document.querySelector('#sim-form').requestSubmit();
+					})()`, seed)))
+					waitResult(tb, fmt.Sprintf("the results for seed %d", seed), fmt.Sprintf(`c.seed === %d`, seed))
+					waitSeeds(tb)
+					waitClients(tb)
+				})
+			}
+			f.report(b)
+		})
+	}
+}

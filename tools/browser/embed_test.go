@@ -429,9 +429,12 @@ type fit struct {
 // wide while the shot is taken (the whole page shows, with no scrollbar),
 // and chromedp's FullScreenshot kept only the width beside a scrollbar,
 // its right 15 px cut off (which made text seem to run to the screen's
-// edge).
+// edge). Blocks the page renders only near the screen (content-visibility:
+// auto, style.css) are rendered for the shot, which would show them blank.
 func screenshot(tb *tab, t *testing.T, name string) {
 	t.Helper()
+	tb.do("rendering every block for a screenshot", chromedp.Evaluate[chromedp.Void](`[document, ...[...document.querySelectorAll('shed-sim')].map(e => e.shadowRoot).filter(Boolean)]
+		.flatMap(r => [...r.querySelectorAll('*')]).filter(e => getComputedStyle(e).contentVisibility === 'auto').forEach(e => { e.style.contentVisibility = 'visible'; })`))
 	png, err := chromedp.Run(tb.ctx, chromedp.Action[[]byte](func(ctx context.Context, tg *chromedp.Target) ([]byte, error) {
 		type size struct {
 			W float64 `json:"w"`

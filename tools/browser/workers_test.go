@@ -49,7 +49,7 @@ const addedPerTask = `(() => {
 
 // mostAddedInATask is the most elements the page may add in one task, after
 // it has started (the form, built at once, is more): a table's step of
-// rows (wasm's rowsPerStep, 60 rows of 8 elements), or the chart of an hour
+// rows (wasm's rowsPerStep, 20 rows of 8 elements), or the chart of an hour
 // (report.MaxBars, 120 bars of up to 6 elements). An hour's chart of 360
 // bars, its table and the mechanism's, each in one task, were 2,000 to
 // 3,000 elements a task.

