@@ -2,6 +2,7 @@ package main
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/shedsim/shedsim/sim"
 	"github.com/shedsim/shedsim/sim/report"
@@ -173,3 +174,26 @@ func writePolicyTable(m *markup, tableID string, rows []report.Row, c sim.Config
 	writeTable(m, tableID, "compare", report.ComparisonCaption(c),
 		"Comparison of every policy", "policy", report.ComparisonTable(rows), keys, c.Policy.String(), placeholder)
 }
+
+// writeSeedBars writes every policy's mean shares over seeds as stacked
+// bars (SeedsView's), each with a line from the lowest to the highest
+// seed's answered share and, where the inputs are the post's, a tall tick
+// at the post's own figure.
+func writeSeedBars(m *markup, v report.SeedsView, chosen sim.Policy) {
+	m.open("ul", "class", "policy-bars")
+	for _, b := range v.Bars {
+		bar := strings.TrimSuffix(shareBarHTML(b.Answered, b.Refused, b.TimedOut), "</svg>")
+		if b.People {
+			bar += `<line class="seed-range" x1="` + num(b.Low*100) + `" x2="` + num(b.High*100) + `" y1="5" y2="5"></line>`
+		}
+		if b.HasPost {
+			x := num(b.Post * 100)
+			bar += `<line class="post-mark" x1="` + x + `" x2="` + x + `" y1="-2" y2="10"></line>`
+		}
+		writeShareRow(m, "data-policy", b.Policy.String(), b.Policy.Title(), b.Policy == chosen, bar+"</svg>", b.Text)
+	}
+	m.close("ul")
+}
+
+// policyKeys are the policies' keys, in the order of sim.Policies: the
+// rows of the seeds' table (writeTable's keys).

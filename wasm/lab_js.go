@@ -232,7 +232,7 @@ func (w *labWidget) render(l LabRun) {
 	w.title.SetTextContent("Run " + strconv.Itoa(l.Index+1) + " of " + strconv.Itoa(len(sim.Lab())) + ": " + desc)
 	w.summary.SetTextContent(desc + ": " + report.Percent(r.Sale.AnsweredShare) + " of " + report.SalePeople(c) + " answered; " + l.Recovered + ".")
 	if note := report.PostBesideRun(c, r.Sale.AnsweredShare); note != "" {
-		q := encodeQuery(configKeys, ConfigStrings(c), defaults)
+		q := encodeQuery(ConfigKeys(), ConfigStrings(c), defaults)
 		if q == "" {
 			q = "?"
 		} else {

@@ -3,10 +3,8 @@ package main
 import (
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/shedsim/shedsim/sim"
-	"github.com/shedsim/shedsim/sim/report"
 )
 
 // seedsKey is the simulator's seeds control (issue 10, item 3): how many
@@ -73,28 +71,6 @@ var (
 	pageDefaults = withSeeds(ConfigStrings(sim.DefaultConfig()), nil)
 )
 
-// writeSeedBars writes every policy's mean shares over seeds as stacked
-// bars (SeedsView's), each with a line from the lowest to the highest
-// seed's answered share and, where the inputs are the post's, a tall tick
-// at the post's own figure.
-func writeSeedBars(m *markup, v report.SeedsView, chosen sim.Policy) {
-	m.open("ul", "class", "policy-bars")
-	for _, b := range v.Bars {
-		bar := strings.TrimSuffix(shareBarHTML(b.Answered, b.Refused, b.TimedOut), "</svg>")
-		if b.People {
-			bar += `<line class="seed-range" x1="` + num(b.Low*100) + `" x2="` + num(b.High*100) + `" y1="5" y2="5"></line>`
-		}
-		if b.HasPost {
-			x := num(b.Post * 100)
-			bar += `<line class="post-mark" x1="` + x + `" x2="` + x + `" y1="-2" y2="10"></line>`
-		}
-		writeShareRow(m, "data-policy", b.Policy.String(), b.Policy.Title(), b.Policy == chosen, bar+"</svg>", b.Text)
-	}
-	m.close("ul")
-}
-
-// policyKeys are the policies' keys, in the order of sim.Policies: the
-// rows of the seeds' table (writeTable's keys).
 var policyKeys = func() []string {
 	var out []string
 	for _, p := range sim.Policies {

@@ -105,7 +105,7 @@ func (w *tipsWidget) build(attrs map[string]string) {
 		add(results, w.openPage.p)
 		build(w.host, results, form) // a post's widget: its results first
 		known := map[string]bool{}
-		for _, k := range append(tipsKeysOf(w.kind), configKeys...) {
+		for _, k := range append(tipsKeysOf(w.kind), ConfigKeys()...) {
 			known[k] = true
 		}
 		if bad := unknownAttrs(attrs, func(k string) bool { return known[k] }); len(bad) > 0 {
@@ -161,7 +161,7 @@ func (w *tipsWidget) tipsKey() string {
 	for _, k := range w.knobKeys() {
 		v[k] = ""
 	}
-	return w.kind + "\x00" + valuesKey(append(tipsKeysOf(w.kind), configKeys...), v)
+	return w.kind + "\x00" + valuesKey(append(tipsKeysOf(w.kind), ConfigKeys()...), v)
 }
 
 func (w *tipsWidget) update(commit bool) {
