@@ -200,7 +200,7 @@ func (w *tipsWidget) compute() {
 	}
 	w.showError("")
 	showStale(w.results, w.stale, w.body, false, true)
-	w.simLink.SetAttribute("href", "index.html"+encodeQuery(configKeys, ConfigStrings(base), defaults))
+	w.simLink.SetAttribute("href", "index.html"+encodeQuery(ConfigKeys(), ConfigStrings(base), defaults))
 	w.simLink.SetTextContent("Open this configuration in the simulator: " + w.nowLabel(base))
 	if key := w.tipsKey(); key != w.key {
 		w.key = key
