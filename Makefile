@@ -42,7 +42,7 @@ STATICCHECK := $(STATICCHECK_BIN)/staticcheck
 # and maps (in the workers, a few additions a run): 7 KB raw. (Without
 # inlining, most other packages grow: a call in WebAssembly costs more
 # than the small body it replaces.)
-WASM_GCFLAGS := $(foreach p,github.com/shedsim/shedsim/wasm github.com/shedsim/shedsim/sim/report github.com/shedsim/shedsim/sim/sweep strconv reflect encoding/json fmt strings,-gcflags=$(p)=-l)
+WASM_GCFLAGS := $(foreach p,github.com/shedsim/shedsim/wasm github.com/shedsim/shedsim/wasm/adapter github.com/shedsim/shedsim/wasm/markup github.com/shedsim/shedsim/sim/report github.com/shedsim/shedsim/sim/sweep strconv reflect encoding/json fmt strings,-gcflags=$(p)=-l)
 
 # The tests the arm64 step runs under qemu: the golden tests, whose pinned
 # bits a fused multiply-add would change, and every test of the portable

@@ -955,7 +955,7 @@
 
   // pinGlance keeps, on the simulator page, the glance pinned beside the
   // form (style.css) in step with the chosen policy's chart over time: the
-  // results' frame (wasm/frame.go) holds #summary and an empty #glance in
+  // results' frame (wasm/markup/frame.go) holds #summary and an empty #glance in
   // one box, #pinned, and this puts a copy of svg#chart, #glance-chart,
   // in #glance, as site/index.html holds it prerendered, and the chosen
   // policy's bar beside it (glanceBar). The copy

@@ -5,16 +5,17 @@ package main
 import (
 	"github.com/shedsim/shedsim/sim"
 	"github.com/shedsim/shedsim/sim/report"
+	"github.com/shedsim/shedsim/wasm/markup"
 )
 
-// This file puts the charts over time (chart.go's markup) into the page.
+// This file puts the charts over time (markup/chart.go) into the page.
 
 // renderChart renders a timeline chart from report.Chart geometry, with a
 // box for the table of its windows, its text alternative, which
 // renderChartTable fills once the chart is in the document.
 func renderChart(chartID string, ch report.Chart, caption string) (figure, tableBox el) {
-	var m markup
-	writeChart(&m, chartID, ch, caption, "")
+	var m markup.Markup
+	markup.WriteChart(&m, chartID, ch, caption, "")
 	figure = fromMarkup(&m)
 	return figure, wrap(figure.Underlying().Call("querySelector", ".chart-table-box"))
 }
@@ -30,7 +31,7 @@ func renderChartTable(d *drawing, box el, chartID string, r sim.Result) {
 
 // fromMarkup parses m, which holds one element (and what is inside it),
 // into an element not yet in the document (see fromHTML).
-func fromMarkup(m *markup) el { return fromHTML(m.String()) }
+func fromMarkup(m *markup.Markup) el { return fromHTML(m.String()) }
 
 // fromHTML parses html, one element (and what is inside it), into an
 // element not yet in the document: with one call into JavaScript, through
@@ -44,7 +45,7 @@ func fromHTML(html string) el {
 
 // renderLine renders a labelled line under the chart.
 func renderLine(id string, l report.Line) el {
-	var m markup
-	writeLine(&m, id, l)
+	var m markup.Markup
+	markup.WriteLine(&m, id, l)
 	return fromMarkup(&m)
 }

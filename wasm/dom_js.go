@@ -11,6 +11,7 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"github.com/shedsim/shedsim/sim/report"
+	"github.com/shedsim/shedsim/wasm/adapter"
 )
 
 // This file holds what every widget shares: a small element builder over
@@ -341,14 +342,14 @@ func (w *widget) onEl(e el, typ string, fn func(ev js.Value)) { w.on(e.Underlyin
 func (w *widget) safely(fn func()) {
 	defer func() {
 		if r := recover(); r != nil {
-			text := panicText(r)
+			text := adapter.PanicText(r)
 			msg := "The simulator hit a bug: " + text + ". Reload the page to start again."
 			js.Global().Get("console").Call("error", "shedsim: panic:", text, string(stack()))
 			w.showError(msg)
-			// fail writes JSON, which JSON.parse reads whatever the text
+			// Fail writes JSON, which JSON.parse reads whatever the text
 			// (strconv.Quote's Go escapes, \x01, \a or \U000e0001,
 			// would make it throw here, where nothing catches it).
-			w.dispatch("shedsim:error", fail(text))
+			w.dispatch("shedsim:error", adapter.Fail(text))
 		}
 	}()
 	if !w.dead {
@@ -427,7 +428,7 @@ func history(method, query string) {
 func locationSearch() string { return js.Global().Get("location").Get("search").String() }
 
 // currentQuery is location.search parsed, the first value of each key.
-func currentQuery() map[string]string { return parseQuery(locationSearch()) }
+func currentQuery() map[string]string { return adapter.ParseQuery(locationSearch()) }
 
 // loaderAttrs are the attributes the loader reads for every widget, which
 // are not settings.
@@ -436,7 +437,7 @@ var loaderAttrs = []string{"base", "kind", "sample", "controls"}
 // unknownAttrs lists the attributes in attrs that are neither known nor
 // the loader's, sorted.
 func unknownAttrs(attrs map[string]string, known func(string) bool) []string {
-	return sortedUnknown(attrs, known, loaderAttrs...)
+	return adapter.SortedUnknown(attrs, known, loaderAttrs...)
 }
 
 func console(args ...any) { js.Global().Get("console").Call("log", args...) }

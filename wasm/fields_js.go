@@ -5,6 +5,9 @@ package main
 import (
 	"strconv"
 	"strings"
+
+	"github.com/shedsim/shedsim/wasm/adapter"
+	"github.com/shedsim/shedsim/wasm/markup"
 )
 
 // This file holds the forms' fields: a labelled input or menu with its
@@ -12,7 +15,7 @@ import (
 
 // field is a rendered input: its element and its message.
 type field struct {
-	spec  fieldSpec
+	spec  markup.FieldSpec
 	input el
 	msg   el
 	hint  el // nil unless the field has one
@@ -23,18 +26,18 @@ type field struct {
 	marked *string
 }
 
-// formField renders a labelled field with its message (writeField): a
+// formField renders a labelled field with its message (WriteField): a
 // menu for a key with choices, else a text input, with a hint when
 // withHint.
-func (w *widget) formField(s fieldSpec, val string, withHint bool) *field {
-	var m markup
-	writeField(&m, w.prefix, s, val, withHint, "")
+func (w *widget) formField(s markup.FieldSpec, val string, withHint bool) *field {
+	var m markup.Markup
+	markup.WriteField(&m, w.prefix, s, val, withHint, "")
 	return adoptField(s, fromMarkup(&m))
 }
 
-// adoptField is the field writeField wrote for s, drawn: box is its
+// adoptField is the field WriteField wrote for s, drawn: box is its
 // <div class="field">.
-func adoptField(s fieldSpec, box el) *field {
+func adoptField(s markup.FieldSpec, box el) *field {
 	return &field{spec: s, box: box, input: query(box, "input, select"), msg: query(box, ".field-msg"), hint: query(box, ".field-hint")}
 }
 
@@ -107,7 +110,7 @@ func (f *field) mark(msg string) {
 
 // markAll marks each field with its message in errs and clears the rest;
 // it returns the messages that belong to no field here, as "field: msg".
-func markAll(fields []*field, errs []FieldMsg) []string {
+func markAll(fields []*field, errs []adapter.FieldMsg) []string {
 	var rest []string
 	for _, f := range fields {
 		msg := ""
@@ -139,7 +142,7 @@ func markAll(fields []*field, errs []FieldMsg) []string {
 
 // firstProblem is the first field's error, by its label, and how many more
 // fields are marked, for the status line.
-func firstProblem(fields []*field, errs []FieldMsg) string {
+func firstProblem(fields []*field, errs []adapter.FieldMsg) string {
 	if len(errs) == 0 {
 		return ""
 	}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/shedsim/shedsim/sim"
 	"github.com/shedsim/shedsim/sim/report"
+	"github.com/shedsim/shedsim/wasm/adapter"
+	"github.com/shedsim/shedsim/wasm/markup"
 )
 
 // labDim is one dimension of the lab: its key (a Config key), legend and
@@ -21,7 +23,7 @@ type labDim struct {
 }
 
 func labDims() []labDim {
-	pol := choicesOf("policy")
+	pol := markup.ChoicesOf("policy")
 	var ret [][2]string
 	for _, r := range sim.LabRetries {
 		l := strconv.Itoa(r)
@@ -36,11 +38,11 @@ func labDims() []labDim {
 		if s == sim.DefaultConfig().NormalRPS {
 			l = "none (" + l + ")"
 		}
-		sale = append(sale, [2]string{fnum(s), l})
+		sale = append(sale, [2]string{adapter.Fnum(s), l})
 	}
 	var tmo [][2]string
 	for _, t := range sim.LabTimeoutMS {
-		tmo = append(tmo, [2]string{fnum(t), report.Duration(t)})
+		tmo = append(tmo, [2]string{adapter.Fnum(t), report.Duration(t)})
 	}
 	return []labDim{
 		{"policy", "Policy", pol},
@@ -76,7 +78,7 @@ func mountLab(host el, prefix string, page bool, attrs map[string]string) *labWi
 	form := h("form", "class", "lab-controls", "id", w.id("lab-form"), "novalidate", "")
 	var bad []string
 	for _, d := range w.dims {
-		want := defaults[d.key]
+		want := adapter.Defaults[d.key]
 		if v, ok := given[d.key]; ok {
 			if norm, ok := labValue(d, v); ok {
 				want = norm
@@ -154,7 +156,7 @@ func labValue(d labDim, v string) (string, bool) {
 		}
 		v = p.String()
 	} else if x, err := sim.ParseNumber(v); err == nil { // as every number is read: not "2_000"
-		v = fnum(x)
+		v = adapter.Fnum(x)
 	}
 	for _, c := range d.choices {
 		if c[0] == v {
@@ -168,7 +170,7 @@ func labValue(d labDim, v string) (string, bool) {
 func (w *labWidget) selected() map[string]string {
 	out := map[string]string{}
 	for _, d := range w.dims {
-		out[d.key] = defaults[d.key]
+		out[d.key] = adapter.Defaults[d.key]
 		for _, r := range w.radios[d.key] {
 			if checked(r) {
 				out[d.key] = value(r)
@@ -181,7 +183,7 @@ func (w *labWidget) selected() map[string]string {
 func (w *labWidget) restore() {
 	q := currentQuery()
 	for _, d := range w.dims {
-		want := defaults[d.key]
+		want := adapter.Defaults[d.key]
 		if norm, ok := labValue(d, q[d.key]); ok {
 			want = norm
 		}
@@ -200,27 +202,27 @@ func (w *labWidget) update(commit bool) {
 	r, _ := strconv.Atoi(sel["retries"])
 	s, _ := strconv.ParseFloat(sel["sale_rps"], 64)
 	t, _ := strconv.ParseFloat(sel["timeout_ms"], 64)
-	idx := LabIndex(p, r, s, t)
+	idx := adapter.LabIndex(p, r, s, t)
 	if w.page && commit {
-		w.syncURL(encodeQuery(w.keys(), sel, defaults), true)
+		w.syncURL(adapter.EncodeQuery(w.keys(), sel, adapter.Defaults), true)
 	}
 	if w.openPage != nil {
-		w.openPage.to(encodeQuery(w.keys(), sel, defaults))
+		w.openPage.to(adapter.EncodeQuery(w.keys(), sel, adapter.Defaults))
 	}
 	if idx == w.lastIndex {
 		return
 	}
-	l, errs := RunLab(idx)
+	l, errs := adapter.RunLab(idx)
 	if len(errs) > 0 {
 		w.showError(errs[0].Field + ": " + errs[0].Msg)
 		return
 	}
 	w.lastIndex = idx
 	w.render(l)
-	w.dispatch("shedsim:lab", mustJSON(l))
+	w.dispatch("shedsim:lab", adapter.MustJSON(l))
 }
 
-func (w *labWidget) render(l LabRun) {
+func (w *labWidget) render(l adapter.LabRun) {
 	c, r := l.Config, l.Result
 	retries := report.Retries(c.Retries)
 	sale := "a sale of " + report.Number(c.SaleRPS, 0) + "/s"
@@ -232,13 +234,13 @@ func (w *labWidget) render(l LabRun) {
 	w.title.SetTextContent("Run " + strconv.Itoa(l.Index+1) + " of " + strconv.Itoa(len(sim.Lab())) + ": " + desc)
 	w.summary.SetTextContent(desc + ": " + report.Percent(r.Sale.AnsweredShare) + " of " + report.SalePeople(c) + " answered; " + l.Recovered + ".")
 	if note := report.PostBesideRun(c, r.Sale.AnsweredShare); note != "" {
-		q := encodeQuery(ConfigKeys(), ConfigStrings(c), defaults)
+		q := adapter.EncodeQuery(adapter.ConfigKeys(), adapter.ConfigStrings(c), adapter.Defaults)
 		if q == "" {
 			q = "?"
 		} else {
 			q += "&"
 		}
-		fill(w.postNote, note+" ", h("a", "href", w.base+"index.html"+q+seedsKey+"=40", "Open this run over 40 seeds"), ".")
+		fill(w.postNote, note+" ", h("a", "href", w.base+"index.html"+q+adapter.SeedsKey+"=40", "Open this run over 40 seeds"), ".")
 		setHidden(w.postNote, false)
 	} else {
 		clear(w.postNote)

@@ -21,8 +21,8 @@
 //	shedsim.clients(config)          {"view": report.ClientView} | {"errors"} | {"error"}: every client strategy for config's policy
 //	shedsim.run(config)              sim.Result, byte for byte json.Marshal's | {"errors"} | {"error"}
 //	shedsim.runTotals(config)        for the page's workers (site/workers.js): a whole sim.Config's run, without its windows
-//	shedsim.runParts(config)         the same, {"totals": runTotals', "windows": a Uint8Array of float64s (results.go)}
-//	shedsim.runOutcome(config, seeds)  for the workers: one setting of a sweep or a map, sweep.Outcome (tips.go)
+//	shedsim.runParts(config)         the same, {"totals": runTotals', "windows": a Uint8Array of float64s (adapter/results.go)}
+//	shedsim.runOutcome(config, seeds)  for the workers: one setting of a sweep or a map, sweep.Outcome (adapter/tips.go)
 //	                                 (these three take only a Config as the page writes it, every key as json.Marshal writes them: else {"error"})
 //	shedsim.labList()                {"dimensions", "lab": [{"index", "config"}]}
 //	shedsim.lab(index)               {"index", "config", "result", "chart", "recovered", "outlook", "this_run"} | {"errors"}
@@ -52,10 +52,10 @@ package main
 import (
 	"math"
 	"strconv"
-	"strings"
 	"syscall/js"
 
 	"github.com/shedsim/shedsim/sim"
+	"github.com/shedsim/shedsim/wasm/adapter"
 )
 
 // version names this build of the page's module.
@@ -70,89 +70,20 @@ var (
 type releaser interface{ release() }
 
 // arg reads argument i of a call for the adapter: a JSON string, a plain
-// object read key by key (see readJS), or nothing, which is every default.
-func arg(args []js.Value, i int) input {
+// object read key by key (see ReadJS), or nothing, which is every default.
+func arg(args []js.Value, i int) adapter.Input {
 	if i >= len(args) {
-		return input{vals: map[string]scalar{}}
+		return adapter.Input{Vals: map[string]adapter.Scalar{}}
 	}
-	return readJS(jsVal{args[i]})
+	return adapter.ReadJS(jsVal{args[i]})
 }
-
-// jsVal is a js.Value as readJS reads it.
-type jsVal struct{ v js.Value }
-
-var (
-	objectToString = js.Global().Get("Object").Get("prototype").Get("toString")
-	objectKeys     = js.Global().Get("Object").Get("keys")
-	objectOf       = js.Global().Get("Object")
-	reflectGet     = js.Global().Get("Reflect").Get("get")
-	jsString       = js.Global().Get("String")
-)
-
-// tag is Object.prototype.toString.call(v) without "[object " and "]".
-// It is asked first, because js.Value.Type panics on a BigInt.
-func (j jsVal) tag() string {
-	t := objectToString.Call("call", j.v).String()
-	return strings.TrimSuffix(strings.TrimPrefix(t, "[object "), "]")
-}
-
-// prim is v, or a wrapper object's primitive (new Number(8) is 8).
-func (j jsVal) prim() js.Value {
-	if j.v.Type() == js.TypeObject {
-		return j.v.Call("valueOf")
-	}
-	return j.v
-}
-
-func (j jsVal) number() float64 {
-	p := j.prim()
-	if p.Type() == js.TypeBoolean {
-		if p.Bool() {
-			return 1
-		}
-		return 0
-	}
-	return p.Float()
-}
-
-// str is String(v) as a String object: js.Value's Length, Get and Call
-// panic on a primitive string.
-func (j jsVal) str() js.Value { return objectOf.Invoke(jsString.Invoke(j.v)) }
-
-func (j jsVal) length() int { return j.str().Length() }
-
-func (j jsVal) text(n int) string {
-	s := j.str()
-	if s.Length() > n {
-		return s.Call("slice", 0, n).String()
-	}
-	return s.Call("toString").String()
-}
-
-func (j jsVal) keys(most int) ([]jsValue, int) {
-	ks := objectKeys.Invoke(j.v)
-	n := ks.Length()
-	if n > most {
-		return nil, n
-	}
-	out := make([]jsValue, n)
-	for i := range out {
-		out[i] = jsVal{ks.Index(i)}
-	}
-	return out, n
-}
-
-// get is Reflect.get(v, key): through Invoke, so that a getter that
-// throws is a Go panic readJSValue recovers from, where Value.Get would let
-// the exception through the Go stack.
-func (j jsVal) get(key string) jsValue { return jsVal{reflectGet.Invoke(j.v, key)} }
 
 // fn wraps an adapter function of one argument for JavaScript.
-func fn(f func(input) string) js.Func {
+func fn(f func(adapter.Input) string) js.Func {
 	return js.FuncOf(func(_ js.Value, args []js.Value) (out any) {
 		defer func() {
 			if r := recover(); r != nil {
-				out = fail("internal error (a bug, please report it): " + panicText(r))
+				out = adapter.Fail("internal error (a bug, please report it): " + adapter.PanicText(r))
 			}
 		}()
 		return f(arg(args, 0))
@@ -164,7 +95,7 @@ func fn0(f func() string) js.Func {
 	return js.FuncOf(func(js.Value, []js.Value) (out any) {
 		defer func() {
 			if r := recover(); r != nil {
-				out = fail("internal error (a bug, please report it): " + panicText(r))
+				out = adapter.Fail("internal error (a bug, please report it): " + adapter.PanicText(r))
 			}
 		}()
 		return f()
@@ -181,7 +112,7 @@ func entry(name string, zero any, f func(args []js.Value) any) js.Func {
 				out = zero
 				func() {
 					defer func() { _ = recover() }()
-					js.Global().Get("console").Call("error", "shedsim."+name+":", panicText(r))
+					js.Global().Get("console").Call("error", "shedsim."+name+":", adapter.PanicText(r))
 				}()
 			}
 		}()
@@ -199,7 +130,7 @@ func tagOf(v js.Value) (tag string) {
 			tag = ""
 		}
 	}()
-	return jsVal{v}.tag()
+	return jsVal{v}.Tag()
 }
 
 // primitive reports whether tag is a primitive value's (or tagOf's ""
@@ -222,18 +153,18 @@ func stringArg(args []js.Value, i int) (s string, what string, ok bool) {
 		if tag == "" {
 			return "", "a value that throws when read", false
 		}
-		return "", article(tag), false
+		return "", adapter.Article(tag), false
 	}
 	return args[i].String(), "", true
 }
 
-// workerConfigArg is the JSON text a worker's entry point (runTotals,
-// runParts, runOutcome) takes, or the error it answers a caller who gave
+// workerConfigArg is the JSON text a worker's entry point (RunTotals,
+// RunParts, RunOutcome) takes, or the error it answers a caller who gave
 // something else: the page's workers always give a string.
 func workerConfigArg(name string, args []js.Value) (string, string) {
 	s, what, ok := stringArg(args, 0)
 	if !ok {
-		return "", fail("shedsim." + name + " takes a Config as a JSON string, as the page's workers write it, not " + what + ": give JSON.stringify of a whole Config (shedsim.defaults().config)")
+		return "", adapter.Fail("shedsim." + name + " takes a Config as a JSON string, as the page's workers write it, not " + what + ": give JSON.stringify of a whole Config (shedsim.defaults().config)")
 	}
 	return s, ""
 }
@@ -256,11 +187,11 @@ func attrsOf(v js.Value) (out map[string]string, problem string) {
 		case "":
 			return out, "the attributes cannot be read (a revoked Proxy?): give an object of strings, such as {workers: \"8\"}"
 		}
-		return out, "the attributes are " + article(tag) + ": give an object of strings, such as {workers: \"8\"}"
+		return out, "the attributes are " + adapter.Article(tag) + ": give an object of strings, such as {workers: \"8\"}"
 	}
 	keys := objectKeys.Invoke(v)
 	if n := keys.Length(); n > maxAttrs {
-		return out, "the attributes have " + groupDigits(strconv.Itoa(n)) + " keys, more than any widget reads: give at most " + strconv.Itoa(maxAttrs)
+		return out, "the attributes have " + adapter.GroupDigits(strconv.Itoa(n)) + " keys, more than any widget reads: give at most " + strconv.Itoa(maxAttrs)
 	}
 	for i := range keys.Length() {
 		k := keys.Index(i).String()
@@ -272,7 +203,7 @@ func attrsOf(v js.Value) (out map[string]string, problem string) {
 		case "Number", "Boolean":
 			out[k] = jsString.Invoke(x).String()
 		default:
-			return out, "attribute " + strconv.Quote(prefix(k, quoteChars)) + " is " + article(tag) + ", not a string: give it as a string, such as \"8\""
+			return out, "attribute " + strconv.Quote(adapter.Prefix(k, adapter.QuoteChars)) + " is " + adapter.Article(tag) + ", not a string: give it as a string, such as \"8\""
 		}
 	}
 	return out, ""
@@ -311,10 +242,10 @@ func mount(element js.Value, kind string, attrs map[string]string, problem strin
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			js.Global().Get("console").Call("error", "shedsim: mount panicked:", panicText(r))
+			js.Global().Get("console").Call("error", "shedsim: mount panicked:", adapter.PanicText(r))
 			func() {
 				defer func() { _ = recover() }() // the runtime every widget shares must live on
-				fill(host, h("p", "class", "shedsim-error", "role", "alert", "The simulator hit a bug while starting: "+panicText(r)))
+				fill(host, h("p", "class", "shedsim-error", "role", "alert", "The simulator hit a bug while starting: "+adapter.PanicText(r)))
 			}()
 			id = 0
 		}
@@ -334,7 +265,7 @@ func mount(element js.Value, kind string, attrs map[string]string, problem strin
 		w = mountLab(host, prefix, page, attrs)
 	case "planner":
 		w = mountPlanner(host, prefix, page, attrs)
-	case "tips", tipsSweep, tipsMap:
+	case "tips", adapter.TipsSweep, adapter.TipsMap:
 		w = mountTips(host, prefix, page, kind, attrs)
 	default:
 		fill(host, h("p", "class", "shedsim-error", "role", "alert", "Unknown kind "+strconv.Quote(kind)+": use simulator, full, compare, chart, lab, planner, sweep or map."))
@@ -358,34 +289,34 @@ func main() {
 func api() js.Value {
 	return js.ValueOf(map[string]any{
 		"version":  version,
-		"defaults": fn0(defaultsJSON),
-		"samples":  fn0(samplesJSON),
-		"view":     fn(viewOf),
-		"clients":  fn(clientsOf),
-		"run":      fn(runOf),
+		"defaults": fn0(adapter.DefaultsJSON),
+		"samples":  fn0(adapter.SamplesJSON),
+		"view":     fn(adapter.ViewOf),
+		"clients":  fn(adapter.ClientsOf),
+		"run":      fn(adapter.RunOf),
 		"runTotals": js.FuncOf(func(_ js.Value, args []js.Value) (out any) {
 			defer func() {
 				if r := recover(); r != nil {
-					out = fail("internal error (a bug, please report it): " + panicText(r))
+					out = adapter.Fail("internal error (a bug, please report it): " + adapter.PanicText(r))
 				}
 			}()
 			s, bad := workerConfigArg("runTotals", args)
 			if bad != "" {
 				return bad
 			}
-			return runTotals(s)
+			return adapter.RunTotals(s)
 		}),
 		"runParts": js.FuncOf(func(_ js.Value, args []js.Value) (out any) {
 			defer func() {
 				if r := recover(); r != nil {
-					out = map[string]any{"totals": fail("internal error (a bug, please report it): " + panicText(r))}
+					out = map[string]any{"totals": adapter.Fail("internal error (a bug, please report it): " + adapter.PanicText(r))}
 				}
 			}()
 			s, bad := workerConfigArg("runParts", args)
 			if bad != "" {
 				return map[string]any{"totals": bad}
 			}
-			totals, windows := runParts(s)
+			totals, windows := adapter.RunParts(s)
 			if windows == nil {
 				return map[string]any{"totals": totals}
 			}
@@ -396,7 +327,7 @@ func api() js.Value {
 		"runOutcome": js.FuncOf(func(_ js.Value, args []js.Value) (out any) {
 			defer func() {
 				if r := recover(); r != nil {
-					out = fail("internal error (a bug, please report it): " + panicText(r))
+					out = adapter.Fail("internal error (a bug, please report it): " + adapter.PanicText(r))
 				}
 			}()
 			s, bad := workerConfigArg("runOutcome", args)
@@ -405,31 +336,31 @@ func api() js.Value {
 			}
 			seeds := math.NaN()
 			if len(args) >= 2 && tagOf(args[1]) == "Number" {
-				seeds = jsVal{args[1]}.number() // new Number(5) too
+				seeds = jsVal{args[1]}.Number() // new Number(5) too
 			}
-			if !(seeds == math.Trunc(seeds) && seeds >= 1 && seeds <= maxWhole) {
+			if !(seeds == math.Trunc(seeds) && seeds >= 1 && seeds <= adapter.MaxWhole) {
 				what := "nothing"
 				if len(args) >= 2 {
-					what = jsScalar(jsVal{args[1]}).show()
+					what = adapter.JsScalar(jsVal{args[1]}).Show()
 					if tag := tagOf(args[1]); tag != "Number" {
-						what = article(tag)
+						what = adapter.Article(tag)
 					}
 				}
-				return fail("shedsim.runOutcome's second argument is how many seeds to measure, not " + what + ": give a whole number, such as 5")
+				return adapter.Fail("shedsim.runOutcome's second argument is how many seeds to measure, not " + what + ": give a whole number, such as 5")
 			}
-			return runOutcome(s, int(seeds))
+			return adapter.RunOutcome(s, int(seeds))
 		}),
-		"labList": fn0(labListJSON),
+		"labList": fn0(adapter.LabListJSON),
 		"lab": js.FuncOf(func(_ js.Value, args []js.Value) (out any) {
 			defer func() {
 				if r := recover(); r != nil {
-					out = fail("internal error (a bug, please report it): " + panicText(r))
+					out = adapter.Fail("internal error (a bug, please report it): " + adapter.PanicText(r))
 				}
 			}()
 			if len(args) == 0 {
-				return labOf(jsVal{js.Undefined()})
+				return adapter.LabOf(jsVal{js.Undefined()})
 			}
-			return labOf(jsVal{args[0]})
+			return adapter.LabOf(jsVal{args[0]})
 		}),
 		"labIndex": js.FuncOf(func(_ js.Value, args []js.Value) (out any) {
 			defer func() {
@@ -455,9 +386,9 @@ func api() js.Value {
 			if r != math.Trunc(r) || math.Abs(r) > 1000 {
 				return -1
 			}
-			return LabIndex(p, int(r), args[2].Float(), args[3].Float())
+			return adapter.LabIndex(p, int(r), args[2].Float(), args[3].Float())
 		}),
-		"plan": fn(planOf),
+		"plan": fn(adapter.PlanOf),
 		"mount": entry("mount", 0, func(args []js.Value) any {
 			if len(args) < 1 {
 				return 0

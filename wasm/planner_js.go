@@ -10,6 +10,8 @@ import (
 
 	"github.com/shedsim/shedsim/sim/plan"
 	"github.com/shedsim/shedsim/sim/report"
+	"github.com/shedsim/shedsim/wasm/adapter"
+	"github.com/shedsim/shedsim/wasm/markup"
 )
 
 // planWidget is the queueing capacity planner.
@@ -38,8 +40,8 @@ func mountPlanner(host el, prefix string, page bool, attrs map[string]string) *p
 
 	form := h("form", "class", "controls planner-controls", "id", w.id("plan-form"), "novalidate", "")
 	fs := build(h("fieldset", "class", "group"), h("legend", "The load"))
-	for _, s := range []fieldSpec{{"rate_rps", "Arrival rate", "requests per s", "decimal"}, {"service_ms", "Mean service time", "ms", "decimal"},
-		{"target", "Target share", "such as 5% or 0.05", "decimal"}} {
+	for _, s := range []markup.FieldSpec{{Key: "rate_rps", Label: "Arrival rate", Unit: "requests per s", Mode: "decimal"}, {Key: "service_ms", Label: "Mean service time", Unit: "ms", Mode: "decimal"},
+		{Key: "target", Label: "Target share", Unit: "such as 5% or 0.05", Mode: "decimal"}} {
 		f := w.formField(s, vals[s.Key], false)
 		w.fields = append(w.fields, f)
 		w.byKey[s.Key] = f
@@ -53,15 +55,15 @@ func mountPlanner(host el, prefix string, page bool, attrs map[string]string) *p
 	w.modeOver = h("input", "type", "radio", "id", overID, "name", w.id("wait"), "value", "over")
 	setChecked(w.modeAny, !over)
 	setChecked(w.modeOver, over)
-	lim := w.formField(fieldSpec{"limit_ms", "Limit", "ms", "decimal"}, vals["limit_ms"], false)
+	lim := w.formField(markup.FieldSpec{Key: "limit_ms", Label: "Limit", Unit: "ms", Mode: "decimal"}, vals["limit_ms"], false)
 	w.fields = append(w.fields, lim)
 	w.byKey["limit_ms"] = lim
 	build(mode, build(h("div", "class", "radio"), w.modeAny, h("label", "for", anyID, "wait at all")),
 		build(h("div", "class", "radio"), w.modeOver, h("label", "for", overID, "wait longer than a limit")), lim.box)
 	add(form, mode)
 	give := build(h("fieldset", "class", "group"), h("legend", "People who give up (Erlang A)"))
-	for _, s := range []fieldSpec{{"patience_ms", "Mean patience", "ms in the queue; 0: nobody gives up", "decimal"},
-		{"abandon_target", "Size for at most this share giving up", "such as 2%; 0: the target above", "decimal"}} {
+	for _, s := range []markup.FieldSpec{{Key: "patience_ms", Label: "Mean patience", Unit: "ms in the queue; 0: nobody gives up", Mode: "decimal"},
+		{Key: "abandon_target", Label: "Size for at most this share giving up", Unit: "such as 2%; 0: the target above", Mode: "decimal"}} {
 		f := w.formField(s, vals[s.Key], false)
 		w.fields = append(w.fields, f)
 		w.byKey[s.Key] = f
@@ -97,8 +99,8 @@ func mountPlanner(host el, prefix string, page bool, attrs map[string]string) *p
 	}
 
 	if !page {
-		if bad := unknownAttrs(attrs, func(k string) bool { _, ok := planDefaults[k]; return ok }); len(bad) > 0 {
-			w.fixed = "Not settings of the planner (use " + strings.Join(planKeys, ", ") + "): " + strings.Join(bad, ", ") + "."
+		if bad := unknownAttrs(attrs, func(k string) bool { _, ok := adapter.PlanDefaults[k]; return ok }); len(bad) > 0 {
+			w.fixed = "Not settings of the planner (use " + strings.Join(adapter.PlanKeys, ", ") + "): " + strings.Join(bad, ", ") + "."
 		}
 		if bad := hideControls(form, attrs["controls"]); len(bad) > 0 {
 			w.fixed = strings.TrimSpace(w.fixed + " " + bad[0] + ".")
@@ -134,8 +136,8 @@ func (w *planWidget) schedule() { w.debounce.after(debounceMS) }
 // attributes), and whether the limit is in force: the limit field shows
 // 100 ms when it is not, ready for the "longer than" choice.
 func planStart(given map[string]string) (map[string]string, bool) {
-	vals := maps.Clone(planDefaults)
-	for _, k := range planKeys {
+	vals := maps.Clone(adapter.PlanDefaults)
+	for _, k := range adapter.PlanKeys {
 		if v, ok := given[k]; ok {
 			vals[k] = v
 		}
@@ -167,23 +169,23 @@ func (w *planWidget) update(commit bool) {
 		lim.input.SetAttribute("disabled", "")
 	}
 	vals := w.values()
-	if key := valuesKey(planKeys, vals); key != w.lastKey {
+	if key := valuesKey(adapter.PlanKeys, vals); key != w.lastKey {
 		w.lastKey = key
 		w.compute(vals)
 	}
 	if w.page {
-		w.syncURL(encodeQuery(planKeys, vals, planDefaults), commit)
+		w.syncURL(adapter.EncodeQuery(adapter.PlanKeys, vals, adapter.PlanDefaults), commit)
 	}
 	if w.openPage != nil {
-		w.openPage.to(encodeQuery(planKeys, vals, planDefaults))
+		w.openPage.to(adapter.EncodeQuery(adapter.PlanKeys, vals, adapter.PlanDefaults))
 	}
 }
 
 func (w *planWidget) compute(vals map[string]string) {
-	in, errs := PlanFromStrings(vals)
-	var a PlanAnswer
+	in, errs := adapter.PlanFromStrings(vals)
+	var a adapter.PlanAnswer
 	if len(errs) == 0 {
-		a, errs = ComputePlan(in)
+		a, errs = adapter.ComputePlan(in)
 	}
 	rest := markAll(w.fields, errs)
 	if len(errs) > 0 {
@@ -192,27 +194,27 @@ func (w *planWidget) compute(vals map[string]string) {
 		}
 		showStale(w.results, w.stale, w.body, true, w.has)
 		w.summary.SetTextContent("Not updated: " + firstProblem(w.fields, errs))
-		w.dispatch("shedsim:invalid", invalid(errs))
+		w.dispatch("shedsim:invalid", adapter.Invalid(errs))
 		return
 	}
 	w.showError("")
 	showStale(w.results, w.stale, w.body, false, true)
 	w.has = true
 	w.render(a)
-	w.dispatch("shedsim:plan", mustJSON(a))
+	w.dispatch("shedsim:plan", adapter.MustJSON(a))
 }
 
-func (w *planWidget) render(a PlanAnswer) {
+func (w *planWidget) render(a adapter.PlanAnswer) {
 	p := a.Plan
 	in := p.Input
-	what := waits(in)
+	what := adapter.Waits(in)
 	noun := "servers"
 	if p.Servers == 1 {
 		noun = "server"
 	}
 	fill(w.answer, h("span", "class", "big", report.Count(p.Servers)), " "+noun)
-	w.detail.SetTextContent("With " + report.Count(p.Servers) + ", " + PlanPercent(p.Answer.Wait) + " of requests " + what +
-		" (the target is at most " + PlanPercent(in.Target) + "). Mean wait " + report.Duration(p.Answer.MeanWaitMS) +
+	w.detail.SetTextContent("With " + report.Count(p.Servers) + ", " + adapter.PlanPercent(p.Answer.Wait) + " of requests " + what +
+		" (the target is at most " + adapter.PlanPercent(in.Target) + "). Mean wait " + report.Duration(p.Answer.MeanWaitMS) +
 		", p99 wait in the queue " + report.Duration(p.Answer.P99QueueWaitMS) + "; each server is busy " + report.Percent(p.Answer.Utilisation) + " of the time.")
 	switch {
 	case p.OneFewer == nil:
@@ -220,11 +222,11 @@ func (w *planWidget) render(a PlanAnswer) {
 	case !p.OneFewer.Stable:
 		w.oneFewer.SetTextContent("With " + report.Count(p.OneFewer.Servers) + ", the servers could not keep up: the queue would grow without end.")
 	default:
-		w.oneFewer.SetTextContent("With one fewer, " + report.Count(p.OneFewer.Servers) + ", " + PlanPercent(p.OneFewer.Wait) + " would " + what + ": over the target.")
+		w.oneFewer.SetTextContent("With one fewer, " + report.Count(p.OneFewer.Servers) + ", " + adapter.PlanPercent(p.OneFewer.Wait) + " would " + what + ": over the target.")
 	}
 	w.load.SetTextContent("Offered load: " + report.Number(p.OfferedLoad, 2) + " Erlangs (" + report.Number(in.RateRPS, 2) + "/s x " + report.Duration(in.ServiceMS) +
 		"), the average number of busy servers; any count above it keeps up on average. Erlang C assumes random arrivals, exponential service times and nobody giving up.")
-	w.summary.SetTextContent(report.Count(p.Servers) + " " + noun + ": " + PlanPercent(p.Answer.Wait) + " of requests " + what + "; with " +
+	w.summary.SetTextContent(report.Count(p.Servers) + " " + noun + ": " + adapter.PlanPercent(p.Answer.Wait) + " of requests " + what + "; with " +
 		strconv.Itoa(p.Servers-1) + ", " + oneFewerShort(p) + ".")
 
 	t := build(h("table", "id", w.id("plan-nearby"), "class", "nearby-table"), h("caption", "How nearby numbers of servers fare"))
@@ -248,7 +250,7 @@ func (w *planWidget) render(a PlanAnswer) {
 			if r.MeetsTarget {
 				meets = "yes"
 			}
-			build(tr, h("td", report.Percent(r.Utilisation)), h("td", PlanPercent(r.Wait)), h("td", report.Duration(r.MeanWaitMS)),
+			build(tr, h("td", report.Percent(r.Utilisation)), h("td", adapter.PlanPercent(r.Wait)), h("td", report.Duration(r.MeanWaitMS)),
 				h("td", report.Duration(r.P99QueueWaitMS)), h("td", meets))
 		}
 		add(body, tr)
@@ -277,11 +279,11 @@ func (w *planWidget) renderErlangA(p plan.Plan) {
 		what, target, sized = "give up", in.AbandonTarget, func(r plan.RowA) float64 { return r.Abandon }
 	}
 	lead := h("p", "id", w.id("plan-erlang-a-answer"), "When people give up after a mean of "+report.Duration(in.PatienceMS)+" in the queue (Erlang A, M/M/c+M): "+
-		report.Count(pa.Servers)+" servers for at most "+PlanPercent(target)+" to "+what+", against Erlang C's "+report.Count(p.Servers)+
-		". With "+report.Count(pa.Servers)+", "+PlanPercent(pa.Answer.Wait)+" wait at all and "+PlanPercent(pa.Answer.Abandon)+" give up.")
+		report.Count(pa.Servers)+" servers for at most "+adapter.PlanPercent(target)+" to "+what+", against Erlang C's "+report.Count(p.Servers)+
+		". With "+report.Count(pa.Servers)+", "+adapter.PlanPercent(pa.Answer.Wait)+" wait at all and "+adapter.PlanPercent(pa.Answer.Abandon)+" give up.")
 	more := "Unlike Erlang C, it has an answer over capacity: those who give up keep the queue finite."
 	if pa.OneFewer != nil {
-		more = "With one fewer, " + PlanPercent(sized(*pa.OneFewer)) + " would " + what + ". " + more
+		more = "With one fewer, " + adapter.PlanPercent(sized(*pa.OneFewer)) + " would " + what + ". " + more
 	}
 	t := build(h("table", "id", w.id("plan-erlang-a-nearby"), "class", "nearby-table"), h("caption", "How nearby numbers of servers fare when people give up"))
 	head := h("tr")
@@ -303,11 +305,11 @@ func (w *planWidget) renderErlangA(p plan.Plan) {
 		if r.MeetsTarget {
 			meets = "yes"
 		}
-		build(tr, h("th", "scope", "row", report.Count(r.Servers)), h("td", report.Percent(r.Utilisation)), h("td", PlanPercent(r.Wait)))
+		build(tr, h("th", "scope", "row", report.Count(r.Servers)), h("td", report.Percent(r.Utilisation)), h("td", adapter.PlanPercent(r.Wait)))
 		if in.LimitMS > 0 {
-			add(tr, h("td", PlanPercent(r.WaitOver)))
+			add(tr, h("td", adapter.PlanPercent(r.WaitOver)))
 		}
-		build(tr, h("td", PlanPercent(r.Abandon)), h("td", meets))
+		build(tr, h("td", adapter.PlanPercent(r.Abandon)), h("td", meets))
 		add(body, tr)
 	}
 	add(t, body)
@@ -321,27 +323,27 @@ func oneFewerShort(p plan.Plan) string {
 	case !p.OneFewer.Stable:
 		return "the queue would grow without end"
 	}
-	return PlanPercent(p.OneFewer.Wait)
+	return adapter.PlanPercent(p.OneFewer.Wait)
 }
 
 // renderPlanChart draws the planner's columns and the target line.
-func renderPlanChart(id string, ch PlanChart, target float64, what string) el {
-	s := svg("svg", "id", id, "class", "plan-chart", "viewBox", "0 0 "+svgNum(ch.Width)+" "+svgNum(ch.Height), "role", "img", "aria-label", ch.Summary)
+func renderPlanChart(id string, ch adapter.PlanChart, target float64, what string) el {
+	s := svg("svg", "id", id, "class", "plan-chart", "viewBox", "0 0 "+markup.SvgNum(ch.Width)+" "+markup.SvgNum(ch.Height), "role", "img", "aria-label", ch.Summary)
 	p := ch.Plot
-	add(s, svg("rect", "class", "plot-bg", "x", svgNum(p.X), "y", svgNum(p.Y), "width", svgNum(p.W), "height", svgNum(p.H)))
+	add(s, svg("rect", "class", "plot-bg", "x", markup.SvgNum(p.X), "y", markup.SvgNum(p.Y), "width", markup.SvgNum(p.W), "height", markup.SvgNum(p.H)))
 	for _, t := range ch.YTicks {
-		add(s, svg("line", "class", "grid", "x1", svgNum(p.X), "x2", svgNum(p.X+p.W), "y1", svgNum(t.At), "y2", svgNum(t.At)))
-		add(s, svg("text", "class", "tick y", "x", svgNum(p.X-6), "y", svgNum(t.At+4), "text-anchor", "end", t.Label))
+		add(s, svg("line", "class", "grid", "x1", markup.SvgNum(p.X), "x2", markup.SvgNum(p.X+p.W), "y1", markup.SvgNum(t.At), "y2", markup.SvgNum(t.At)))
+		add(s, svg("text", "class", "tick y", "x", markup.SvgNum(p.X-6), "y", markup.SvgNum(t.At+4), "text-anchor", "end", t.Label))
 	}
 	for _, b := range ch.Bars {
-		add(s, build(svg("rect", "class", "col "+b.Kind, "x", svgNum(b.X), "y", svgNum(b.Y), "width", svgNum(b.W), "height", svgNum(max(b.H, 0.5))), svg("title", b.Label)))
+		add(s, build(svg("rect", "class", "col "+b.Kind, "x", markup.SvgNum(b.X), "y", markup.SvgNum(b.Y), "width", markup.SvgNum(b.W), "height", markup.SvgNum(max(b.H, 0.5))), svg("title", b.Label)))
 	}
 	for _, t := range ch.XTicks {
-		add(s, svg("text", "class", "tick x", "x", svgNum(t.At), "y", svgNum(p.Y+p.H+18), "text-anchor", "middle", t.Label))
+		add(s, svg("text", "class", "tick x", "x", markup.SvgNum(t.At), "y", markup.SvgNum(p.Y+p.H+18), "text-anchor", "middle", t.Label))
 	}
-	add(s, svg("line", "class", "target", "x1", svgNum(p.X), "x2", svgNum(p.X+p.W), "y1", svgNum(ch.Target), "y2", svgNum(ch.Target)))
-	add(s, svg("text", "class", "target-label", "x", svgNum(p.X+p.W-4), "y", svgNum(ch.Target-5), "text-anchor", "end", "target "+PlanPercent(target)))
-	add(s, svg("line", "class", "axis", "x1", svgNum(p.X), "x2", svgNum(p.X+p.W), "y1", svgNum(p.Y+p.H), "y2", svgNum(p.Y+p.H)))
+	add(s, svg("line", "class", "target", "x1", markup.SvgNum(p.X), "x2", markup.SvgNum(p.X+p.W), "y1", markup.SvgNum(ch.Target), "y2", markup.SvgNum(ch.Target)))
+	add(s, svg("text", "class", "target-label", "x", markup.SvgNum(p.X+p.W-4), "y", markup.SvgNum(ch.Target-5), "text-anchor", "end", "target "+adapter.PlanPercent(target)))
+	add(s, svg("line", "class", "axis", "x1", markup.SvgNum(p.X), "x2", markup.SvgNum(p.X+p.W), "y1", markup.SvgNum(p.Y+p.H), "y2", markup.SvgNum(p.Y+p.H)))
 	return build(h("figure", "class", "chart"), s,
 		h("figcaption", "Share of requests that "+what+", by number of servers; the answer is highlighted, the dashed line is the target. The nearby worker counts above give the numbers as a table."))
 }

@@ -6,11 +6,13 @@ import (
 
 	"github.com/shedsim/shedsim/sim"
 	"github.com/shedsim/shedsim/sim/report"
+	"github.com/shedsim/shedsim/wasm/adapter"
+	"github.com/shedsim/shedsim/wasm/markup"
 )
 
 // This file is the simulator page as site/index.html holds it before its
 // engine arrives: the form and the default run's results, written by the
-// page's own markup code (form.go, frame.go, bars.go, chart.go) run natively, from
+// page's own markup code (package markup) run natively, from
 // the same runs the page's workers make. The engine is deterministic, so
 // these are the bytes the page draws once the engine has run
 // (tools/browser's TestPrerendered checks it). Natively, this command
@@ -26,7 +28,7 @@ const (
 // its workers (simWidget.compute): the chosen policy's run whole, without
 // its series, and every policy's without its windows.
 func defaultRuns() (c sim.Config, chosen sim.Result, compared []sim.Result, err error) {
-	c, errs := ConfigFromStrings(sim.DefaultConfig(), ConfigStrings(sim.DefaultConfig()), viewRuns)
+	c, errs := adapter.ConfigFromStrings(sim.DefaultConfig(), adapter.ConfigStrings(sim.DefaultConfig()), adapter.ViewRuns)
 	if len(errs) > 0 {
 		return c, chosen, nil, errors.New(errs[0].Field + ": " + errs[0].Msg)
 	}
@@ -59,11 +61,11 @@ func prerenderedBlock() (string, error) {
 	}
 	v := report.ChosenView(c, chosen)
 	v.Rows = report.Rows(compared)
-	var m markup
-	m.raw(`<div class="sim-layout">`)
-	writePageForm(&m, ConfigStrings(c), &v, true)
-	writeResults(&m, resultsFrame{page: true}, &frameFill{c: c, v: &v})
-	m.raw(`</div>`)
+	var m markup.Markup
+	m.Raw(`<div class="sim-layout">`)
+	markup.WritePageForm(&m, adapter.ConfigStrings(c), &v, true)
+	markup.WriteResults(&m, markup.ResultsFrame{Page: true}, &markup.FrameFill{C: c, V: &v})
+	m.Raw(`</div>`)
 	return m.String(), nil
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/shedsim/shedsim/sim"
 	"github.com/shedsim/shedsim/sim/report"
+	"github.com/shedsim/shedsim/wasm/markup"
 )
 
 // TestIndexIsPrerendered holds site/index.html to what the page's markup
@@ -61,8 +62,8 @@ func TestPrerenderedBlock(t *testing.T) {
 }
 
 func escaped(s string) string {
-	var m markup
-	m.text(s)
+	var m markup.Markup
+	m.Text(s)
 	return m.String()
 }
 

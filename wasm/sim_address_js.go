@@ -6,8 +6,8 @@ package main
 // of its own, after the recompute's and after the next paint: history's
 // replaceState and pushState took 13 to 18 ms of the main thread at 4x CPU
 // in Chromium, in the task of the keystroke or the menu's change (a CPU
-// profile, issue 10 item 4), and they lay out the page first if it has
-// changed since it was painted (Chromium's trace, issue 28).
+// profile), and they lay out the page first if it has
+// changed since it was painted (Chromium's trace).
 
 // addressSync is the address the form asks for and not yet written.
 type addressSync struct {

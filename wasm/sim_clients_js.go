@@ -5,6 +5,7 @@ package main
 import (
 	"github.com/shedsim/shedsim/sim"
 	"github.com/shedsim/shedsim/sim/report"
+	"github.com/shedsim/shedsim/wasm/markup"
 )
 
 // clientsPart is the client comparison (the page only): every client
@@ -32,7 +33,7 @@ func (p *clientsPart) render(v report.ClientView) {
 	clear(p.fluid)
 	for _, r := range v.Rows {
 		key := r.Client.String()
-		add(p.bars, shareRow("data-client", key, r.Title, r.Client == c.Client, loadBarHTML(r.AttemptsPerPerson, most), report.ClientBarText(c, r)))
+		add(p.bars, shareRow("data-client", key, r.Title, r.Client == c.Client, markup.LoadBarHTML(r.AttemptsPerPerson, most), report.ClientBarText(c, r)))
 		li := h("li", "data-client", key, r.Fluid)
 		if r.Client == c.Client {
 			li.Class().Add("chosen")
@@ -42,9 +43,9 @@ func (p *clientsPart) render(v report.ClientView) {
 	fill(p.table, renderClientTable(p.tableID, v.Rows, c.Client, false, report.SaleArrivals(c)))
 }
 
-// renderClientTable renders the client comparison (writeClientTable).
+// renderClientTable renders the client comparison (WriteClientTable).
 func renderClientTable(tableID string, rows []report.ClientRow, chosen sim.Client, placeholder bool, arrivals string) el {
-	var m markup
-	writeClientTable(&m, tableID, rows, chosen, placeholder, arrivals)
+	var m markup.Markup
+	markup.WriteClientTable(&m, tableID, rows, chosen, placeholder, arrivals)
 	return fromMarkup(&m)
 }

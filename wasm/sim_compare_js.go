@@ -8,7 +8,7 @@ import (
 )
 
 // comparePart is every policy side by side: the bars, and, where the
-// frame has them (writeResults), their heading, the table and the note
+// frame has them (WriteResults), their heading, the table and the note
 // under it. The chart widget has none of them.
 type comparePart struct {
 	title, bars, table, about el // each nil where the frame has none

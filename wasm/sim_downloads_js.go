@@ -2,7 +2,11 @@
 
 package main
 
-import "syscall/js"
+import (
+	"syscall/js"
+
+	"github.com/shedsim/shedsim/wasm/adapter"
+)
 
 // This file is the simulator's downloads: its results as CSV or JSON.
 
@@ -20,11 +24,11 @@ func (w *simWidget) download(format string) {
 	name := "shedsim-" + w.view.Config.Policy.String()
 	var text, typ string
 	if format == "csv" {
-		text, typ, name = ViewCSV(*w.view), "text/csv", name+".csv"
+		text, typ, name = adapter.ViewCSV(*w.view), "text/csv", name+".csv"
 	} else {
 		// Indented by JavaScript: marshal writes compact JSON only.
 		JSON := js.Global().Get("JSON")
-		text = JSON.Call("stringify", JSON.Call("parse", mustJSON(w.view)), nil, 2).String()
+		text = JSON.Call("stringify", JSON.Call("parse", adapter.MustJSON(w.view)), nil, 2).String()
 		text, typ, name = text+"\n", "application/json", name+".json"
 	}
 	saveFile(name, typ, text)

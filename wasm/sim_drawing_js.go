@@ -6,10 +6,11 @@ import (
 	"syscall/js"
 
 	"github.com/shedsim/shedsim/sim/report"
+	"github.com/shedsim/shedsim/wasm/markup"
 )
 
 // This file draws the chosen policy's run a step at a time, so that no
-// task on the page's main thread is long (issue 10): an hour's run is a
+// task on the page's main thread is long: an hour's run is a
 // chart of 360 windows, its table of 360 rows, the mechanism's three
 // charts and their three tables of 360 steps, some 10,000 elements, which
 // drawn in one task took hundreds of milliseconds at 4x CPU. Each step is
@@ -71,12 +72,12 @@ func (d *drawing) step() {
 // in steps queued on d, rowsPerStep a step, after the steps queued
 // already (the three tables of the mechanism, written in one step, would
 // otherwise be 180 rows in it). Row i is the sale's where
-// inSale[i] (writeRows). The table is aria-busy until its last row is
+// inSale[i] (WriteRows). The table is aria-busy until its last row is
 // written.
 func (d *drawing) longTable(box el, id, class, caption, label string, tab report.Table, inSale []bool) {
-	var m markup
-	writeTableHead(&m, id, class, caption, tab.Header)
-	m.raw("</tbody></table>")
+	var m markup.Markup
+	markup.WriteTableHead(&m, id, class, caption, tab.Header)
+	m.Raw("</tbody></table>")
 	r := &tableRows{table: fromMarkup(&m), rows: tab.Rows, inSale: inSale}
 	fill(box, tableWrap(label, r.table))
 	r.body = r.table.Underlying().Call("querySelector", "tbody") // not dom/v2's QuerySelector, whose wrapping of every element type is 700 KB
@@ -100,8 +101,8 @@ type tableRows struct {
 // step writes the next rowsPerStep rows.
 func (r *tableRows) step() {
 	to := min(r.next+rowsPerStep, len(r.rows))
-	var m markup
-	writeRows(&m, r.rows[r.next:to], r.inSale[r.next:to])
+	var m markup.Markup
+	markup.WriteRows(&m, r.rows[r.next:to], r.inSale[r.next:to])
 	r.body.Call("insertAdjacentHTML", "beforeend", m.String())
 	if r.next = to; to == len(r.rows) {
 		r.table.RemoveAttribute("aria-busy")

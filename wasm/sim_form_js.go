@@ -7,6 +7,8 @@ import (
 
 	"github.com/shedsim/shedsim/sim"
 	"github.com/shedsim/shedsim/sim/report"
+	"github.com/shedsim/shedsim/wasm/adapter"
+	"github.com/shedsim/shedsim/wasm/markup"
 )
 
 // simForm is the simulator's inputs: the page's whole form, a widget's
@@ -27,12 +29,12 @@ type simForm struct {
 }
 
 func newSimForm(w *widget, start sim.Config) *simForm {
-	return &simForm{w: w, startVals: ConfigStrings(start), byKey: map[string]*field{}}
+	return &simForm{w: w, startVals: adapter.ConfigStrings(start), byKey: map[string]*field{}}
 }
 
 // add renders one field of the form and records it.
-func (f *simForm) add(s fieldSpec, val string) *field {
-	return f.keep(f.w.formField(s, val, hasHint(s.Key)))
+func (f *simForm) add(s markup.FieldSpec, val string) *field {
+	return f.keep(f.w.formField(s, val, markup.HasHint(s.Key)))
 }
 
 // keep records a field of the form.
@@ -44,7 +46,7 @@ func (f *simForm) keep(fd *field) *field {
 
 // buildWidget builds a widget's controls, specs (see widgetControls);
 // none is no form.
-func (f *simForm) buildWidget(specs []fieldSpec, vals map[string]string) {
+func (f *simForm) buildWidget(specs []markup.FieldSpec, vals map[string]string) {
 	if len(specs) == 0 {
 		return
 	}
@@ -56,14 +58,14 @@ func (f *simForm) buildWidget(specs []fieldSpec, vals map[string]string) {
 	add(f.el, row)
 }
 
-// buildPage builds the simulator page's whole form, as writePageForm
+// buildPage builds the simulator page's whole form, as WritePageForm
 // writes it.
 func (f *simForm) buildPage(vals map[string]string) {
-	var m markup
-	writePageForm(&m, vals, nil, false)
+	var m markup.Markup
+	markup.WritePageForm(&m, vals, nil, false)
 	f.el = fromMarkup(&m)
-	for _, g := range simGroups {
-		for _, s := range g.fields {
+	for _, g := range markup.SimGroups {
+		for _, s := range g.Fields {
 			f.keep(adoptField(s, query(f.el, `[data-key="`+s.Key+`"]`)))
 		}
 	}
@@ -87,13 +89,13 @@ func (f *simForm) values() map[string]string {
 func (f *simForm) setValues(vals map[string]string) {
 	for _, fd := range f.fields {
 		v, ok := vals[fd.spec.Key]
-		if !ok && fd.spec.Key == seedsKey {
+		if !ok && fd.spec.Key == adapter.SeedsKey {
 			continue // a sample or an advice leaves the seeds as they are
 		}
 		if !ok {
 			v = f.startVals[fd.spec.Key]
 		}
-		keepChoice(fd.input, canonicalChoice(fd.spec.Key, v))
+		keepChoice(fd.input, adapter.CanonicalChoice(fd.spec.Key, v))
 	}
 }
 
@@ -102,7 +104,7 @@ func (f *simForm) setValues(vals map[string]string) {
 // p99, and which sample they are.
 func (f *simForm) show(v report.View) {
 	if fd := f.byKey["queue"]; fd != nil && fd.hint != nil {
-		fd.hint.SetTextContent(QueueHint(v))
+		fd.hint.SetTextContent(adapter.QueueHint(v))
 	}
 	// The service's three numbers and the capacity they give (rule 3a).
 	if fd := f.byKey["service_p99_ms"]; fd != nil && fd.hint != nil {

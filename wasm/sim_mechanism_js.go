@@ -2,7 +2,10 @@
 
 package main
 
-import "github.com/shedsim/shedsim/sim/report"
+import (
+	"github.com/shedsim/shedsim/sim/report"
+	"github.com/shedsim/shedsim/wasm/markup"
+)
 
 // mechanismPart is the page's mechanism: the chosen policy's series as the
 // charts the post argues from (report.MechanismCharts), each with its
@@ -47,37 +50,37 @@ func (p *mechanismPart) drawTables(d *drawing) {
 	}
 }
 
-// seriesSVG writes ch as SVG markup (stretchSVG): the sale shaded, the y
+// seriesSVG writes ch as SVG markup (StretchSVG): the sale shaded, the y
 // axis's grid, the marks (timeout, bound, capacity) dashed, the curves,
 // the axis's break if it has one, the time axis.
 func seriesSVG(id string, ch report.SeriesChart) el {
-	s := stretchSVG{w: ch.Width, h: ch.Height}
-	m := &s.shapes
+	s := markup.StretchSVG{W: ch.Width, H: ch.Height}
+	m := &s.Shapes
 	p := ch.Plot
-	writeRect(m, "plot-bg", p.X, p.Y, p.W, p.H)
+	markup.WriteRect(m, "plot-bg", p.X, p.Y, p.W, p.H)
 	if b := ch.Band; b.W > 0 {
-		writeRect(m, "sale", b.X, 0, b.W, b.Y+b.H)
+		markup.WriteRect(m, "sale", b.X, 0, b.W, b.Y+b.H)
 	}
-	s.yGrid(p, ch.YTicks)
+	s.YGrid(p, ch.YTicks)
 	for _, k := range ch.Marks {
-		writeLineMark(m, "mark "+k.Kind, p.X, p.X+p.W, k.Y, k.Y)
+		markup.WriteLineMark(m, "mark "+k.Kind, p.X, p.X+p.W, k.Y, k.Y)
 	}
 	for _, c := range ch.Curves {
-		m.elem("path", "class", "curve "+c.Kind, "d", c.Path)
+		m.Elem("path", "class", "curve "+c.Kind, "d", c.Path)
 	}
 	if b := ch.Break; b != (report.Span{}) {
 		// The axis's break: a gap across the plot, its edges slanted
 		// across the axis, the curves cut by it.
-		writeRect(m, "axis-break", p.X-8, b.From, p.W+8, b.To-b.From)
-		m.elem("path", "class", "break-mark", "d", "M"+svgNum(p.X-8)+" "+svgNum(b.From+2)+"L"+svgNum(p.X+8)+" "+svgNum(b.From-2)+
-			"M"+svgNum(p.X-8)+" "+svgNum(b.To+2)+"L"+svgNum(p.X+8)+" "+svgNum(b.To-2))
+		markup.WriteRect(m, "axis-break", p.X-8, b.From, p.W+8, b.To-b.From)
+		m.Elem("path", "class", "break-mark", "d", "M"+markup.SvgNum(p.X-8)+" "+markup.SvgNum(b.From+2)+"L"+markup.SvgNum(p.X+8)+" "+markup.SvgNum(b.From-2)+
+			"M"+markup.SvgNum(p.X-8)+" "+markup.SvgNum(b.To+2)+"L"+markup.SvgNum(p.X+8)+" "+markup.SvgNum(b.To-2))
 	}
-	s.xAxis(p, ch.XTicks)
+	s.XAxis(p, ch.XTicks)
 	if b := ch.Band; b.W > 0 {
-		writeRect(m, "sale-mark", b.X, p.Y+p.H+3, b.W, 4)
+		markup.WriteRect(m, "sale-mark", b.X, p.Y+p.H+3, b.W, 4)
 	}
-	var out markup
-	s.write(&out, "id", id, "class", "timeline series", "role", "img", "aria-label", ch.Sentence)
+	var out markup.Markup
+	s.Write(&out, "id", id, "class", "timeline series", "role", "img", "aria-label", ch.Sentence)
 	return fromMarkup(&out)
 }
 

@@ -5,9 +5,11 @@ package main
 import (
 	"github.com/shedsim/shedsim/sim"
 	"github.com/shedsim/shedsim/sim/report"
+	"github.com/shedsim/shedsim/wasm/adapter"
+	"github.com/shedsim/shedsim/wasm/markup"
 )
 
-// This file is the simulator's seeds control (issue 10, item 3): with
+// This file is the simulator's seeds control: with
 // more than one seed, every policy's bars and table show the mean and the
 // spread over seeds from the form's seed, as `shedsim --seeds N` prints
 // them. The runs go to the page's workers after everything else a
@@ -94,13 +96,13 @@ func (w *simWidget) progressSeeds() {
 	p := w.compare
 	p.showSeedsNote(v.Key, true)
 	if p.bars != nil {
-		var m markup
-		writeSeedBars(&m, v, c.Policy)
+		var m markup.Markup
+		markup.WriteSeedBars(&m, v, c.Policy)
 		fill(p.bars, fromMarkup(&m))
 	}
 	if p.table != nil {
-		var m markup
-		writeTable(&m, p.tableID, "compare seeds", v.Caption, "Every policy over seeds", "policy", v.Table, policyKeys, c.Policy.String(), false)
+		var m markup.Markup
+		markup.WriteTable(&m, p.tableID, "compare seeds", v.Caption, "Every policy over seeds", "policy", v.Table, adapter.PolicyKeys, c.Policy.String(), false)
 		fill(p.table, fromMarkup(&m))
 	}
 	if p.about != nil {

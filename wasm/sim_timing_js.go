@@ -2,6 +2,10 @@
 
 package main
 
+import (
+	"github.com/shedsim/shedsim/wasm/adapter"
+)
+
 // timings are the last recompute's, in milliseconds, for #timing: first,
 // the chosen policy run and drawn; build and draw, every policy's; step,
 // the longest of the tasks that run the other policies and draw them.
@@ -20,12 +24,12 @@ func (l timingLine) show(t timings, drawn, advised, clientsDone bool) {
 		return
 	}
 	text := "Your policy in " + f1(t.first) + " ms, run and drawn"
-	l.el.SetAttribute("data-first-ms", fnum(t.first))
+	l.el.SetAttribute("data-first-ms", adapter.Fnum(t.first))
 	if drawn {
 		text += "; every policy in " + f1(t.build) + " ms, drawn in " + f1(t.draw) + " ms, " + f1(t.step) + " ms at most at a time"
-		l.el.SetAttribute("data-build-ms", fnum(t.build))
-		l.el.SetAttribute("data-draw-ms", fnum(t.draw))
-		l.el.SetAttribute("data-step-ms", fnum(t.step))
+		l.el.SetAttribute("data-build-ms", adapter.Fnum(t.build))
+		l.el.SetAttribute("data-draw-ms", adapter.Fnum(t.draw))
+		l.el.SetAttribute("data-step-ms", adapter.Fnum(t.step))
 	} else {
 		l.el.RemoveAttribute("data-build-ms")
 		l.el.RemoveAttribute("data-draw-ms")
@@ -33,13 +37,13 @@ func (l timingLine) show(t timings, drawn, advised, clientsDone bool) {
 	}
 	if advised {
 		text += "; the advice in " + f1(t.advice) + " ms"
-		l.el.SetAttribute("data-advice-ms", fnum(t.advice))
+		l.el.SetAttribute("data-advice-ms", adapter.Fnum(t.advice))
 	} else {
 		l.el.RemoveAttribute("data-advice-ms")
 	}
 	if clientsDone {
 		text += "; the clients in " + f1(t.clients) + " ms"
-		l.el.SetAttribute("data-clients-ms", fnum(t.clients))
+		l.el.SetAttribute("data-clients-ms", adapter.Fnum(t.clients))
 	} else {
 		l.el.RemoveAttribute("data-clients-ms")
 	}

@@ -10,7 +10,8 @@
 // between its markers, so that the page reads before its engine arrives,
 // and the settings' and policies' generated copies into the files beside
 // it (generated.go).
-// Its adapter (adapter.go) is tested natively.
+// What it draws is package markup's, and what it answers package
+// adapter's; both are tested natively.
 package main
 
 import (

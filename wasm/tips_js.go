@@ -10,18 +10,20 @@ import (
 	"github.com/shedsim/shedsim/sim"
 	"github.com/shedsim/shedsim/sim/report"
 	"github.com/shedsim/shedsim/sim/sweep"
+	"github.com/shedsim/shedsim/wasm/adapter"
+	"github.com/shedsim/shedsim/wasm/markup"
 )
 
 // tipsWidget is "Where it tips": a sweep of one knob (a curve per policy)
 // or a map of two (a grid for one policy), on the tips page or as a
-// widget of kind "sweep" or "map". Its settings are read by tips.go; its
+// widget of kind "sweep" or "map". Its settings are read by adapter/tips.go; its
 // runs go to the page's workers, a setting (every seed of one value) a
 // job, and are drawn as they come back; what it draws is computed and
 // worded by sim/report, and written here as markup.
 type tipsWidget struct {
 	widget
 	page bool
-	kind string // tipsSweep or tipsMap
+	kind string // TipsSweep or TipsMap
 	// vals are the settings: the kind's own and every Config key.
 	vals     map[string]string
 	fields   []*field
@@ -51,15 +53,15 @@ func mountTips(host el, prefix string, page bool, kind string, attrs map[string]
 	if page {
 		w.kind = given["kind"]
 		if w.kind == "" {
-			w.kind = tipsSweep
+			w.kind = adapter.TipsSweep
 		}
 	}
-	if w.kind != tipsSweep && w.kind != tipsMap {
+	if w.kind != adapter.TipsSweep && w.kind != adapter.TipsMap {
 		w.fixed = "kind " + strconv.Quote(w.kind) + " is not one of this page's: use sweep (the default) or map."
-		w.kind = tipsSweep
+		w.kind = adapter.TipsSweep
 	}
-	w.vals = TipsValues(w.kind, given)
-	for _, p := range sampleProblem(given["sample"]) {
+	w.vals = adapter.TipsValues(w.kind, given)
+	for _, p := range adapter.SampleProblem(given["sample"]) {
 		w.fixed = strings.TrimSpace(w.fixed + " " + p.Field + ": " + p.Msg + ".")
 	}
 	w.draw = w.task(func() { w.drawDue = false; w.drawProgress() })
@@ -68,10 +70,10 @@ func mountTips(host el, prefix string, page bool, kind string, attrs map[string]
 		w.on(js.Global(), "popstate", func(js.Value) {
 			q := currentQuery()
 			w.kind = q["kind"]
-			if w.kind != tipsMap {
-				w.kind = tipsSweep
+			if w.kind != adapter.TipsMap {
+				w.kind = adapter.TipsSweep
 			}
-			w.vals = TipsValues(w.kind, q)
+			w.vals = adapter.TipsValues(w.kind, q)
 			w.committed = locationSearch()
 			w.build(attrs)
 		})
@@ -85,9 +87,9 @@ func (w *tipsWidget) build(attrs map[string]string) {
 	clear(w.host)
 	w.errBox, w.fields, w.key = nil, nil, ""
 	w.runs.cancel()
-	var fm, rm markup
-	specs := writeTipsForm(&fm, w.prefix, w.kind, w.vals, w.page)
-	writeTipsResults(&rm, w.prefix, w.kind)
+	var fm, rm markup.Markup
+	specs := markup.WriteTipsForm(&fm, w.prefix, w.kind, w.vals, w.page)
+	markup.WriteTipsResults(&rm, w.prefix, w.kind)
 	form, results := fromMarkup(&fm), fromMarkup(&rm)
 	boxes := form.Underlying().Call("querySelectorAll", ".field")
 	for i, s := range specs {
@@ -105,11 +107,11 @@ func (w *tipsWidget) build(attrs map[string]string) {
 		add(results, w.openPage.p)
 		build(w.host, results, form) // a post's widget: its results first
 		known := map[string]bool{}
-		for _, k := range append(tipsKeysOf(w.kind), ConfigKeys()...) {
+		for _, k := range append(adapter.TipsKeysOf(w.kind), adapter.ConfigKeys()...) {
 			known[k] = true
 		}
 		if bad := unknownAttrs(attrs, func(k string) bool { return known[k] }); len(bad) > 0 {
-			w.fixed = strings.TrimSpace(w.fixed + " Not settings of a " + w.kind + " (use " + strings.Join(tipsKeysOf(w.kind), ", ") +
+			w.fixed = strings.TrimSpace(w.fixed + " Not settings of a " + w.kind + " (use " + strings.Join(adapter.TipsKeysOf(w.kind), ", ") +
 				" and the simulator's): " + strings.Join(bad, ", ") + ".")
 		}
 		if bad := hideControls(form, attrs["controls"]); len(bad) > 0 {
@@ -120,10 +122,10 @@ func (w *tipsWidget) build(attrs map[string]string) {
 	w.onEl(form, "change", func(ev js.Value) {
 		if t := ev.Get("target"); t.Get("name").String() == "kind" {
 			was := w.read()
-			if w.kind = t.Get("value").String(); w.kind == tipsMap && was["policy"] == allPolicies {
+			if w.kind = t.Get("value").String(); w.kind == adapter.TipsMap && was["policy"] == adapter.AllPolicies {
 				delete(was, "policy") // a map is of one policy
 			}
-			w.vals = TipsValues(w.kind, was)
+			w.vals = adapter.TipsValues(w.kind, was)
 			w.build(attrs)
 			w.update(true)
 			return
@@ -137,7 +139,7 @@ func (w *tipsWidget) build(attrs map[string]string) {
 
 // read is the settings with the form's fields in.
 func (w *tipsWidget) read() map[string]string {
-	vals := TipsValues(w.kind, w.vals)
+	vals := adapter.TipsValues(w.kind, w.vals)
 	for _, f := range w.fields {
 		vals[f.spec.Key] = value(f.input)
 	}
@@ -148,7 +150,7 @@ func (w *tipsWidget) read() map[string]string {
 // runs do not depend on (every step sets them): the sweep's knob, the
 // map's two.
 func (w *tipsWidget) knobKeys() []string {
-	if w.kind == tipsMap {
+	if w.kind == adapter.TipsMap {
 		return []string{w.vals["x"], w.vals["y"]}
 	}
 	return []string{w.vals["knob"]}
@@ -157,17 +159,17 @@ func (w *tipsWidget) knobKeys() []string {
 // tipsKey is what the request of vals measures: every setting but the
 // knobs' own values in the base Config, which a click changes.
 func (w *tipsWidget) tipsKey() string {
-	v := TipsValues(w.kind, w.vals)
+	v := adapter.TipsValues(w.kind, w.vals)
 	for _, k := range w.knobKeys() {
 		v[k] = ""
 	}
-	return w.kind + "\x00" + valuesKey(append(tipsKeysOf(w.kind), ConfigKeys()...), v)
+	return w.kind + "\x00" + valuesKey(append(adapter.TipsKeysOf(w.kind), adapter.ConfigKeys()...), v)
 }
 
 func (w *tipsWidget) update(commit bool) {
 	w.debounce.stop()
 	w.vals = w.read()
-	q := TipsQuery(w.kind, w.vals)
+	q := adapter.TipsQuery(w.kind, w.vals)
 	if w.page {
 		w.syncURL(q, commit)
 	}
@@ -181,13 +183,13 @@ func (w *tipsWidget) update(commit bool) {
 // the runs of the last and sends the new one's; if only the knobs' own
 // values changed, it redraws what it has with them.
 func (w *tipsWidget) compute() {
-	var errs []FieldMsg
+	var errs []adapter.FieldMsg
 	var base sim.Config
-	if w.kind == tipsMap {
-		w.mapSpec, errs = MapFromStrings(w.vals)
+	if w.kind == adapter.TipsMap {
+		w.mapSpec, errs = adapter.MapFromStrings(w.vals)
 		base = w.mapSpec.Base
 	} else {
-		w.spec, errs = SweepFromStrings(w.vals)
+		w.spec, errs = adapter.SweepFromStrings(w.vals)
 		base = w.spec.Base
 	}
 	rest := markAll(w.fields, errs)
@@ -195,12 +197,12 @@ func (w *tipsWidget) compute() {
 		w.showError(strings.Join(rest, "; "))
 		showStale(w.results, w.stale, w.body, true, w.key != "")
 		w.status.SetTextContent("Not updated: " + firstProblem(w.fields, errs))
-		w.dispatch("shedsim:invalid", invalid(errs))
+		w.dispatch("shedsim:invalid", adapter.Invalid(errs))
 		return
 	}
 	w.showError("")
 	showStale(w.results, w.stale, w.body, false, true)
-	w.simLink.SetAttribute("href", "index.html"+encodeQuery(ConfigKeys(), ConfigStrings(base), defaults))
+	w.simLink.SetAttribute("href", "index.html"+adapter.EncodeQuery(adapter.ConfigKeys(), adapter.ConfigStrings(base), adapter.Defaults))
 	w.simLink.SetTextContent("Open this configuration in the simulator: " + w.nowLabel(base))
 	if key := w.tipsKey(); key != w.key {
 		w.key = key
@@ -228,7 +230,7 @@ func (w *tipsWidget) nowLabel(base sim.Config) string {
 func (w *tipsWidget) start() {
 	w.runs.cancel()
 	var err error
-	if w.kind == tipsMap {
+	if w.kind == adapter.TipsMap {
 		w.plan, err = w.mapSpec.Plan()
 	} else {
 		w.plan, err = w.spec.Plan()
@@ -268,20 +270,20 @@ func (w *tipsWidget) send() {
 		w.safely(func() { w.answer(i, args[0]) })
 		return nil
 	})
-	id = w.runs.pool.Call("measure", workerConfig(w.plan.Settings[i]), w.plan.Seeds, answer).Int()
+	id = w.runs.pool.Call("measure", adapter.WorkerConfig(w.plan.Settings[i]), w.plan.Seeds, answer).Int()
 	w.runs.pending[id] = answer
 }
 
 // answer takes setting i's Outcome from a worker.
 func (w *tipsWidget) answer(i int, v js.Value) {
-	out, err := decodeOutcome(v.String())
+	out, err := adapter.DecodeOutcome(v.String())
 	if err != nil {
 		panic(err) // the page validated the request: a refusal is a bug
 	}
 	w.outs[i] = out
 	w.done++
 	w.send()
-	if w.kind == tipsMap && w.cells.Truthy() {
+	if w.kind == adapter.TipsMap && w.cells.Truthy() {
 		w.colourCell(i)
 	} else if !w.drawDue {
 		w.drawDue = true
@@ -314,15 +316,15 @@ func (w *tipsWidget) drawProgress() {
 	if w.outs == nil {
 		return
 	}
-	if w.kind == tipsMap {
+	if w.kind == adapter.TipsMap {
 		m := w.mapSpec.Assemble(w.outs)
-		fill(w.figure, fromMarkup(mapMarkup(w.id("tips-chart"), report.Map(m))))
+		fill(w.figure, fromMarkup(markup.MapMarkup(w.id("tips-chart"), report.Map(m))))
 		w.cells = w.figure.Underlying().Call("querySelectorAll", "rect.cell")
 		w.sentence.SetTextContent(report.MapSentence(m))
 		return
 	}
 	sw := w.spec.Assemble(w.outs)
-	fill(w.figure, fromMarkup(sweepMarkup(w.id("tips-chart"), report.Sweep(sw), sw.Spec.Knob)))
+	fill(w.figure, fromMarkup(markup.SweepMarkup(w.id("tips-chart"), report.Sweep(sw), sw.Spec.Knob)))
 	w.sentence.SetTextContent(report.SweepSentence(sw))
 }
 
@@ -344,25 +346,25 @@ func (w *tipsWidget) finish() {
 	ms := now() - w.startMS
 	runs := report.Count(len(w.outs)*w.plan.Seeds) + " runs"
 	detail := w.drawTable()
-	if w.kind == tipsMap {
+	if w.kind == adapter.TipsMap {
 		w.status.SetTextContent(report.Count(len(w.outs)) + " cells, " + runs + ", in " + w.workers() + ".")
-		w.dispatch("shedsim:map", `{"map":`+detail+`,"ms":`+fnum(ms)+`}`)
+		w.dispatch("shedsim:map", `{"map":`+detail+`,"ms":`+adapter.Fnum(ms)+`}`)
 		return
 	}
 	w.status.SetTextContent(report.Count(len(w.outs)) + " settings, " + runs + ", in " + w.workers() + ".")
-	w.dispatch("shedsim:sweep", `{"sweep":`+detail+`,"ms":`+fnum(ms)+`}`)
+	w.dispatch("shedsim:sweep", `{"sweep":`+detail+`,"ms":`+adapter.Fnum(ms)+`}`)
 }
 
 // drawTable draws the table of what was measured, and returns it as JSON.
 func (w *tipsWidget) drawTable() string {
-	if w.kind == tipsMap {
+	if w.kind == adapter.TipsMap {
 		m := w.mapSpec.Assemble(w.outs)
-		fill(w.tableBox, fromMarkup(mapTableMarkup(w.id("tips-table"), m)))
-		return mustJSON(m)
+		fill(w.tableBox, fromMarkup(markup.MapTableMarkup(w.id("tips-table"), m)))
+		return adapter.MustJSON(m)
 	}
 	sw := w.spec.Assemble(w.outs)
-	fill(w.tableBox, fromMarkup(sweepTableMarkup(w.id("tips-table"), sw)))
-	return mustJSON(sw)
+	fill(w.tableBox, fromMarkup(markup.SweepTableMarkup(w.id("tips-table"), sw)))
+	return adapter.MustJSON(sw)
 }
 
 // setFrom sets the knobs to the values of the point, cell or button
@@ -375,7 +377,7 @@ func (w *tipsWidget) setFrom(target js.Value) bool {
 	}
 	keys := w.knobKeys()
 	sets := []string{t.Call("getAttribute", "data-set").String()}
-	if w.kind == tipsMap {
+	if w.kind == adapter.TipsMap {
 		sets = []string{t.Call("getAttribute", "data-set-x").String(), t.Call("getAttribute", "data-set-y").String()}
 	}
 	for i, k := range keys {

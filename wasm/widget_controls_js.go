@@ -5,28 +5,31 @@ package main
 import (
 	"strconv"
 	"strings"
+
+	"github.com/shedsim/shedsim/wasm/adapter"
+	"github.com/shedsim/shedsim/wasm/markup"
 )
 
 // widgetControls reads a simulator widget's controls attribute: "none",
 // "all" (every setting, in the page's order), or settings' names apart by
 // spaces or commas, such as "retries sale_rps". Absent, kind "simulator"
-// shows compactFields, "full" (the whole simulator) all, and the other
+// shows CompactFields, "full" (the whole simulator) all, and the other
 // kinds ("compare", "chart") none. The
 // problem, if any, names what is wrong; the names that are fine are kept.
-func widgetControls(kind, attr string) (specs []fieldSpec, problem string) {
+func widgetControls(kind, attr string) (specs []markup.FieldSpec, problem string) {
 	names := strings.FieldsFunc(attr, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' || r == '\n' })
 	if len(names) == 0 && kind == "full" {
 		names = []string{"all"}
 	}
 	switch {
 	case len(names) == 0 && kind == "simulator":
-		return compactFields, ""
+		return markup.CompactFields, ""
 	case len(names) == 0, len(names) == 1 && names[0] == "none":
 		return nil, ""
 	case len(names) == 1 && names[0] == "all":
-		for _, g := range simGroups {
-			for _, s := range g.fields {
-				if s.Key != seedsKey || kind != "chart" { // a chart draws one run
+		for _, g := range markup.SimGroups {
+			for _, s := range g.Fields {
+				if s.Key != adapter.SeedsKey || kind != "chart" { // a chart draws one run
 					specs = append(specs, s)
 				}
 			}
@@ -35,11 +38,11 @@ func widgetControls(kind, attr string) (specs []fieldSpec, problem string) {
 	}
 	var bad []string
 	for _, n := range names {
-		if _, ok := fieldByKey(n); !ok && (n != seedsKey || kind == "chart") { // a chart draws one run
+		if _, ok := adapter.FieldByKey(n); !ok && (n != adapter.SeedsKey || kind == "chart") { // a chart draws one run
 			bad = append(bad, strconv.Quote(n))
 			continue
 		}
-		specs = append(specs, specOf(n))
+		specs = append(specs, markup.SpecOf(n))
 	}
 	if len(bad) > 0 {
 		problem = strings.Join(bad, ", ") + " is not a setting: use none, all, or settings' names such as \"retries sale_rps\""
@@ -70,16 +73,16 @@ type openLink struct {
 }
 
 func newOpenLink(w *widget, base, page, text string) *openLink {
-	var m markup
-	writeOpenLink(&m, w.id("open-full"), base+page, text)
+	var m markup.Markup
+	markup.WriteOpenLink(&m, w.id("open-full"), base+page, text)
 	return adoptOpenLink(fromMarkup(&m), base+page)
 }
 
-// adoptOpenLink is the link writeOpenLink wrote, p, to page.
+// adoptOpenLink is the link WriteOpenLink wrote, p, to page.
 func adoptOpenLink(p el, page string) *openLink {
 	return &openLink{p: p, a: firstChild(p), page: page}
 }
 
-// to points the link at the page with query (encodeQuery's, "" or
+// to points the link at the page with query (EncodeQuery's, "" or
 // "?...").
 func (l *openLink) to(query string) { l.a.SetAttribute("href", l.page+query) }

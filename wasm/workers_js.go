@@ -6,6 +6,7 @@ import (
 	"syscall/js"
 
 	"github.com/shedsim/shedsim/sim"
+	"github.com/shedsim/shedsim/wasm/adapter"
 )
 
 // runs are a widget's runs of the engine in the page's workers
@@ -24,7 +25,7 @@ type runs struct {
 // safely, unless the run is cancelled first. Unless whole, the Result
 // comes without its Windows (only a chart over time needs them): a
 // comparison's run is then a few hundred bytes of JSON to decode here;
-// whole, the Windows come as float64s beside it (runParts).
+// whole, the Windows come as float64s beside it (RunParts).
 func (rs *runs) start(w *widget, c sim.Config, whole bool, done func(sim.Result)) {
 	rs.send(w, c, whole, false, done)
 }
@@ -45,14 +46,14 @@ func (rs *runs) send(w *widget, c sim.Config, whole, later bool, done func(sim.R
 		answer.Release()
 		delete(rs.pending, id)
 		w.safely(func() {
-			r, err := decodeRun(args[0].String(), c)
+			r, err := adapter.DecodeRun(args[0].String(), c)
 			if err != nil {
 				panic(err) // the page validated c: a refusal is a bug
 			}
 			if whole {
 				b := make([]byte, args[1].Get("length").Int())
 				js.CopyBytesToGo(b, args[1])
-				if err = readParts(&r, b); err != nil {
+				if err = adapter.ReadParts(&r, b); err != nil {
 					panic(err)
 				}
 			}
@@ -60,7 +61,7 @@ func (rs *runs) send(w *widget, c sim.Config, whole, later bool, done func(sim.R
 		})
 		return nil
 	})
-	id = rs.pool.Call("run", workerConfig(c), whole, answer, later).Int()
+	id = rs.pool.Call("run", adapter.WorkerConfig(c), whole, answer, later).Int()
 	rs.pending[id] = answer
 }
 

@@ -159,7 +159,7 @@ func TestPrerendered(t *testing.T) {
 		require.NoError(t, json.Unmarshal([]byte(eval[string](tb, prerenderedParts)), &before))
 		for k, want := range engine {
 			assert.Equal(t, want, before[k], "%s: the prerendered markup is not what the engine draws: run go run ./wasm -prerender site/index.html "+
-				"(the results' frame, which both write, is wasm/frame.go's writeResults)", k)
+				"(the results' frame, which both write, is wasm/markup/frame.go's writeResults)", k)
 		}
 		held.waitHeld()
 

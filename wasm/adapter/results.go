@@ -1,4 +1,4 @@
-package main
+package adapter
 
 import (
 	"encoding/json"
@@ -10,10 +10,10 @@ import (
 	"github.com/shedsim/shedsim/sim"
 )
 
-// workerConfigOf reads the Config in configJSON, as workerConfig writes
+// workerConfigOf reads the Config in configJSON, as WorkerConfig writes
 // it: what the page sends its workers, having validated it for the form
 // already. It is read as sim.Config's JSON (json.Unmarshal), from the zero
-// Config, and must be exactly what workerConfig writes for the Config it
+// Config, and must be exactly what WorkerConfig writes for the Config it
 // reads: so a key no Config has, a key misspelt or in another case, and a
 // key left out that is not an omitempty zero are each refused, not run as
 // a zero (a json.Decoder that refuses unknown keys cost the page's module
@@ -26,11 +26,11 @@ func workerConfigOf(configJSON string) (sim.Config, error) {
 	if err := json.Unmarshal([]byte(configJSON), &c); err != nil {
 		return sim.Config{}, errors.New("the page sent a worker a Config that does not decode: " + err.Error())
 	}
-	if workerConfig(c) != configJSON {
+	if WorkerConfig(c) != configJSON {
 		return sim.Config{}, errors.New("the page sent a worker a Config that is not as workerConfig writes it (a key unknown, misspelt or left out): " +
 			"runTotals, runParts and runOutcome are the page's own; use shedsim.run for a configuration of your own")
 	}
-	errs := simErrors(c.Validate(), nil)
+	errs := SimErrors(c.Validate(), nil)
 	if len(errs) == 0 {
 		if e := budget(c, 1); e != nil {
 			errs = append(errs, *e)
@@ -51,45 +51,45 @@ func runConfig(configJSON string) (sim.Result, error) {
 	return sim.Run(c)
 }
 
-// workerConfig is c as the page sends it to its workers (runConfig):
+// WorkerConfig is c as the page sends it to its workers (runConfig):
 // sim.Config's own JSON, which the page writes on its main thread for
 // every run, a tenth of the time that every field as a string in a map
 // took (BenchmarkWorkerConfig).
-func workerConfig(c sim.Config) string { return mustJSON(c) }
+func WorkerConfig(c sim.Config) string { return MustJSON(c) }
 
-// runTotals is a worker's answer for a run the page only compares: the
+// RunTotals is a worker's answer for a run the page only compares: the
 // Result of runConfig without its Windows (null), as JSON, or {"error"}.
-func runTotals(configJSON string) string {
-	totals, _ := runParts(configJSON)
+func RunTotals(configJSON string) string {
+	totals, _ := RunParts(configJSON)
 	return totals
 }
 
-// runParts is a worker's answer for the chosen policy's run: runConfig's
+// RunParts is a worker's answer for the chosen policy's run: runConfig's
 // Result in two parts, without its Windows as JSON and the Windows as
 // windowsBytes; or {"error"} and nil.
-func runParts(configJSON string) (totals string, windows []byte) {
+func RunParts(configJSON string) (totals string, windows []byte) {
 	r, err := runConfig(configJSON)
 	if err != nil {
-		return fail(err.Error()), nil
+		return Fail(err.Error()), nil
 	}
 	windows = windowsBytes(r.Windows)
 	r.Windows = nil
 	if r.Series != nil {
 		// The series' points go as float64s too, after the windows and
 		// their count, so that the page does not read thousands of them
-		// out of the parsed JSON one field at a time (readParts).
+		// out of the parsed JSON one field at a time (ReadParts).
 		windows = append(numbersBytes([]float64{float64(len(windows) / (windowNumbers * 8))}), windows...)
 		windows = append(windows, numbersBytes(r.Series.Points)...)
 		series := *r.Series
 		series.Points = nil
 		r.Series = &series
 	}
-	return mustJSON(r), windows
+	return MustJSON(r), windows
 }
 
-// readParts reads runParts' bytes into r, whose totals are read: its
+// ReadParts reads RunParts' bytes into r, whose totals are read: its
 // Windows and, when r has a series, its points.
-func readParts(r *sim.Result, b []byte) (err error) {
+func ReadParts(r *sim.Result, b []byte) (err error) {
 	if r.Series == nil {
 		r.Windows, err = readWindows(b)
 		return err
@@ -111,7 +111,7 @@ func readParts(r *sim.Result, b []byte) (err error) {
 	return readNumbers(b[end:], &r.Series.Points)
 }
 
-// decodeRun reads a worker's answer for the Config sent: a sim.Result, as
+// DecodeRun reads a worker's answer for the Config sent: a sim.Result, as
 // json.Marshal writes it, or {"errors"} or {"error"} for a Config that
 // should not have reached it. The page validates every Config before it
 // sends it, so either of those is a bug, returned as an error. One
@@ -119,7 +119,7 @@ func readParts(r *sim.Result, b []byte) (err error) {
 // errors. The Result's Config, which is the one sent (sim.Run keeps it
 // as given), is not decoded but set from sent: it is half the answer, and
 // the page decodes every run's answer on its main thread.
-func decodeRun(data string, sent sim.Config) (sim.Result, error) {
+func DecodeRun(data string, sent sim.Config) (sim.Result, error) {
 	var answer struct {
 		sim.Result
 		Config json.RawMessage `json:"config"` // not read: sent

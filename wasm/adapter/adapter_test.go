@@ -1,4 +1,4 @@
-package main
+package adapter
 
 import (
 	"encoding/json"
@@ -257,7 +257,7 @@ func TestPanicRecovery(t *testing.T) {
 		}},
 		{"a value JSON cannot hold panics in mustJSON and is caught", func() (out string) {
 			defer guard(&out)
-			return mustJSON(math.NaN())
+			return MustJSON(math.NaN())
 		}},
 	}
 	for _, tt := range tests {
@@ -275,7 +275,7 @@ func TestLab(t *testing.T) {
 	var list struct {
 		Lab []LabEntry `json:"lab"`
 	}
-	require.NoError(t, json.Unmarshal([]byte(labListJSON()), &list))
+	require.NoError(t, json.Unmarshal([]byte(LabListJSON()), &list))
 	require.Len(t, list.Lab, 162, "the lab has 162 combinations")
 	for i, e := range list.Lab {
 		c := e.Config
@@ -394,7 +394,7 @@ func TestSmallAnswers(t *testing.T) {
 		PageBudget int        `json:"page_budget"`
 		Keys       []string   `json:"keys"`
 	}
-	require.NoError(t, json.Unmarshal([]byte(defaultsJSON()), &d))
+	require.NoError(t, json.Unmarshal([]byte(DefaultsJSON()), &d))
 	assert.Equal(t, sim.DefaultConfig(), d.Config, "defaults carry the default config")
 	assert.Equal(t, PageBudget, d.PageBudget)
 	assert.Equal(t, ConfigKeys(), d.Keys)
@@ -402,7 +402,7 @@ func TestSmallAnswers(t *testing.T) {
 	var s struct {
 		Samples []sim.Sample `json:"samples"`
 	}
-	require.NoError(t, json.Unmarshal([]byte(samplesJSON()), &s))
+	require.NoError(t, json.Unmarshal([]byte(SamplesJSON()), &s))
 	assert.Equal(t, sim.Samples(), s.Samples, "every sample, in order")
 }
 
@@ -440,7 +440,7 @@ func TestViewCSVAndQueueHint(t *testing.T) {
 
 func TestPageBudgetCoversTheLabAndSamples(t *testing.T) {
 	for _, s := range sim.Samples() {
-		assert.Nil(t, budget(s.Config, viewRuns), "sample %s must fit the page", s.Key)
+		assert.Nil(t, budget(s.Config, ViewRuns), "sample %s must fit the page", s.Key)
 	}
 	for i, c := range sim.Lab() {
 		assert.Nil(t, budget(c, 1), "lab run %d must fit the page", i)
@@ -584,11 +584,11 @@ func TestSharesTakePercentages(t *testing.T) {
 }
 
 func TestCanonicalChoice(t *testing.T) {
-	assert.Equal(t, "bounded", canonicalChoice("policy", " Bounded "), "the engine reads any case: so does the menu")
-	assert.Equal(t, "retry-after", canonicalChoice("client", "Retry-After"))
-	assert.Equal(t, "nope", canonicalChoice("policy", "nope"), "what is no policy stays as typed, to be marked")
-	assert.Equal(t, "skip", canonicalChoice("limit_queue", "SKIP"), "every menu's choices come from its setting")
-	assert.Equal(t, "Bounded", canonicalChoice("workers", "Bounded"), "other fields are left alone")
+	assert.Equal(t, "bounded", CanonicalChoice("policy", " Bounded "), "the engine reads any case: so does the menu")
+	assert.Equal(t, "retry-after", CanonicalChoice("client", "Retry-After"))
+	assert.Equal(t, "nope", CanonicalChoice("policy", "nope"), "what is no policy stays as typed, to be marked")
+	assert.Equal(t, "skip", CanonicalChoice("limit_queue", "SKIP"), "every menu's choices come from its setting")
+	assert.Equal(t, "Bounded", CanonicalChoice("workers", "Bounded"), "other fields are left alone")
 }
 
 // TestPercentMessages: a share typed as a percentage is told off in
@@ -609,9 +609,9 @@ func TestPercentMessages(t *testing.T) {
 // TestPlanDefaults: the planner's form starts from plan.DefaultInput, its
 // own example, as the post gives it.
 func TestPlanDefaults(t *testing.T) {
-	assert.Equal(t, map[string]string{"rate_rps": "120", "service_ms": "45", "target": "5%", "limit_ms": "0", "patience_ms": "0", "abandon_target": "0"}, planDefaults)
-	assert.Equal(t, []string{"rate_rps", "service_ms", "target", "limit_ms", "patience_ms", "abandon_target"}, planKeys)
-	in, errs := PlanFromStrings(planDefaults)
+	assert.Equal(t, map[string]string{"rate_rps": "120", "service_ms": "45", "target": "5%", "limit_ms": "0", "patience_ms": "0", "abandon_target": "0"}, PlanDefaults)
+	assert.Equal(t, []string{"rate_rps", "service_ms", "target", "limit_ms", "patience_ms", "abandon_target"}, PlanKeys)
+	in, errs := PlanFromStrings(PlanDefaults)
 	require.Empty(t, errs)
 	assert.Equal(t, plan.DefaultInput(), in)
 }
@@ -623,9 +623,9 @@ func TestPlanDefaults(t *testing.T) {
 // stays small whatever the input's size. (The time such input takes is in
 // BenchmarkHostileInput: tests are not timed.)
 func TestJSAPIRefusesWhatItCannotRead(t *testing.T) {
-	circular := jsObject{"workers": 8.0}
+	circular := JsObject{"workers": 8.0}
 	circular["self"] = circular
-	many, tooMany := jsObject{}, jsObject{}
+	many, tooMany := JsObject{}, JsObject{}
 	var manyJSON strings.Builder
 	manyJSON.WriteString("{")
 	for i := range 80_000 {
@@ -643,8 +643,8 @@ func TestJSAPIRefusesWhatItCannotRead(t *testing.T) {
 		manyJSON.WriteString(`"` + k + `":1`)
 	}
 	manyJSON.WriteString("}")
-	view := func(v any) string { return viewOf(readJS(fakeJS{v})) }
-	run := func(v any) string { return runOf(readJS(fakeJS{v})) }
+	view := func(v any) string { return ViewOf(ReadJS(FakeJS{v})) }
+	run := func(v any) string { return RunOf(ReadJS(FakeJS{v})) }
 	cases := []struct {
 		reason string
 		answer func() string
@@ -652,21 +652,21 @@ func TestJSAPIRefusesWhatItCannotRead(t *testing.T) {
 		want   string // a part of its message
 		most   int    // the most bytes the answer may take
 	}{
-		{"NaN is refused, not the default", func() string { return run(jsObject{"sale_rps": math.NaN()}) },
+		{"NaN is refused, not the default", func() string { return run(JsObject{"sale_rps": math.NaN()}) },
 			"sale_rps", "NaN is not a number: use a number from 0 to 1,000,000 per second", 300},
-		{"Infinity is refused", func() string { return run(jsObject{"timeout_ms": math.Inf(1)}) },
+		{"Infinity is refused", func() string { return run(JsObject{"timeout_ms": math.Inf(1)}) },
 			"timeout_ms", "is not a finite number: use a number above 0", 300},
-		{"NaN workers", func() string { return view(jsObject{"workers": math.NaN()}) }, "workers", "NaN is not a whole number", 300},
-		{"a huge whole number is named as given", func() string { return run(jsObject{"workers": 1e308}) },
+		{"NaN workers", func() string { return view(JsObject{"workers": math.NaN()}) }, "workers", "NaN is not a whole number", 300},
+		{"a huge whole number is named as given", func() string { return run(JsObject{"workers": 1e308}) },
 			"workers", "1e+308 is out of range: use a whole number from 1 to 100,000", 300},
 		{"and in JSON as typed", func() string { return runJSON(`{"workers": 1e308}`) }, "workers", "1e308 is out of range", 300},
 		{"a circular object is read, not stringified", func() string { return run(circular) },
 			"self", "is not a setting of the simulator", 1000},
-		{"a circular value is named", func() string { return run(jsObject{"workers": circular}) },
+		{"a circular value is named", func() string { return run(JsObject{"workers": circular}) },
 			"workers", "an object is not a number or a string", 300},
-		{"a getter that throws", func() string { return run(jsObject{"workers": jsThrows("boom")}) },
+		{"a getter that throws", func() string { return run(JsObject{"workers": jsThrows("boom")}) },
 			"workers", "reading it threw boom", 300},
-		{"a function value", func() string { return run(jsObject{"workers": jsFunc{}}) }, "workers", "a function is not a number or a string", 300},
+		{"a function value", func() string { return run(JsObject{"workers": jsFunc{}}) }, "workers", "a function is not a number or a string", 300},
 		{"true is not a config", func() string { return view(true) }, "", "the input is a boolean: give an object", 300},
 		{"a function is not a config", func() string { return view(jsFunc{}) }, "", "the input is a function", 300},
 		{"an array is not a config", func() string { return view([]any{1.0}) }, "", "the input is an array", 300},
@@ -676,23 +676,23 @@ func TestJSAPIRefusesWhatItCannotRead(t *testing.T) {
 		{"80,000 keys are refused by their count, none read (issue 27, item 1: they took 31 s)", func() string { return view(tooMany) },
 			"", "the input has 80,000 keys, more than any configuration needs: give at most 1000", 300},
 		{"and as JSON", func() string { return viewJSON(manyJSON.String()) }, "unknown_key_00000", "shedsim.defaults().keys lists every setting", 2500},
-		{"a 300 MB value is quoted by its first characters", func() string { return run(jsObject{"policy": jsLong(300_000_000)}) },
+		{"a 300 MB value is quoted by its first characters", func() string { return run(JsObject{"policy": JsLong(300_000_000)}) },
 			"policy", `"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"… (300,000,000 characters) is too long to be a setting`, 400},
-		{"a 300 MB number", func() string { return run(jsObject{"workers": jsLong(300_000_000)}) }, "workers", "(300,000,000 characters) is too long", 400},
-		{"a 300 MB key", func() string { return run(jsObject{strings.Repeat("k", 1000): 1.0}) }, `"kkkkkkkkkk`, "is not a setting", 1000},
-		{"300 MB of JSON is refused by its length", func() string { return viewOf(readJS(fakeJS{jsLong(300_000_000)})) },
+		{"a 300 MB number", func() string { return run(JsObject{"workers": JsLong(300_000_000)}) }, "workers", "(300,000,000 characters) is too long", 400},
+		{"a 300 MB key", func() string { return run(JsObject{strings.Repeat("k", 1000): 1.0}) }, `"kkkkkkkkkk`, "is not a setting", 1000},
+		{"300 MB of JSON is refused by its length", func() string { return ViewOf(ReadJS(FakeJS{JsLong(300_000_000)})) },
 			"", "the input is 300,000,000 characters of JSON, more than any configuration needs", 300},
 		{"a long bad value in JSON is not echoed", func() string { return runJSON(`{"policy":"` + strings.Repeat("y", 100_000) + `"}`) },
 			"policy", "(100,000 characters) is too long", 400},
-		{"a BigInt is refused, named by its key (issue 27, item 1: 10n was read as 10)", func() string { return run(jsObject{"workers": jsBigInt("10")}) },
+		{"a BigInt is refused, named by its key (issue 27, item 1: 10n was read as 10)", func() string { return run(JsObject{"workers": jsBigInt("10")}) },
 			"workers", "a BigInt is not a number or a string: give a Number, such as 8 rather than 8n", 300},
-		{"a huge BigInt too", func() string { return run(jsObject{"workers": jsBigInt("1000000000000000000000")}) },
+		{"a huge BigInt too", func() string { return run(JsObject{"workers": jsBigInt("1000000000000000000000")}) },
 			"workers", "a BigInt is not a number or a string", 300},
-		{"a client setting that counts for nothing", func() string { return run(jsObject{"retries": 3.0, "budget_tokens": 1.0}) },
+		{"a client setting that counts for nothing", func() string { return run(JsObject{"retries": 3.0, "budget_tokens": 1.0}) },
 			"budget_tokens", "needs client budget (the client is fixed)", 300},
-		{"a queue bound for a run without one", func() string { return run(jsObject{"queue": 10.0}) },
+		{"a queue bound for a run without one", func() string { return run(JsObject{"queue": 10.0}) },
 			"queue", "needs policy bounded or policy priority", 300},
-		{"the planner's unknown keys too", func() string { return planOf(readJS(fakeJS{many})) }, "unknown_key_00000", "is not a setting of the planner", 2500},
+		{"the planner's unknown keys too", func() string { return PlanOf(ReadJS(FakeJS{many})) }, "unknown_key_00000", "is not a setting of the planner", 2500},
 	}
 	for _, tc := range cases {
 		t.Run(tc.reason, func(t *testing.T) {
@@ -710,7 +710,7 @@ func TestJSAPIRefusesWhatItCannotRead(t *testing.T) {
 				assert.True(t, strings.HasPrefix(a.Errors[0].Field, tc.field), "%s: the first error is %q's: %s", tc.reason, tc.field, out)
 				assert.Contains(t, a.Errors[0].Msg, tc.want, tc.reason)
 			}
-			assert.LessOrEqual(t, len(out), tc.most, "%s: the answer is small: %s", tc.reason, prefix(out, 500))
+			assert.LessOrEqual(t, len(out), tc.most, "%s: the answer is small: %s", tc.reason, Prefix(out, 500))
 			assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(64<<20), "%s: reading it allocates little, whatever its size", tc.reason)
 		})
 	}
@@ -722,15 +722,15 @@ func TestJSAPIRefusesWhatItCannotRead(t *testing.T) {
 
 	// Undefined and null keep the default.
 	var r sim.Result
-	require.NoError(t, json.Unmarshal([]byte(run(jsObject{"workers": 13.0, "seed": nil, "retries": jsNull})), &r))
+	require.NoError(t, json.Unmarshal([]byte(run(JsObject{"workers": 13.0, "seed": nil, "retries": jsNull})), &r))
 	assert.Equal(t, 13, r.Config.Workers)
 	assert.Equal(t, sim.DefaultConfig().Seed, r.Config.Seed)
 	// Nothing, undefined and null are every default.
 	assert.Equal(t, runJSON(`{}`), run(nil))
 	assert.Equal(t, runJSON(`{}`), run(jsNull))
 	// A client setting counts where its client runs.
-	assert.Nil(t, decode(t, clientsOf(readJS(fakeJS{jsObject{"retries": 3.0, "budget_tokens": 1.0}}))).Errors, "the comparison of clients runs the budget")
-	assert.Nil(t, decode(t, view(jsObject{"queue": 10.0})).Errors, "the view runs every policy")
+	assert.Nil(t, decode(t, ClientsOf(ReadJS(FakeJS{JsObject{"retries": 3.0, "budget_tokens": 1.0}}))).Errors, "the comparison of clients runs the budget")
+	assert.Nil(t, decode(t, view(JsObject{"queue": 10.0})).Errors, "the view runs every policy")
 }
 
 // TestLabIndexIsAWholeNumber: shedsim.lab reads its index as a whole
@@ -751,21 +751,21 @@ func TestLabIndexIsAWholeNumber(t *testing.T) {
 		{"out of range", 162.0, -1, "162 is out of range"},
 		{"true", true, -1, "true is not a number or a string"},
 		{"nothing", nil, -1, "is missing: give the index of a lab run"},
-		{"an object", jsObject{}, -1, "an object is not a number or a string"},
+		{"an object", JsObject{}, -1, "an object is not a number or a string"},
 	}
 	for _, tc := range cases {
-		out := labOf(fakeJS{tc.arg})
+		out := LabOf(FakeJS{tc.arg})
 		var l struct {
 			Index  *int       `json:"index"`
 			Errors []FieldMsg `json:"errors"`
 		}
 		require.NoError(t, json.Unmarshal([]byte(out), &l), tc.reason)
 		if tc.index >= 0 {
-			require.NotNil(t, l.Index, "%s: %s", tc.reason, prefix(out, 300))
+			require.NotNil(t, l.Index, "%s: %s", tc.reason, Prefix(out, 300))
 			assert.Equal(t, tc.index, *l.Index, tc.reason)
 			continue
 		}
-		require.Len(t, l.Errors, 1, "%s: %s", tc.reason, prefix(out, 300))
+		require.Len(t, l.Errors, 1, "%s: %s", tc.reason, Prefix(out, 300))
 		assert.Equal(t, "index", l.Errors[0].Field, tc.reason)
 		assert.Contains(t, l.Errors[0].Msg, tc.want, tc.reason)
 	}
@@ -803,7 +803,7 @@ func TestWholeConfigReadsBack(t *testing.T) {
 		require.NoError(t, err)
 		out := runJSON(string(in))
 		var r sim.Result
-		require.NoError(t, json.Unmarshal([]byte(out), &r), prefix(out, 300))
+		require.NoError(t, json.Unmarshal([]byte(out), &r), Prefix(out, 300))
 		assert.Equal(t, c, r.Config)
 	}
 	a := decode(t, runJSON(`{"policy":"bounded","codel_target_ms":5,"codel_interval_ms":7}`))

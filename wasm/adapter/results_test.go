@@ -1,4 +1,4 @@
-package main
+package adapter
 
 import (
 	"encoding/json"
@@ -25,11 +25,11 @@ func TestDecodeRunIsTheRun(t *testing.T) {
 	for _, c := range cases {
 		want, err := sim.Run(c)
 		require.NoError(t, err)
-		answer := runJSON(mustJSON(c))
-		got, err := decodeRun(answer, c)
+		answer := runJSON(MustJSON(c))
+		got, err := DecodeRun(answer, c)
 		require.NoError(t, err)
 		assert.Equal(t, want, got, "%+v", c)
-		// decodeRun takes the Config sent for the answer's, unread: they
+		// DecodeRun takes the Config sent for the answer's, unread: they
 		// are the same.
 		var whole sim.Result
 		require.NoError(t, json.Unmarshal([]byte(answer), &whole))
@@ -44,7 +44,7 @@ func TestDecodeRunNamesTheFailure(t *testing.T) {
 		{"not JSON at all", `Result`, "not JSON"},
 	}
 	for _, tc := range cases {
-		_, err := decodeRun(tc.answer, sim.DefaultConfig())
+		_, err := DecodeRun(tc.answer, sim.DefaultConfig())
 		require.Error(t, err, tc.reason)
 		assert.Contains(t, err.Error(), tc.want, tc.reason)
 	}
@@ -56,26 +56,26 @@ func TestRunTotalsIsTheRunWithoutWindows(t *testing.T) {
 	want, err := sim.Run(c)
 	require.NoError(t, err)
 	want.Windows = nil
-	got, err := decodeRun(runTotals(workerConfig(c)), c)
+	got, err := DecodeRun(RunTotals(WorkerConfig(c)), c)
 	require.NoError(t, err)
 	assert.Equal(t, want, got)
-	assert.Contains(t, runTotals(`{"workers":0}`), `"error"`, "a Config sim.Run refuses is an error")
-	assert.Contains(t, runTotals(`{"workers":`), `"error"`, "so is one that does not decode")
-	// Nothing but workerConfig's own writing is run: not a key no Config
+	assert.Contains(t, RunTotals(`{"workers":0}`), `"error"`, "a Config sim.Run refuses is an error")
+	assert.Contains(t, RunTotals(`{"workers":`), `"error"`, "so is one that does not decode")
+	// Nothing but WorkerConfig's own writing is run: not a key no Config
 	// has, nor one in another case, nor a Config with a key left out,
 	// each of which json.Unmarshal alone would run as a zero or ignore.
-	whole := workerConfig(sim.DefaultConfig())
+	whole := WorkerConfig(sim.DefaultConfig())
 	for _, bad := range []struct{ reason, config string }{
 		{"a key no Config has", strings.Replace(whole, `{`, `{"sale_rsp":300,`, 1)},
 		{"a key in another case", strings.Replace(whole, `"sale_rps"`, `"Sale_RPS"`, 1)},
 		{"a key left out", strings.Replace(whole, `"retries":0,`, ``, 1)},
 	} {
 		require.NotEqual(t, whole, bad.config, bad.reason)
-		assert.Contains(t, runTotals(bad.config), "not as workerConfig writes it", bad.reason)
+		assert.Contains(t, RunTotals(bad.config), "not as workerConfig writes it", bad.reason)
 	}
 	long := sim.DefaultConfig()
 	long.DurationS = PageMaxDurationS + 1
-	assert.Contains(t, runTotals(workerConfig(long)), `"error"`, "and one over the page's budget")
+	assert.Contains(t, RunTotals(WorkerConfig(long)), `"error"`, "and one over the page's budget")
 
 	// A client comparison's run: backoff with no retries, which the API
 	// refuses as a setting that counts for nothing, but the page runs.
@@ -84,7 +84,7 @@ func TestRunTotalsIsTheRunWithoutWindows(t *testing.T) {
 	want, err = sim.Run(c)
 	require.NoError(t, err)
 	want.Windows = nil
-	got, err = decodeRun(runTotals(workerConfig(c)), c)
+	got, err = DecodeRun(RunTotals(WorkerConfig(c)), c)
 	require.NoError(t, err)
 	assert.Equal(t, want, got)
 }
@@ -98,14 +98,14 @@ func TestRunPartsIsTheRun(t *testing.T) {
 			c.SeriesStepS = step
 			want, err := sim.Run(c)
 			require.NoError(t, err)
-			totals, windows := runParts(workerConfig(c))
-			got, err := decodeRun(totals, c)
+			totals, windows := RunParts(WorkerConfig(c))
+			got, err := DecodeRun(totals, c)
 			require.NoError(t, err)
 			assert.Nil(t, got.Windows, "the totals come without the windows")
 			if step > 0 {
 				assert.Nil(t, got.Series.Points, "the totals come without the series' points")
 			}
-			require.NoError(t, readParts(&got, windows))
+			require.NoError(t, ReadParts(&got, windows))
 			assert.Equal(t, want, got, "%s, series step %g s", s.Key, step)
 		}
 	}

@@ -1,34 +1,35 @@
-package main
+package markup
 
 import (
 	"github.com/shedsim/shedsim/sim"
 	"github.com/shedsim/shedsim/sim/report"
 	"github.com/shedsim/shedsim/sim/sweep"
+	"github.com/shedsim/shedsim/wasm/adapter"
 )
 
 // tipsOwnSpecs are the fields of a kind's own settings, in the form's
 // order.
-func tipsOwnSpecs(kind string) []fieldSpec {
-	if kind == tipsMap {
-		return []fieldSpec{{"policy", "Policy", "", ""},
+func tipsOwnSpecs(kind string) []FieldSpec {
+	if kind == adapter.TipsMap {
+		return []FieldSpec{{"policy", "Policy", "", ""},
 			{"x", "Across", "", ""}, {"x_from", "From", "", "decimal"}, {"x_to", "To", "", "decimal"}, {"x_steps", "Steps", "", "numeric"},
 			{"y", "Up", "", ""}, {"y_from", "From", "", "decimal"}, {"y_to", "To", "", "decimal"}, {"y_steps", "Steps", "", "numeric"},
 			{"seeds", "Seeds", "in each cell", "numeric"}}
 	}
-	return []fieldSpec{{"knob", "Knob", "", ""}, {"from", "From", "", "decimal"}, {"to", "To", "", "decimal"}, {"steps", "Steps", "", "numeric"},
+	return []FieldSpec{{"knob", "Knob", "", ""}, {"from", "From", "", "decimal"}, {"to", "To", "", "decimal"}, {"steps", "Steps", "", "numeric"},
 		{"seeds", "Seeds", "at every step", "numeric"}, {"policy", "Policies", "", ""},
 		{"below", "Mark answered under", "a share: 0.5 or 50%", "decimal"}}
 }
 
 // tipsBaseSpecs are the base Config's fields on the tips page: the
 // simulator's, but the policy, which is the sweep's or the map's own.
-func tipsBaseSpecs() []fieldSpec {
-	var out []fieldSpec
-	for _, g := range simGroups {
-		for _, s := range g.fields {
+func tipsBaseSpecs() []FieldSpec {
+	var out []FieldSpec
+	for _, g := range SimGroups {
+		for _, s := range g.Fields {
 			// The policy and the seeds are the request's own fields (a
 			// sweep's policies; its seeds at every step), not the base's.
-			if s.Key != "policy" && s.Key != seedsKey {
+			if s.Key != "policy" && s.Key != adapter.SeedsKey {
 				out = append(out, s)
 			}
 		}
@@ -42,7 +43,7 @@ func tipsBaseSpecs() []fieldSpec {
 func tipsChoices(kind, key string) [][2]string {
 	switch key {
 	case "kind":
-		return [][2]string{{tipsSweep, "A sweep of one knob"}, {tipsMap, "A map of two knobs"}}
+		return [][2]string{{adapter.TipsSweep, "A sweep of one knob"}, {adapter.TipsMap, "A map of two knobs"}}
 	case "knob", "x", "y":
 		var out [][2]string
 		base := tipsBaseSpecs()
@@ -57,68 +58,68 @@ func tipsChoices(kind, key string) [][2]string {
 		}
 		return out
 	case "policy":
-		if kind == tipsSweep {
-			return append([][2]string{{allPolicies, "Every policy"}}, choicesOf("policy")...)
+		if kind == adapter.TipsSweep {
+			return append([][2]string{{adapter.AllPolicies, "Every policy"}}, ChoicesOf("policy")...)
 		}
-	case seedsKey:
+	case adapter.SeedsKey:
 		return nil // typed in: a sweep runs any number of seeds its budget allows, not the simulator's 1, 10 or 40
 	}
-	return choicesOf(key)
+	return ChoicesOf(key)
 }
 
-// writeTipsForm writes the tips form: on the page, the kind and, in a
+// WriteTipsForm writes the tips form: on the page, the kind and, in a
 // <details>, the base Config's fields; always, the kind's own fields. Its
 // fields are in the order of specs.
-func writeTipsForm(m *markup, prefix, kind string, vals map[string]string, page bool) (specs []fieldSpec) {
-	m.raw(`<form class="controls tips-controls" novalidate="" aria-label="What to vary" id="`)
-	m.text(prefix + "tips-form")
-	m.raw(`"><fieldset class="group"><legend>What to vary</legend>`)
+func WriteTipsForm(m *Markup, prefix, kind string, vals map[string]string, page bool) (specs []FieldSpec) {
+	m.Raw(`<form class="controls tips-controls" novalidate="" aria-label="What to vary" id="`)
+	m.Text(prefix + "tips-form")
+	m.Raw(`"><fieldset class="group"><legend>What to vary</legend>`)
 	own := tipsOwnSpecs(kind)
 	if page {
-		own = append([]fieldSpec{{"kind", "Show", "", ""}}, own...)
+		own = append([]FieldSpec{{"kind", "Show", "", ""}}, own...)
 		vals["kind"] = kind
 	}
 	for _, s := range own {
 		writeTipsField(m, prefix, kind, s, vals[s.Key])
 	}
-	m.raw(`</fieldset>`)
+	m.Raw(`</fieldset>`)
 	if page {
-		m.raw(`<details class="advanced"><summary>The rest of the configuration, the same at every step</summary><fieldset class="group"><legend class="visually-hidden">The rest of the configuration</legend>`)
+		m.Raw(`<details class="advanced"><summary>The rest of the configuration, the same at every step</summary><fieldset class="group"><legend class="visually-hidden">The rest of the configuration</legend>`)
 		for _, s := range tipsBaseSpecs() {
-			writeField(m, prefix, s, vals[s.Key], false, "")
+			WriteField(m, prefix, s, vals[s.Key], false, "")
 		}
-		m.raw(`</fieldset></details><div class="form-actions"><button type="submit">Run</button></div>`)
+		m.Raw(`</fieldset></details><div class="form-actions"><button type="submit">Run</button></div>`)
 		own = append(own, tipsBaseSpecs()...)
 	}
-	m.raw(`</form>`)
+	m.Raw(`</form>`)
 	return own
 }
 
 // writeTipsField writes one of the kind's own fields: a menu of
 // tipsChoices, or a text input.
-func writeTipsField(m *markup, prefix, kind string, s fieldSpec, val string) {
+func writeTipsField(m *Markup, prefix, kind string, s FieldSpec, val string) {
 	writeFieldOf(m, prefix, s, tipsChoices(kind, s.Key), val, false, "")
 }
 
-// writeTipsResults writes the results' empty frame, which tips_js.go
+// WriteTipsResults writes the results' empty frame, which tips_js.go
 // fills: the status, the sentence, the chart, the link to the simulator
 // and the table.
-func writeTipsResults(m *markup, prefix, kind string) {
+func WriteTipsResults(m *Markup, prefix, kind string) {
 	title := "Where it tips: one knob, every policy"
-	if kind == tipsMap {
+	if kind == adapter.TipsMap {
 		title = "Where it tips: two knobs, one policy"
 	}
-	m.raw(`<section class="results tips" id="`)
-	m.text(prefix + "tips-results")
-	m.raw(`"><h2>`)
-	m.text(title)
-	m.raw(`</h2><p class="summary" role="status" aria-live="polite" id="`)
-	m.text(prefix + "tips-status")
-	m.raw(`"></p><p class="stale-note" hidden="">These results are for the last valid input.</p><div class="results-body"><p class="tips-sentence" id="`)
-	m.text(prefix + "tips-sentence")
-	m.raw(`"></p><div class="chart-box"></div><p class="tips-now"><a href="index.html" id="`)
-	m.text(prefix + "tips-open-sim")
-	m.raw(`"></a></p><div class="tips-table-box"></div></div></section>`)
+	m.Raw(`<section class="results tips" id="`)
+	m.Text(prefix + "tips-results")
+	m.Raw(`"><h2>`)
+	m.Text(title)
+	m.Raw(`</h2><p class="summary" role="status" aria-live="polite" id="`)
+	m.Text(prefix + "tips-status")
+	m.Raw(`"></p><p class="stale-note" hidden="">These results are for the last valid input.</p><div class="results-body"><p class="tips-sentence" id="`)
+	m.Text(prefix + "tips-sentence")
+	m.Raw(`"></p><div class="chart-box"></div><p class="tips-now"><a href="index.html" id="`)
+	m.Text(prefix + "tips-open-sim")
+	m.Raw(`"></a></p><div class="tips-table-box"></div></div></section>`)
 }
 
 // This file writes "Where it tips" as markup: the sweep's chart and table
@@ -129,75 +130,75 @@ func writeTipsResults(m *markup, prefix, kind string) {
 
 // openTipsChart opens a sweep's or a map's figure and its svg, of class
 // class, width by height in the chart's units, labelled by its summary.
-func openTipsChart(m *markup, id, class string, width, height float64, summary string) {
+func openTipsChart(m *Markup, id, class string, width, height float64, summary string) {
 	m.open("figure", "class", "chart tips-chart")
-	m.open("svg", "id", id, "class", class, "viewBox", "0 0 "+svgNum(width)+" "+svgNum(height),
+	m.open("svg", "id", id, "class", class, "viewBox", "0 0 "+SvgNum(width)+" "+SvgNum(height),
 		"role", "img", "aria-label", summary, "preserveAspectRatio", "xMidYMid meet")
 }
 
-// sweepMarkup writes a sweep's chart as a figure: a curve per policy with
+// SweepMarkup writes a sweep's chart as a figure: a curve per policy with
 // its band, the flips and the crossings of the threshold marked, the
 // current value, and a legend; its axis is named by knob's field
 // (knobName).
-func sweepMarkup(id string, ch report.SweepChart, knob string) *markup {
+func SweepMarkup(id string, ch report.SweepChart, knob string) *Markup {
 	knob = knobName(knob)
-	var m markup
+	var m Markup
 	openTipsChart(&m, id, "tips-sweep", ch.Width, ch.Height, ch.Summary)
 	p := ch.Plot
-	m.elem("rect", "class", "plot-bg", "x", svgNum(p.X), "y", svgNum(p.Y), "width", svgNum(p.W), "height", svgNum(p.H))
+	m.Elem("rect", "class", "plot-bg", "x", SvgNum(p.X), "y", SvgNum(p.Y), "width", SvgNum(p.W), "height", SvgNum(p.H))
 	for _, t := range ch.YTicks {
-		writeLineMark(&m, "grid", p.X, p.X+p.W, t.At, t.At)
-		m.tag(`<text class="tick y" x="%" y="%" text-anchor="end">%</text>`, svgNum(p.X-6), svgNum(t.At+4), t.Label)
+		WriteLineMark(&m, "grid", p.X, p.X+p.W, t.At, t.At)
+		m.tag(`<text class="tick y" x="%" y="%" text-anchor="end">%</text>`, SvgNum(p.X-6), SvgNum(t.At+4), t.Label)
 	}
 	for _, cv := range ch.Curves {
 		for _, run := range cv.Runs {
 			var band, line string
 			for _, pt := range run {
-				band += svgNum(pt.X) + "," + svgNum(pt.High) + " "
-				line += svgNum(pt.X) + "," + svgNum(pt.Y) + " "
+				band += SvgNum(pt.X) + "," + SvgNum(pt.High) + " "
+				line += SvgNum(pt.X) + "," + SvgNum(pt.Y) + " "
 			}
 			for i := len(run) - 1; i >= 0; i-- {
-				band += svgNum(run[i].X) + "," + svgNum(run[i].Low) + " "
+				band += SvgNum(run[i].X) + "," + SvgNum(run[i].Low) + " "
 			}
-			m.elem("polygon", "class", "band pol-"+cv.Policy, "points", band)
-			m.elem("polyline", "class", "curve pol-"+cv.Policy, "points", line)
+			m.Elem("polygon", "class", "band pol-"+cv.Policy, "points", band)
+			m.Elem("polyline", "class", "curve pol-"+cv.Policy, "points", line)
 		}
 	}
 	if ch.BelowLabel != "" {
-		m.elem("line", "class", "below-line", "x1", svgNum(p.X), "x2", svgNum(p.X+p.W), "y1", svgNum(ch.Below), "y2", svgNum(ch.Below))
-		m.elem("text", "class", "mark-label below-label", "x", svgNum(ch.BelowAt.X), "y", svgNum(ch.BelowAt.Y), "text-anchor", ch.BelowAnchor, ch.BelowLabel)
+		m.Elem("line", "class", "below-line", "x1", SvgNum(p.X), "x2", SvgNum(p.X+p.W), "y1", SvgNum(ch.Below), "y2", SvgNum(ch.Below))
+		m.Elem("text", "class", "mark-label below-label", "x", SvgNum(ch.BelowAt.X), "y", SvgNum(ch.BelowAt.Y), "text-anchor", ch.BelowAnchor, ch.BelowLabel)
 	}
 	if ch.NowLabel != "" {
-		m.elem("line", "class", "now-line", "x1", svgNum(ch.Now), "x2", svgNum(ch.Now), "y1", svgNum(p.Y), "y2", svgNum(p.Y+p.H))
+		m.Elem("line", "class", "now-line", "x1", SvgNum(ch.Now), "x2", SvgNum(ch.Now), "y1", SvgNum(p.Y), "y2", SvgNum(p.Y+p.H))
 		x, anchor := ch.Now+4, "start"
 		if ch.Now > p.X+p.W/2 {
 			x, anchor = ch.Now-4, "end"
 		}
-		m.elem("text", "class", "mark-label now-label", "x", svgNum(x), "y", svgNum(p.Y+12), "text-anchor", anchor, ch.NowLabel)
+		m.Elem("text", "class", "mark-label now-label", "x", SvgNum(x), "y", SvgNum(p.Y+12), "text-anchor", anchor, ch.NowLabel)
 	}
 	for _, cv := range ch.Curves {
 		for _, run := range cv.Runs {
 			for _, pt := range run {
-				m.open("circle", "class", "pt pol-"+cv.Policy, "cx", svgNum(pt.X), "cy", svgNum(pt.Y), "r", "4", "data-set", pt.Set)
-				m.elem("title", pt.Label)
+				m.open("circle", "class", "pt pol-"+cv.Policy, "cx", SvgNum(pt.X), "cy", SvgNum(pt.Y), "r", "4", "data-set", pt.Set)
+				m.Elem("title", pt.Label)
 				m.close("circle")
 			}
 		}
 		for _, f := range cv.Flips {
-			d := "M" + svgNum(f.X) + " " + svgNum(f.Y-7) + "l7 7l-7 7l-7 -7z"
+			d := "M" + SvgNum(f.X) + " " + SvgNum(f.Y-7) + "l7 7l-7 7l-7 -7z"
 			m.open("path", "class", "flip pol-"+cv.Policy, "d", d)
-			m.elem("title", f.Label)
+			m.Elem("title", f.Label)
 			m.close("path")
 		}
 		for _, b := range cv.Below {
-			m.open("circle", "class", "cross pol-"+cv.Policy, "cx", svgNum(b.X), "cy", svgNum(b.Y), "r", "6")
-			m.elem("title", b.Label)
+			m.open("circle", "class", "cross pol-"+cv.Policy, "cx", SvgNum(b.X), "cy", SvgNum(b.Y), "r", "6")
+			m.Elem("title", b.Label)
 			m.close("circle")
 		}
 	}
 	for _, cv := range ch.Curves {
 		if e := cv.End; e.Label != "" {
-			m.tag(`<text class="end-label pol-%" x="%" y="%">%</text>`, cv.Policy, svgNum(e.X), svgNum(e.Y+4), e.Label)
+			m.tag(`<text class="end-label pol-%" x="%" y="%">%</text>`, cv.Policy, SvgNum(e.X), SvgNum(e.Y+4), e.Label)
 		}
 	}
 	for _, t := range ch.XTicks {
@@ -210,12 +211,12 @@ func sweepMarkup(id string, ch report.SweepChart, knob string) *markup {
 		case t.At >= p.X+p.W-0.5:
 			anchor = "end"
 		}
-		m.tag(`<text class="tick x" x="%" y="%" text-anchor="%">%</text>`, svgNum(t.At), svgNum(p.Y+p.H+report.SweepTickBaseline), anchor, t.Label)
+		m.tag(`<text class="tick x" x="%" y="%" text-anchor="%">%</text>`, SvgNum(t.At), SvgNum(p.Y+p.H+report.SweepTickBaseline), anchor, t.Label)
 	}
-	writeLineMark(&m, "axis", p.X, p.X+p.W, p.Y+p.H, p.Y+p.H)
-	m.elem("text", "class", "axis-label", "x", svgNum(p.X+p.W/2), "y", svgNum(p.Y+p.H+report.SweepAxisLabelBaseline), "text-anchor", "middle", knob)
+	WriteLineMark(&m, "axis", p.X, p.X+p.W, p.Y+p.H, p.Y+p.H)
+	m.Elem("text", "class", "axis-label", "x", SvgNum(p.X+p.W/2), "y", SvgNum(p.Y+p.H+report.SweepAxisLabelBaseline), "text-anchor", "middle", knob)
 	m.close("svg")
-	m.elem("figcaption", "The answered share of the sale at each step, a curve per policy, each dashed its own way and named at its right end, shaded a standard deviation either side between seeds. "+
+	m.Elem("figcaption", "The answered share of the sale at each step, a curve per policy, each dashed its own way and named at its right end, shaded a standard deviation either side between seeds. "+
 		"A diamond marks where most seeds stop (or start) getting back to normal, a ring where the answered share crosses the threshold, "+
 		"the upright line the value now. Choose a point, or a value in the table, to set it.")
 	m.open("ul", "class", "legend", "aria-hidden", "true")
@@ -228,25 +229,25 @@ func sweepMarkup(id string, ch report.SweepChart, knob string) *markup {
 	return &m
 }
 
-// sweepTableMarkup writes a sweep's numbers as a table, a row per policy
+// SweepTableMarkup writes a sweep's numbers as a table, a row per policy
 // and value, with a button on each value that sets it, and the curves'
 // marks under it.
-func sweepTableMarkup(id string, sw sweep.Sweep) *markup {
+func SweepTableMarkup(id string, sw sweep.Sweep) *Markup {
 	s := sw.Spec
 	k, err := sweep.ParseKnob(s.Knob)
 	if err != nil {
-		return &markup{}
+		return &Markup{}
 	}
 	now := k.Get(s.Base)
-	var m markup
+	var m Markup
 	m.open("div", "class", "tips-table")
 	m.open("div", "class", "table-wrap", "role", "region", "aria-label", "The sweep's steps", "tabindex", "0")
 	m.open("table", "id", id, "class", "tips-steps")
-	m.elem("caption", report.SweepCaption(sw, s.Knob))
+	m.Elem("caption", report.SweepCaption(sw, s.Knob))
 	m.open("thead")
 	m.open("tr")
 	for _, c := range []string{"Policy", knobName(s.Knob), "Answered", "Refused", "Timed out", "p99 wait", "Recovery"} {
-		m.elem("th", "scope", "col", c)
+		m.Elem("th", "scope", "col", c)
 	}
 	m.close("tr")
 	m.close("thead")
@@ -259,7 +260,7 @@ func sweepTableMarkup(id string, sw sweep.Sweep) *markup {
 	for c, cv := range sw.Curves {
 		if len(groups) > 0 && groups[0].From == c {
 			if c > 0 {
-				m.raw("</tbody><tbody>")
+				m.Raw("</tbody><tbody>")
 			}
 			m.tag(`<tr class="row-group"><th scope="rowgroup" colspan="7">%</th></tr>`, groups[0].Title)
 			groups = groups[1:]
@@ -271,13 +272,13 @@ func sweepTableMarkup(id string, sw sweep.Sweep) *markup {
 			} else {
 				m.open("tr", "data-policy", cv.Policy.String())
 			}
-			m.elem("th", "scope", "row", cv.Policy.Title())
+			m.Elem("th", "scope", "row", cv.Policy.Title())
 			m.open("td")
-			m.elem("button", "type", "button", "class", "set", "data-set", report.KnobValue(v), "aria-label", "Set "+s.Knob+" to "+report.KnobValue(v), report.KnobValue(v))
+			m.Elem("button", "type", "button", "class", "set", "data-set", report.KnobValue(v), "aria-label", "Set "+s.Knob+" to "+report.KnobValue(v), report.KnobValue(v))
 			m.close("td")
 			for _, c := range []string{report.ShareSpread(o.Answered), report.ShareSpread(o.Refused), report.ShareSpread(o.TimedOut),
 				report.WaitSpread(o.P99WaitMS), report.Recoveries(o)} {
-				m.elem("td", c)
+				m.Elem("td", c)
 			}
 			m.close("tr")
 		}
@@ -288,7 +289,7 @@ func sweepTableMarkup(id string, sw sweep.Sweep) *markup {
 	m.open("ul", "class", "tips-marks")
 	for _, cv := range sw.Curves {
 		for _, line := range report.SweepMarks(cv, s.Below) {
-			m.elem("li", cv.Policy.Title()+": "+line)
+			m.Elem("li", cv.Policy.Title()+": "+line)
 		}
 	}
 	m.close("ul")
@@ -296,39 +297,39 @@ func sweepTableMarkup(id string, sw sweep.Sweep) *markup {
 	return &m
 }
 
-// mapMarkup writes a map's chart as a figure: a cell per pair of values,
+// MapMarkup writes a map's chart as a figure: a cell per pair of values,
 // coloured by the seeds back to normal, its words in its title.
-func mapMarkup(id string, ch report.MapChart) *markup {
-	var m markup
+func MapMarkup(id string, ch report.MapChart) *Markup {
+	var m Markup
 	openTipsChart(&m, id, "tips-map", ch.Width, ch.Height, ch.Summary)
 	p := ch.Plot
 	for _, c := range ch.Cells {
-		m.open("rect", "class", "cell "+c.Class, "x", svgNum(c.X), "y", svgNum(c.Y), "width", svgNum(c.W), "height", svgNum(c.H),
+		m.open("rect", "class", "cell "+c.Class, "x", SvgNum(c.X), "y", SvgNum(c.Y), "width", SvgNum(c.W), "height", SvgNum(c.H),
 			"data-set-x", c.SetX, "data-set-y", c.SetY)
-		m.elem("title", c.Label)
+		m.Elem("title", c.Label)
 		m.close("rect")
 	}
 	if ch.NowLabel != "" {
 		n := ch.Now
-		m.open("rect", "class", "now-cell", "x", svgNum(n.X+1.5), "y", svgNum(n.Y+1.5), "width", svgNum(n.W-3), "height", svgNum(n.H-3))
-		m.elem("title", ch.NowLabel)
+		m.open("rect", "class", "now-cell", "x", SvgNum(n.X+1.5), "y", SvgNum(n.Y+1.5), "width", SvgNum(n.W-3), "height", SvgNum(n.H-3))
+		m.Elem("title", ch.NowLabel)
 		m.close("rect")
 	}
 	for _, t := range ch.XTicks {
-		m.elem("text", "class", "tick x", "x", svgNum(t.At), "y", svgNum(p.Y+p.H+16), "text-anchor", "middle", t.Label)
+		m.Elem("text", "class", "tick x", "x", SvgNum(t.At), "y", SvgNum(p.Y+p.H+16), "text-anchor", "middle", t.Label)
 	}
 	for _, t := range ch.YTicks {
-		m.elem("text", "class", "tick y", "x", svgNum(p.X-6), "y", svgNum(t.At+4), "text-anchor", "end", t.Label)
+		m.Elem("text", "class", "tick y", "x", SvgNum(p.X-6), "y", SvgNum(t.At+4), "text-anchor", "end", t.Label)
 	}
-	m.elem("text", "class", "axis-label", "x", svgNum(p.X+p.W/2), "y", svgNum(p.Y+p.H+36), "text-anchor", "middle", ch.XLabel)
-	m.elem("text", "class", "axis-label", "x", "12", "y", svgNum(p.Y+p.H/2), "text-anchor", "middle",
-		"transform", "rotate(-90 12 "+svgNum(p.Y+p.H/2)+")", ch.YLabel)
+	m.Elem("text", "class", "axis-label", "x", SvgNum(p.X+p.W/2), "y", SvgNum(p.Y+p.H+36), "text-anchor", "middle", ch.XLabel)
+	m.Elem("text", "class", "axis-label", "x", "12", "y", SvgNum(p.Y+p.H/2), "text-anchor", "middle",
+		"transform", "rotate(-90 12 "+SvgNum(p.Y+p.H/2)+")", ch.YLabel)
 	m.close("svg")
-	m.elem("figcaption", ch.Caption)
+	m.Elem("figcaption", ch.Caption)
 	m.open("ul", "class", "legend", "aria-hidden", "true")
 	for _, l := range report.MapLevels {
 		m.open("li")
-		m.elem("span", "class", "swatch "+l[0], "")
+		m.Elem("span", "class", "swatch "+l[0], "")
 		m.b.WriteString(l[1])
 		m.close("li")
 	}
@@ -337,29 +338,29 @@ func mapMarkup(id string, ch report.MapChart) *markup {
 	return &m
 }
 
-// mapTableMarkup writes a map's cells as a table, Y down and X across,
+// MapTableMarkup writes a map's cells as a table, Y down and X across,
 // each cell a button that sets both values.
-func mapTableMarkup(id string, mp sweep.Map) *markup {
+func MapTableMarkup(id string, mp sweep.Map) *Markup {
 	s := mp.Spec
-	var m markup
+	var m Markup
 	m.open("div", "class", "table-wrap tips-table", "role", "region", "aria-label", "The map's cells", "tabindex", "0")
 	m.open("table", "id", id, "class", "tips-cells")
-	m.elem("caption", report.MapCaption(mp, s.X.Knob, s.Y.Knob, "down"))
+	m.Elem("caption", report.MapCaption(mp, s.X.Knob, s.Y.Knob, "down"))
 	m.open("thead")
 	m.open("tr")
-	m.elem("th", "scope", "col", s.Y.Knob+" \\ "+s.X.Knob)
+	m.Elem("th", "scope", "col", s.Y.Knob+" \\ "+s.X.Knob)
 	for _, x := range mp.Xs {
-		m.elem("th", "scope", "col", report.KnobValue(x))
+		m.Elem("th", "scope", "col", report.KnobValue(x))
 	}
 	m.close("tr")
 	m.close("thead")
 	m.open("tbody")
 	for j, row := range mp.Cells {
 		m.open("tr")
-		m.elem("th", "scope", "row", report.KnobValue(mp.Ys[j]))
+		m.Elem("th", "scope", "row", report.KnobValue(mp.Ys[j]))
 		for i, o := range row {
 			m.open("td")
-			m.elem("button", "type", "button", "class", "set "+report.BackClass(o), "data-set-x", report.KnobValue(mp.Xs[i]), "data-set-y", report.KnobValue(mp.Ys[j]),
+			m.Elem("button", "type", "button", "class", "set "+report.BackClass(o), "data-set-x", report.KnobValue(mp.Xs[i]), "data-set-y", report.KnobValue(mp.Ys[j]),
 				"title", report.MapLabel(s, mp.Xs[i], mp.Ys[j], o), report.MapCell(o))
 			m.close("td")
 		}

@@ -1,4 +1,4 @@
-package main
+package markup
 
 import (
 	"github.com/shedsim/shedsim/sim"
@@ -9,31 +9,31 @@ import (
 // as SVG, in its figure with the table of its windows, and the lines
 // under it. chart_js.go puts them into the page.
 
-// writeChart writes a timeline chart from report.Chart geometry in its
+// WriteChart writes a timeline chart from report.Chart geometry in its
 // figure, with a box (id chartID-table-box) for the table of its windows,
 // its text alternative: tableHTML (windowsTableHTML), or "" for a box the
 // page fills a step later.
-func writeChart(out *markup, chartID string, ch report.Chart, caption, tableHTML string) {
+func WriteChart(out *Markup, chartID string, ch report.Chart, caption, tableHTML string) {
 	out.open("figure", "class", "chart")
 	writeChartSVG(out, chartID, ch)
-	out.elem("figcaption", caption)
-	writeLegend(out, "answered", "refused", "timed_out", "unfinished")
+	out.Elem("figcaption", caption)
+	WriteLegend(out, "answered", "refused", "timed_out", "unfinished")
 	out.open("details", "class", "chart-table")
-	out.elem("summary", "The chart as a table")
+	out.Elem("summary", "The chart as a table")
 	out.open("div", "class", "chart-table-box", "id", chartID+"-table-box")
-	out.raw(tableHTML)
+	out.Raw(tableHTML)
 	out.close("div")
 	out.close("details")
 	out.close("figure")
 }
 
-// writeChartSVG writes the chart itself (stretchSVG): the plot, the sale's
+// writeChartSVG writes the chart itself (StretchSVG): the plot, the sale's
 // bands, the incidents, the grid, a stacked bar a window and the time axis.
-func writeChartSVG(out *markup, chartID string, ch report.Chart) {
-	s := stretchSVG{w: ch.Width, h: ch.Height}
-	m := &s.shapes
+func writeChartSVG(out *Markup, chartID string, ch report.Chart) {
+	s := StretchSVG{W: ch.Width, H: ch.Height}
+	m := &s.Shapes
 	p := ch.Plot
-	writeRect(m, "plot-bg", p.X, p.Y, p.W, p.H)
+	WriteRect(m, "plot-bg", p.X, p.Y, p.W, p.H)
 	bands := append([]report.Rect{ch.Sale}, ch.Waves...) // a sale's waves, each shaded
 	label := ch.BandLabel
 	if label == "" {
@@ -44,50 +44,50 @@ func writeChartSVG(out *markup, chartID string, ch report.Chart) {
 			// The band runs from the top of the chart, above the bars
 			// (which may fill the plot), to the axis, and the sale is
 			// named under the axis, between the ticks.
-			writeRect(m, "sale", b.X, 0, b.W, b.Y+b.H)
+			WriteRect(m, "sale", b.X, 0, b.W, b.Y+b.H)
 		}
 	}
 	for _, b := range ch.Incidents { // a loss or a slowdown beside the sale: outlined
-		writeRect(m, "incident", b.X, b.Y, b.W, b.H)
+		WriteRect(m, "incident", b.X, b.Y, b.W, b.H)
 		if b.W >= 40 {
 			s.text("incident-label", b.X+b.W/2, b.Y+12, "middle", b.Label)
 		}
 	}
-	s.yGrid(p, ch.YTicks)
+	s.YGrid(p, ch.YTicks)
 	for _, b := range ch.Bars {
 		m.open("g", "class", "bar")
-		m.elem("title", b.Label)
+		m.Elem("title", b.Label)
 		for _, part := range b.Parts {
-			writeRect(m, part.Kind, part.X, part.Y, part.W, part.H)
+			WriteRect(m, part.Kind, part.X, part.Y, part.W, part.H)
 		}
 		m.close("g")
 	}
-	s.xAxis(p, ch.XTicks)
+	s.XAxis(p, ch.XTicks)
 	for _, b := range bands {
 		if b.W > 0 {
 			y := p.Y + p.H + 3
-			writeRect(m, "sale-mark", b.X, y, b.W, 4)
+			WriteRect(m, "sale-mark", b.X, y, b.W, 4)
 			if b.W >= 30 {
 				s.text("sale-label", b.X+b.W/2, p.Y+p.H+18, "middle", label)
 			}
 		}
 	}
-	s.write(out, "id", chartID, "class", "timeline", "role", "img", "aria-label", ch.Summary)
+	s.Write(out, "id", chartID, "class", "timeline", "role", "img", "aria-label", ch.Summary)
 }
 
-// writeRect and writeLineMark (and stretchSVG's text) write one SVG shape of a class,
+// WriteRect and WriteLineMark (and StretchSVG's text) write one SVG shape of a class,
 // at coordinates in the chart's units: one call with numbers, where
 // elem's name and value strings are many (each is code the page's reader
 // downloads, at hundreds of call sites' worth).
-func writeRect(m *markup, class string, x, y, w, h float64) {
-	m.tag(`<rect class="%" x="%" y="%" width="%" height="%"></rect>`, class, svgNum(x), svgNum(y), svgNum(w), svgNum(h))
+func WriteRect(m *Markup, class string, x, y, w, h float64) {
+	m.tag(`<rect class="%" x="%" y="%" width="%" height="%"></rect>`, class, SvgNum(x), SvgNum(y), SvgNum(w), SvgNum(h))
 }
 
-func writeLineMark(m *markup, class string, x1, x2, y1, y2 float64) {
-	m.tag(`<line class="%" x1="%" x2="%" y1="%" y2="%"></line>`, class, svgNum(x1), svgNum(x2), svgNum(y1), svgNum(y2))
+func WriteLineMark(m *Markup, class string, x1, x2, y1, y2 float64) {
+	m.tag(`<line class="%" x1="%" x2="%" y1="%" y2="%"></line>`, class, SvgNum(x1), SvgNum(x2), SvgNum(y1), SvgNum(y2))
 }
 
-// stretchSVG writes a chart whose shapes stretch to the box the page's CSS
+// StretchSVG writes a chart whose shapes stretch to the box the page's CSS
 // gives it and whose labels keep the size CSS sets: the shapes go in an
 // inner <svg> with the chart's viewBox, w x h, and
 // preserveAspectRatio="none" (their strokes do not scale:
@@ -96,38 +96,38 @@ func writeLineMark(m *markup, class string, x1, x2, y1, y2 float64) {
 // laptop, taller on a phone and short where it is pinned beside the form,
 // with 11 px labels at every size: a chart scaled whole to a phone's
 // 358 px was 130 px tall, with 6 px labels.
-type stretchSVG struct {
-	shapes, labels markup
-	w, h           float64
+type StretchSVG struct {
+	Shapes, labels Markup
+	W, H           float64
 }
 
 // text writes a label at (x, y), in the viewBox's units.
-func (s *stretchSVG) text(class string, x, y float64, anchor, text string) {
-	s.labels.tag(`<text class="%" x="%" y="%" text-anchor="%">%</text>`, class, svgNum(float64(x/s.w)*100)+"%", svgNum(float64(y/s.h)*100)+"%", anchor, text)
+func (s *StretchSVG) text(class string, x, y float64, anchor, text string) {
+	s.labels.tag(`<text class="%" x="%" y="%" text-anchor="%">%</text>`, class, SvgNum(float64(x/s.W)*100)+"%", SvgNum(float64(y/s.H)*100)+"%", anchor, text)
 }
 
-// write writes the chart into out, its outer <svg> with attrs.
-func (s *stretchSVG) write(out *markup, attrs ...string) {
+// Write writes the chart into out, its outer <svg> with attrs.
+func (s *StretchSVG) Write(out *Markup, attrs ...string) {
 	out.open("svg", attrs...)
-	out.tag(`<svg class="plot-area" viewBox="0 0 % %" preserveAspectRatio="none" width="100%" height="100%">`, svgNum(s.w), svgNum(s.h))
-	out.raw(s.shapes.String())
+	out.tag(`<svg class="plot-area" viewBox="0 0 % %" preserveAspectRatio="none" width="100%" height="100%">`, SvgNum(s.W), SvgNum(s.H))
+	out.Raw(s.Shapes.String())
 	out.close("svg")
-	out.raw(s.labels.String())
+	out.Raw(s.labels.String())
 	out.close("svg")
 }
 
-// yGrid writes a chart's y axis: a grid line and a label at each tick.
-func (s *stretchSVG) yGrid(p report.Rect, ticks []report.Tick) {
+// YGrid writes a chart's y axis: a grid line and a label at each tick.
+func (s *StretchSVG) YGrid(p report.Rect, ticks []report.Tick) {
 	for _, t := range ticks {
-		writeLineMark(&s.shapes, "grid", p.X, p.X+p.W, t.At, t.At)
+		WriteLineMark(&s.Shapes, "grid", p.X, p.X+p.W, t.At, t.At)
 		s.text("tick y", p.X-6, t.At+4, "end", t.Label)
 	}
 }
 
-// xAxis writes a chart's time axis under plot p: its labels and its line.
+// XAxis writes a chart's time axis under plot p: its labels and its line.
 // Every other label is minor, which a column too narrow for them all
 // hides (widget.css): in a sidebar's 280 px they ran into one another.
-func (s *stretchSVG) xAxis(p report.Rect, ticks []report.Tick) {
+func (s *StretchSVG) XAxis(p report.Rect, ticks []report.Tick) {
 	for i, t := range ticks {
 		// The first and last labels start and end at their ticks, so that
 		// they stay clear of the share axis's labels and inside the chart.
@@ -144,7 +144,7 @@ func (s *stretchSVG) xAxis(p report.Rect, ticks []report.Tick) {
 		}
 		s.text(class, t.At, p.Y+p.H+18, anchor, t.Label)
 	}
-	writeLineMark(&s.shapes, "axis", p.X, p.X+p.W, p.Y+p.H, p.Y+p.H)
+	WriteLineMark(&s.Shapes, "axis", p.X, p.X+p.W, p.Y+p.H, p.Y+p.H)
 }
 
 // windowsTableHTML is every window of r as a table, in its scrolling
@@ -152,37 +152,37 @@ func (s *stretchSVG) xAxis(p report.Rect, ticks []report.Tick) {
 // the chart, since an hour's 360 windows are as many elements again.
 func windowsTableHTML(chartID string, r sim.Result) string {
 	tab, inSale := report.WindowTable(r)
-	var t markup
-	writeTableHead(&t, chartID+"-table", "windows", report.WindowsCaption, tab.Header)
-	writeRows(&t, tab.Rows, inSale)
+	var t Markup
+	WriteTableHead(&t, chartID+"-table", "windows", report.WindowsCaption, tab.Header)
+	WriteRows(&t, tab.Rows, inSale)
 	t.close("tbody")
 	t.close("table")
-	var m markup
-	writeTableWrap(&m, "The chart's windows", t.String())
+	var m Markup
+	WriteTableWrap(&m, "The chart's windows", t.String())
 	return m.String()
 }
 
-// writeRows writes rows of a table, the first cell of each its header:
+// WriteRows writes rows of a table, the first cell of each its header:
 // those of the sale (inSale[i]) of class "in-sale".
-func writeRows(m *markup, rows [][]string, inSale []bool) {
+func WriteRows(m *Markup, rows [][]string, inSale []bool) {
 	for i, row := range rows {
 		if inSale[i] {
-			m.raw(`<tr class="in-sale">`)
+			m.Raw(`<tr class="in-sale">`)
 		} else {
-			m.raw(`<tr>`)
+			m.Raw(`<tr>`)
 		}
 		m.tag(`<th scope="row">%</th>`, row[0])
 		for _, cell := range row[1:] {
 			m.tag(`<td>%</td>`, cell)
 		}
-		m.raw(`</tr>`)
+		m.Raw(`</tr>`)
 	}
 }
 
-// writeLine writes a labelled line under the chart.
-func writeLine(m *markup, id string, l report.Line) {
+// WriteLine writes a labelled line under the chart.
+func WriteLine(m *Markup, id string, l report.Line) {
 	m.open("p", "class", "line", "id", id)
-	m.elem("strong", l.Label+":")
-	m.text(" " + l.Text)
+	m.Elem("strong", l.Label+":")
+	m.Text(" " + l.Text)
 	m.close("p")
 }

@@ -1,4 +1,4 @@
-package main
+package adapter
 
 import (
 	"encoding/json"
@@ -19,13 +19,13 @@ import (
 
 // The two kinds of the tips page and widget.
 const (
-	tipsSweep = "sweep"
-	tipsMap   = "map"
+	TipsSweep = "sweep"
+	TipsMap   = "map"
 )
 
-// allPolicies is the sweep's value of policy for every policy, a curve
+// AllPolicies is the sweep's value of policy for every policy, a curve
 // each.
-const allPolicies = "all"
+const AllPolicies = "all"
 
 // sweepKeys and mapKeys are a sweep's and a map's own settings, in the
 // order of the form and the address; policy and the base Config's keys
@@ -40,14 +40,14 @@ var (
 // where under half the sale is answered) and the README's map of the sale
 // rate against retries for the unbounded queue.
 var tipsDefaults = map[string]map[string]string{
-	tipsSweep: {"knob": "sale_rps", "from": "100", "to": "250", "steps": "31", "seeds": "10", "below": "0.5", "policy": allPolicies},
-	tipsMap: {"x": "sale_rps", "x_from": "100", "x_to": "250", "x_steps": "7", "y": "retries", "y_from": "0", "y_to": "3", "y_steps": "4",
+	TipsSweep: {"knob": "sale_rps", "from": "100", "to": "250", "steps": "31", "seeds": "10", "below": "0.5", "policy": AllPolicies},
+	TipsMap: {"x": "sale_rps", "x_from": "100", "x_to": "250", "x_steps": "7", "y": "retries", "y_from": "0", "y_to": "3", "y_steps": "4",
 		"seeds": "10", "policy": "fifo"},
 }
 
-// tipsKeysOf is kind's own keys, then policy.
-func tipsKeysOf(kind string) []string {
-	if kind == tipsMap {
+// TipsKeysOf is kind's own keys, then policy.
+func TipsKeysOf(kind string) []string {
+	if kind == TipsMap {
 		return append(append([]string(nil), mapKeys...), "policy")
 	}
 	return append(append([]string(nil), sweepKeys...), "policy")
@@ -57,12 +57,12 @@ func tipsKeysOf(kind string) []string {
 // widget's attributes): its defaults, then every Config key's default (or
 // the sample's that given names), with each key given.
 func TipsValues(kind string, given map[string]string) map[string]string {
-	vals := maps.Clone(defaults)
+	vals := maps.Clone(Defaults)
 	if s, ok := sim.SampleByKey(given["sample"]); ok {
 		vals = ConfigStrings(s.Config)
 	}
 	maps.Copy(vals, tipsDefaults[kind])
-	for _, k := range append(tipsKeysOf(kind), configKeys...) {
+	for _, k := range append(TipsKeysOf(kind), configKeys...) {
 		if v, ok := given[k]; ok {
 			vals[k] = v
 		}
@@ -73,18 +73,18 @@ func TipsValues(kind string, given map[string]string) map[string]string {
 // TipsQuery is vals as the tips page's address: kind unless it is the
 // sweep, kind's own keys, then the Config's, each left out at its default.
 func TipsQuery(kind string, vals map[string]string) string {
-	d := maps.Clone(defaults)
+	d := maps.Clone(Defaults)
 	maps.Copy(d, tipsDefaults[kind])
-	d["kind"] = tipsSweep
+	d["kind"] = TipsSweep
 	v := maps.Clone(vals)
 	v["kind"] = kind
-	keys := append([]string{"kind"}, tipsKeysOf(kind)...)
+	keys := append([]string{"kind"}, TipsKeysOf(kind)...)
 	for _, k := range configKeys {
 		if k != "policy" {
 			keys = append(keys, k)
 		}
 	}
-	return encodeQuery(keys, v, d)
+	return EncodeQuery(keys, v, d)
 }
 
 // tipsBase is the base Config of vals, every problem named by its key, and
@@ -96,13 +96,13 @@ func tipsBase(kind string, vals map[string]string) (sim.Config, bool, []FieldMsg
 			cv[k] = v
 		}
 	}
-	every := kind == tipsSweep && strings.EqualFold(strings.TrimSpace(cv["policy"]), allPolicies)
+	every := kind == TipsSweep && strings.EqualFold(strings.TrimSpace(cv["policy"]), AllPolicies)
 	if every {
 		delete(cv, "policy")
 	}
 	c, errs := ConfigFromStrings(sim.DefaultConfig(), cv, 1)
 	for i, e := range errs {
-		if e.Field == "policy" && kind == tipsSweep {
+		if e.Field == "policy" && kind == TipsSweep {
 			errs[i].Msg += ", or all for every policy"
 		}
 	}
@@ -112,7 +112,7 @@ func tipsBase(kind string, vals map[string]string) (sim.Config, bool, []FieldMsg
 // tipsNumber reads vals[key] as kind k into *dst (a float64 or an int),
 // or adds what is wrong with it to errs.
 func tipsNumber(vals map[string]string, key string, k kind, example string, dst any, errs *[]FieldMsg) {
-	x, i, _, msg := parseNumber(scalar{text: vals[key], quoted: true}, k, example)
+	x, i, _, msg := parseNumber(Scalar{text: vals[key], quoted: true}, k, example)
 	if msg != "" {
 		*errs = append(*errs, FieldMsg{key, msg})
 		return
@@ -159,16 +159,16 @@ func requestErrors(err error) []FieldMsg {
 	if se := (*sweep.SettingError)(nil); errors.As(err, &se) {
 		return []FieldMsg{{"", se.Error()}}
 	}
-	return simErrors(err, nil)
+	return SimErrors(err, nil)
 }
 
 // SweepFromStrings is the sweep of the page's values (TipsValues of
-// tipsSweep): every problem, named by its key.
+// TipsSweep): every problem, named by its key.
 func SweepFromStrings(vals map[string]string) (sweep.Spec, []FieldMsg) {
-	base, every, errs := tipsBase(tipsSweep, vals)
+	base, every, errs := tipsBase(TipsSweep, vals)
 	s := sweep.Spec{Base: base, Knob: vals["knob"]}
 	if _, err := sweep.ParseKnob(s.Knob); err != nil {
-		errs = append(errs, simErrors(err, nil)...)
+		errs = append(errs, SimErrors(err, nil)...)
 	}
 	tipsNumber(vals, "from", kindFloat, "100", &s.From, &errs)
 	tipsNumber(vals, "to", kindFloat, "250", &s.To, &errs)
@@ -187,10 +187,10 @@ func SweepFromStrings(vals map[string]string) (sweep.Spec, []FieldMsg) {
 	return s, requestErrors(s.Validate())
 }
 
-// MapFromStrings is the map of the page's values (TipsValues of tipsMap):
+// MapFromStrings is the map of the page's values (TipsValues of TipsMap):
 // every problem, named by its key.
 func MapFromStrings(vals map[string]string) (sweep.MapSpec, []FieldMsg) {
-	base, _, errs := tipsBase(tipsMap, vals)
+	base, _, errs := tipsBase(TipsMap, vals)
 	m := sweep.MapSpec{Base: base, X: sweep.Axis{Knob: vals["x"]}, Y: sweep.Axis{Knob: vals["y"]}}
 	for _, a := range []struct {
 		axis *sweep.Axis
@@ -227,24 +227,24 @@ func MapFromStrings(vals map[string]string) (sweep.MapSpec, []FieldMsg) {
 	return m, errs
 }
 
-// runOutcome is a worker's answer for one setting of a sweep or a map: the
-// Config in configJSON (as workerConfig writes it) at seeds seeds from its
+// RunOutcome is a worker's answer for one setting of a sweep or a map: the
+// Config in configJSON (as WorkerConfig writes it) at seeds seeds from its
 // own, folded by sweep.Measure, as JSON; or {"error"}, a bug, since the
 // page validated the request.
-func runOutcome(configJSON string, seeds int) string {
+func RunOutcome(configJSON string, seeds int) string {
 	c, err := workerConfigOf(configJSON)
 	if err != nil {
-		return fail(err.Error())
+		return Fail(err.Error())
 	}
 	o, err := sweep.Measure(c, seeds)
 	if err != nil {
-		return fail(err.Error())
+		return Fail(err.Error())
 	}
-	return mustJSON(o)
+	return MustJSON(o)
 }
 
-// decodeOutcome reads a worker's answer for one setting (runOutcome's).
-func decodeOutcome(data string) (sweep.Outcome, error) {
+// DecodeOutcome reads a worker's answer for one setting (RunOutcome's).
+func DecodeOutcome(data string) (sweep.Outcome, error) {
 	var answer struct {
 		sweep.Outcome
 		Error string `json:"error"`

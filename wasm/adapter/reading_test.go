@@ -1,4 +1,4 @@
-package main
+package adapter
 
 import (
 	"encoding/json"
@@ -29,7 +29,7 @@ type reading struct {
 }
 
 func readings(t *testing.T) []reading {
-	b, err := os.ReadFile("../sim/testdata/readings.json")
+	b, err := os.ReadFile("../../sim/testdata/readings.json")
 	require.NoError(t, err)
 	var rs []reading
 	require.NoError(t, json.Unmarshal(b, &rs))
@@ -53,7 +53,7 @@ func checkReading(t *testing.T, who string, r reading, c sim.Config, problems []
 		assert.Equal(t, s.Config, c, "%s: %s: %q is the sample %s", who, r.Reason, r.Text, r.Want)
 		return
 	}
-	f, ok := fieldByKey(r.Key)
+	f, ok := FieldByKey(r.Key)
 	require.True(t, ok, r.Key)
 	assert.Equal(t, r.Want, f.get(c), "%s: %s: %q", who, r.Reason, r.Text)
 }
@@ -73,11 +73,11 @@ func TestReadingsAsTheOthers(t *testing.T) {
 		// The JS API takes a Config, not a sample (shedsim.samples()
 		// gives each sample's Config).
 		if r.Key != "sample" {
-			obj := jsObject{}
+			obj := JsObject{}
 			for k, v := range given {
 				obj[k] = v
 			}
-			out := runOf(readJS(fakeJS{obj}))
+			out := RunOf(ReadJS(FakeJS{obj}))
 			var res struct {
 				Config sim.Config `json:"config"`
 				Errors []FieldMsg `json:"errors"`
@@ -94,11 +94,11 @@ func TestReadingsAsTheOthers(t *testing.T) {
 		for _, k := range slices.Sorted(maps.Keys(given)) {
 			q = append(q, url.QueryEscape(k)+"="+url.QueryEscape(given[k]))
 		}
-		vals, problems := PageStart(parseQuery("?" + strings.Join(q, "&")))
+		vals, problems := PageStart(ParseQuery("?" + strings.Join(q, "&")))
 		for k, v := range vals {
-			vals[k] = canonicalChoice(k, v)
+			vals[k] = CanonicalChoice(k, v)
 		}
-		c, errs := ConfigFromStrings(sim.DefaultConfig(), vals, viewRuns, seedsKey)
+		c, errs := ConfigFromStrings(sim.DefaultConfig(), vals, ViewRuns, SeedsKey)
 		checkReading(t, "the page", r, c, append(problems, errs...))
 	}
 }
@@ -107,15 +107,15 @@ func TestReadingsAsTheOthers(t *testing.T) {
 // page, with the samples to use, where the page ran the default without a
 // word (issue 27, item 7); the link's other settings are kept.
 func TestPageNamesAnUnknownSample(t *testing.T) {
-	vals, problems := PageStart(parseQuery("?sample=nope&workers=13"))
+	vals, problems := PageStart(ParseQuery("?sample=nope&workers=13"))
 	require.Len(t, problems, 1)
 	assert.Equal(t, "sample", problems[0].Field)
 	assert.Contains(t, problems[0].Msg, `"nope" is not a sample: use one of sale, skip, bounded,`)
 	assert.Contains(t, problems[0].Msg, "or leave it out for the shop's numbers")
 	assert.Equal(t, "13", vals["workers"])
-	_, problems = PageStart(parseQuery("?sample=Retries"))
+	_, problems = PageStart(ParseQuery("?sample=Retries"))
 	assert.Empty(t, problems, "a sample's key in another case is the sample")
-	_, problems = PageStart(parseQuery("?sample=" + strings.Repeat("x", 100_000)))
+	_, problems = PageStart(ParseQuery("?sample=" + strings.Repeat("x", 100_000)))
 	require.Len(t, problems, 1)
 	assert.Less(t, len(problems[0].Msg), 1000, "a long key is quoted by its first characters")
 }

@@ -1,4 +1,4 @@
-package main
+package adapter
 
 import (
 	"encoding/json"
@@ -11,7 +11,7 @@ import (
 
 // This file reads what a page script passes the JS API: a JSON string
 // (read by encoding/json) or a plain object (read key by key, through
-// jsValue, never through JSON.stringify, which turns NaN into null, throws
+// JsValue, never through JSON.stringify, which turns NaN into null, throws
 // on a BigInt or a circular object, and calls toJSON). Every value is read
 // as a scalar, a number's text or a string, or marked bad with why; what
 // the keys mean is the adapter's business (configFrom, planFrom). A JSON
@@ -28,8 +28,8 @@ const (
 	// maxValueChars is the longest value the API reads as a scalar; a
 	// longer one is refused by its length, without being read.
 	maxValueChars = 200
-	// quoteChars is how much of a value or a key a message quotes.
-	quoteChars = 40
+	// QuoteChars is how much of a value or a key a message quotes.
+	QuoteChars = 40
 	// maxKeys is the most keys the API reads from a plain object, one call
 	// into JavaScript at a time: a Config has about 50 settings. An object
 	// with more is refused by its count before any is read, as a JSON text
@@ -37,28 +37,28 @@ const (
 	maxKeys = 1000
 )
 
-// scalar is one value as given: the text of a number, or a string (from a
+// Scalar is one value as given: the text of a number, or a string (from a
 // form field, a URL, an HTML attribute, a JSON string or a JS string), or
 // why it cannot be read (bad).
-type scalar struct {
+type Scalar struct {
 	text   string
 	quoted bool
 	// size is the value's length, in characters, when text holds only its
-	// first quoteChars (a value too long to read); 0 otherwise.
+	// first QuoteChars (a value too long to read); 0 otherwise.
 	size int
 	// bad is why the value is neither a number nor a string ("an object
 	// is not a number or a string: ..."); "" when it is one.
 	bad string
 }
 
-// show quotes a string value for a message, and leaves a number bare. A
-// long value is cut to its first quoteChars characters, with its length.
-func (s scalar) show() string {
+// Show quotes a string value for a message, and leaves a number bare. A
+// long value is cut to its first QuoteChars characters, with its length.
+func (s Scalar) Show() string {
 	if s.size > 0 {
 		return strconv.Quote(s.text) + "… (" + countChars(s.size) + ")"
 	}
-	if len(s.text) > quoteChars {
-		return scalar{text: prefix(s.text, quoteChars), quoted: s.quoted, size: utf8.RuneCountInString(s.text)}.show()
+	if len(s.text) > QuoteChars {
+		return Scalar{text: Prefix(s.text, QuoteChars), quoted: s.quoted, size: utf8.RuneCountInString(s.text)}.Show()
 	}
 	if s.quoted {
 		return strconv.Quote(s.text)
@@ -67,30 +67,30 @@ func (s scalar) show() string {
 }
 
 // tooLong is the message for a value too long to be a setting's, or "".
-func (s scalar) tooLong() string {
+func (s Scalar) tooLong() string {
 	if s.size == 0 && len(s.text) <= maxValueChars {
 		return ""
 	}
-	return s.show() + " is too long to be a setting: give a number, such as 8, or a word, such as fifo"
+	return s.Show() + " is too long to be a setting: give a number, such as 8, or a word, such as fifo"
 }
 
 func countChars(n int) string {
 	if n == 1 {
 		return "1 character"
 	}
-	return groupDigits(strconv.Itoa(n)) + " characters"
+	return GroupDigits(strconv.Itoa(n)) + " characters"
 }
 
-// groupDigits writes a count's digits in threes: 300,000,000.
-func groupDigits(s string) string {
+// GroupDigits writes a count's digits in threes: 300,000,000.
+func GroupDigits(s string) string {
 	for i := len(s) - 3; i > 0; i -= 3 {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
 }
 
-// prefix is s cut to at most n bytes, on a character boundary.
-func prefix(s string, n int) string {
+// Prefix is s cut to at most n bytes, on a character boundary.
+func Prefix(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
@@ -100,10 +100,10 @@ func prefix(s string, n int) string {
 	return s[:n]
 }
 
-// input is a call's argument as read: its keys' values, or err when it is
+// Input is a call's argument as read: its keys' values, or err when it is
 // not an object at all.
-type input struct {
-	vals map[string]scalar
+type Input struct {
+	Vals map[string]Scalar
 	err  error
 }
 
@@ -112,145 +112,145 @@ func notScalar(what string) string {
 	return what + " is not a number or a string: give a number, such as 8, or a string"
 }
 
-// readObject reads a JSON object, the API's input, with json.Unmarshal:
+// ReadObject reads a JSON object, the API's input, with json.Unmarshal:
 // each value a number (its text, as given), a string, or null, which
 // means "keep the default" and is left out; any other value (true, an
 // array, an object) is read as bad. A key given twice keeps its last
 // value, as json.Unmarshal into a map does. JSON that is not one object is
 // an error.
-func readObject(data string) input {
+func ReadObject(data string) Input {
 	if len(data) > maxInputChars*3 { // a UTF-16 unit is at most 3 bytes of UTF-8
-		return input{err: errors.New("the input is " + countChars(utf8.RuneCountInString(data)) + " of JSON, more than any configuration needs: give at most " + countChars(maxInputChars))}
+		return Input{err: errors.New("the input is " + countChars(utf8.RuneCountInString(data)) + " of JSON, more than any configuration needs: give at most " + countChars(maxInputChars))}
 	}
 	t := strings.TrimSpace(data)
 	if !strings.HasPrefix(t, "{") {
 		what := "it is empty"
 		if t != "" {
-			what = "it starts " + scalar{text: t, quoted: true}.show()
+			what = "it starts " + Scalar{text: t, quoted: true}.Show()
 		}
-		return input{err: errors.New("the input is not a JSON object: " + what + "; give an object such as {\"workers\": 8}")}
+		return Input{err: errors.New("the input is not a JSON object: " + what + "; give an object such as {\"workers\": 8}")}
 	}
 	// Each value stays raw, so that a number keeps its text (a huge one is
 	// quoted as given, not as a float64 rounds it) and an array or an
 	// object is named, not read.
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(t), &raw); err != nil {
-		return input{err: errors.New("the input is not a JSON object: it is not valid JSON (" + scalar{text: t, quoted: true}.show() + "); give an object such as {\"workers\": 8}")}
+		return Input{err: errors.New("the input is not a JSON object: it is not valid JSON (" + Scalar{text: t, quoted: true}.Show() + "); give an object such as {\"workers\": 8}")}
 	}
-	vals := make(map[string]scalar, len(raw))
+	vals := make(map[string]Scalar, len(raw))
 	for k, v := range raw {
 		switch v[0] {
 		case 'n': // null keeps the default
 		case '"':
 			var s string
 			_ = json.Unmarshal(v, &s) // a string json.Unmarshal has read once already
-			vals[k] = scalar{text: s, quoted: true}
+			vals[k] = Scalar{text: s, quoted: true}
 		case 't', 'f':
-			vals[k] = scalar{bad: notScalar(string(v))}
+			vals[k] = Scalar{bad: notScalar(string(v))}
 		case '[':
-			vals[k] = scalar{bad: notScalar("an array")}
+			vals[k] = Scalar{bad: notScalar("an array")}
 		case '{':
-			vals[k] = scalar{bad: notScalar("an object")}
+			vals[k] = Scalar{bad: notScalar("an object")}
 		default:
-			vals[k] = scalar{text: string(v)}
+			vals[k] = Scalar{text: string(v)}
 		}
 	}
-	return input{vals: vals}
+	return Input{Vals: vals}
 }
 
-// jsValue is one JavaScript value, as the API reads its argument:
+// JsValue is one JavaScript value, as the API reads its argument:
 // main_js.go wraps a js.Value, the tests a Go value. Its methods panic
-// only as JavaScript throws (a getter, a Proxy); readJS catches that.
-type jsValue interface {
-	// tag is the value's type as Object.prototype.toString names it:
+// only as JavaScript throws (a getter, a Proxy); ReadJS catches that.
+type JsValue interface {
+	// Tag is the value's type as Object.prototype.toString names it:
 	// "Undefined", "Null", "Boolean", "Number", "String", "BigInt",
 	// "Symbol", "Function", "Array", "Object", "Date", ...
-	tag() string
-	// number is a Number's value; a Boolean's as 1 or 0.
-	number() float64
-	// length is a String's length, in UTF-16 code units.
-	length() int
-	// text is a String's first n code units (all of it if shorter).
-	text(n int) string
-	// keys are an object's own enumerable keys, as Object.keys gives them,
+	Tag() string
+	// Number is a Number's value; a Boolean's as 1 or 0.
+	Number() float64
+	// Length is a String's length, in UTF-16 code units.
+	Length() int
+	// Text is a String's first n code units (all of it if shorter).
+	Text(n int) string
+	// Keys are an object's own enumerable keys, as Object.keys gives them,
 	// and how many there are; none when there are more than most.
-	keys(most int) ([]jsValue, int)
-	// get is an object's property key.
-	get(key string) jsValue
+	Keys(most int) ([]JsValue, int)
+	// Get is an object's property key.
+	Get(key string) JsValue
 }
 
-// readJS reads the API's argument: undefined or null is the empty object
+// ReadJS reads the API's argument: undefined or null is the empty object
 // (every default), a string is JSON text, and a plain object is read key
 // by key. Anything else is an error that says what it is.
-func readJS(v jsValue) (in input) {
+func ReadJS(v JsValue) (in Input) {
 	defer func() {
 		if r := recover(); r != nil {
-			in = input{err: errors.New("reading the input threw " + shortText(panicText(r)) + ": give a plain object, or a JSON string")}
+			in = Input{err: errors.New("reading the input threw " + shortText(PanicText(r)) + ": give a plain object, or a JSON string")}
 		}
 	}()
-	switch tag := v.tag(); tag {
+	switch tag := v.Tag(); tag {
 	case "Undefined", "Null":
-		return input{vals: map[string]scalar{}}
+		return Input{Vals: map[string]Scalar{}}
 	case "String":
-		if n := v.length(); n > maxInputChars {
-			return input{err: errors.New("the input is " + countChars(n) + " of JSON, more than any configuration needs: give at most " + countChars(maxInputChars))}
+		if n := v.Length(); n > maxInputChars {
+			return Input{err: errors.New("the input is " + countChars(n) + " of JSON, more than any configuration needs: give at most " + countChars(maxInputChars))}
 		}
-		return readObject(v.text(maxInputChars))
+		return ReadObject(v.Text(maxInputChars))
 	case "Object":
-		keys, n := v.keys(maxKeys)
+		keys, n := v.Keys(maxKeys)
 		if n > maxKeys {
-			return input{err: errors.New("the input has " + groupDigits(strconv.Itoa(n)) + " keys, more than any configuration needs: give at most " + strconv.Itoa(maxKeys))}
+			return Input{err: errors.New("the input has " + GroupDigits(strconv.Itoa(n)) + " keys, more than any configuration needs: give at most " + strconv.Itoa(maxKeys))}
 		}
-		vals := make(map[string]scalar, len(keys))
+		vals := make(map[string]Scalar, len(keys))
 		for _, kv := range keys {
-			n := kv.length()
-			k := kv.text(maxValueChars)
+			n := kv.Length()
+			k := kv.Text(maxValueChars)
 			if n > maxValueChars {
 				// A key nobody could mean: named by its first characters.
-				vals[scalar{text: prefix(k, quoteChars), quoted: true, size: n}.show()] = scalar{}
+				vals[Scalar{text: Prefix(k, QuoteChars), quoted: true, size: n}.Show()] = Scalar{}
 				continue
 			}
-			if s := readJSValue(v, k); s != (scalar{}) { // undefined and null keep the default
+			if s := readJSValue(v, k); s != (Scalar{}) { // undefined and null keep the default
 				vals[k] = s
 			}
 		}
-		return input{vals: vals}
+		return Input{Vals: vals}
 	default:
-		return input{err: errors.New("the input is " + article(tag) + ": give an object, such as {workers: 8}, or a JSON string of one")}
+		return Input{err: errors.New("the input is " + Article(tag) + ": give an object, such as {workers: 8}, or a JSON string of one")}
 	}
 }
 
 // readJSValue reads o[k] as a scalar, or marks it bad.
-func readJSValue(o jsValue, k string) (s scalar) {
+func readJSValue(o JsValue, k string) (s Scalar) {
 	defer func() {
 		if r := recover(); r != nil {
-			s = scalar{bad: "reading it threw " + shortText(panicText(r)) + ": give a number or a string"}
+			s = Scalar{bad: "reading it threw " + shortText(PanicText(r)) + ": give a number or a string"}
 		}
 	}()
-	return jsScalar(o.get(k))
+	return JsScalar(o.Get(k))
 }
 
-// jsScalar reads v as a scalar: a number or a string, or the
+// JsScalar reads v as a scalar: a number or a string, or the
 // empty scalar for undefined and null; anything else is marked bad.
-func jsScalar(v jsValue) scalar {
-	switch tag := v.tag(); tag {
+func JsScalar(v JsValue) Scalar {
+	switch tag := v.Tag(); tag {
 	case "Undefined", "Null":
-		return scalar{} // as in JSON: keep the default; readJS drops it
+		return Scalar{} // as in JSON: keep the default; ReadJS drops it
 	case "Number":
-		return scalar{text: jsNumber(v.number())}
+		return Scalar{text: jsNumber(v.Number())}
 	case "String":
-		if n := v.length(); n > maxValueChars {
-			return scalar{text: v.text(quoteChars), quoted: true, size: n}
+		if n := v.Length(); n > maxValueChars {
+			return Scalar{text: v.Text(QuoteChars), quoted: true, size: n}
 		}
-		return scalar{text: v.text(maxValueChars), quoted: true}
+		return Scalar{text: v.Text(maxValueChars), quoted: true}
 	case "BigInt":
 		// Refused as the package's doc promises (numbers as numbers or
 		// strings): a BigInt is neither, and 10n is as easily 10.
-		return scalar{bad: "a BigInt is not a number or a string: give a Number, such as 8 rather than 8n, or a string"}
+		return Scalar{bad: "a BigInt is not a number or a string: give a Number, such as 8 rather than 8n, or a string"}
 	case "Boolean":
-		return scalar{bad: notScalar(strconv.FormatBool(v.number() != 0))}
+		return Scalar{bad: notScalar(strconv.FormatBool(v.Number() != 0))}
 	default:
-		return scalar{bad: notScalar(article(tag))}
+		return Scalar{bad: notScalar(Article(tag))}
 	}
 }
 
@@ -271,8 +271,8 @@ func jsNumber(x float64) string {
 	return strconv.FormatFloat(x, 'f', -1, 64)
 }
 
-// article is a JavaScript type's tag with "a" or "an": "an array".
-func article(tag string) string {
+// Article is a JavaScript type's tag with "a" or "an": "an array".
+func Article(tag string) string {
 	switch tag {
 	case "Undefined", "Null":
 		return strings.ToLower(tag)
@@ -286,8 +286,8 @@ func article(tag string) string {
 
 // shortText is s cut to a message's length.
 func shortText(s string) string {
-	if len(s) <= 2*quoteChars {
+	if len(s) <= 2*QuoteChars {
 		return s
 	}
-	return prefix(s, 2*quoteChars) + "…"
+	return Prefix(s, 2*QuoteChars) + "…"
 }

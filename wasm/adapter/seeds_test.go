@@ -1,4 +1,4 @@
-package main
+package adapter
 
 import (
 	"strings"
@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/shedsim/shedsim/sim"
-	"github.com/shedsim/shedsim/sim/report"
 )
 
 // TestSeedsFor: the seeds control takes 1, 10 or 40, and refuses anything
@@ -54,7 +53,7 @@ func TestSeedsFor(t *testing.T) {
 				return
 			}
 			require.NotNil(t, e, tc.reason)
-			assert.Equal(t, seedsKey, e.Field, "the refusal names the field")
+			assert.Equal(t, SeedsKey, e.Field, "the refusal names the field")
 			for _, m := range tc.msg {
 				assert.Contains(t, e.Msg, m, tc.reason)
 			}
@@ -79,43 +78,12 @@ func TestSeedsForTheValueAlone(t *testing.T) {
 // form shows them, and SeedsFor refuses a bad one), and without any the
 // control is at its default, which the URL leaves out.
 func TestWithSeeds(t *testing.T) {
-	assert.Equal(t, "10", withSeeds(map[string]string{}, map[string]string{"seeds": "10"})[seedsKey])
-	assert.Equal(t, "7", withSeeds(map[string]string{}, map[string]string{"seeds": "7"})[seedsKey], "a bad value is kept, to be shown beside its error")
-	assert.Equal(t, "1", withSeeds(map[string]string{}, map[string]string{})[seedsKey])
-	assert.Equal(t, "?retries=1&seeds=10", encodeQuery(pageKeys, map[string]string{"retries": "1", "seeds": "10"}, pageDefaults))
-	assert.Equal(t, "", encodeQuery(pageKeys, map[string]string{"seeds": "1"}, pageDefaults), "one seed is the default, left out")
+	assert.Equal(t, "10", WithSeeds(map[string]string{}, map[string]string{"seeds": "10"})[SeedsKey])
+	assert.Equal(t, "7", WithSeeds(map[string]string{}, map[string]string{"seeds": "7"})[SeedsKey], "a bad value is kept, to be shown beside its error")
+	assert.Equal(t, "1", WithSeeds(map[string]string{}, map[string]string{})[SeedsKey])
+	assert.Equal(t, "?retries=1&seeds=10", EncodeQuery(PageKeys, map[string]string{"retries": "1", "seeds": "10"}, PageDefaults))
+	assert.Equal(t, "", EncodeQuery(PageKeys, map[string]string{"seeds": "1"}, PageDefaults), "one seed is the default, left out")
 }
 
 // TestWriteSeedBars: over seeds of the post's inputs every bar carries
 // the seeds' range, and the three policies the post gives a figure for a
-// tick at it; the table is shedsim --seeds' rows, the chosen one marked.
-func TestWriteSeedBars(t *testing.T) {
-	c := sim.DefaultConfig()
-	sums := make([]report.SeedSummary, len(sim.Policies))
-	for i, p := range sim.Policies {
-		for k := range 3 {
-			cp := c
-			cp.Policy, cp.Seed = p, c.Seed+uint64(k)
-			r, err := sim.Run(cp)
-			require.NoError(t, err)
-			sums[i].Add(r)
-		}
-	}
-	v := report.SeedsViewOf(c, 3, sim.Policies, sums)
-	var m markup
-	writeSeedBars(&m, v, sim.Bounded)
-	bars := m.String()
-	assert.Equal(t, len(sim.Policies), strings.Count(bars, `<line class="seed-range"`), "a range a policy")
-	assert.Equal(t, 3, strings.Count(bars, `<line class="post-mark"`), "the post's figure for fifo, skip and bounded")
-	assert.Equal(t, len(sim.Policies), strings.Count(bars, "</svg>"))
-	assert.Contains(t, bars, `class="policy-bar chosen" data-policy="bounded"`)
-	assert.Contains(t, bars, "back in 3 of 3 seeds")
-	m = markup{}
-	writeTable(&m, "compare", "compare seeds", v.Caption, "Every policy over seeds", "policy", v.Table, policyKeys, sim.Bounded.String(), false)
-	table := m.String()
-	assert.Contains(t, table, `class="compare seeds"`)
-	assert.Contains(t, table, `data-policy="bounded" class="chosen"`)
-	for _, cell := range v.Table.Rows[sim.FIFO] {
-		assert.Contains(t, table, ">"+cell+"<", "every cell of the command line's table")
-	}
-}

@@ -1,4 +1,4 @@
-package main
+package adapter
 
 import (
 	"math"
@@ -10,28 +10,28 @@ import (
 // The JS API's functions with a JSON string, as shedsim.view('{"workers":
 // 8}') calls them.
 
-func viewJSON(s string) string    { return viewOf(readObject(s)) }
-func clientsJSON(s string) string { return clientsOf(readObject(s)) }
-func runJSON(s string) string     { return runOf(readObject(s)) }
-func planJSON(s string) string    { return planOf(readObject(s)) }
+func viewJSON(s string) string    { return ViewOf(ReadObject(s)) }
+func clientsJSON(s string) string { return ClientsOf(ReadObject(s)) }
+func runJSON(s string) string     { return RunOf(ReadObject(s)) }
+func planJSON(s string) string    { return PlanOf(ReadObject(s)) }
 
-// fakeJS is a JavaScript value for readJS, natively: nil is undefined,
+// FakeJS is a JavaScript value for ReadJS, natively: nil is undefined,
 // jsNull null, a float64 a Number, a string a String, a jsBigInt a BigInt,
 // a bool a Boolean, a map an object (which may hold itself), a []any an
 // array, a jsFunc a function, and a jsThrows a getter that throws.
-type fakeJS struct{ v any }
+type FakeJS struct{ v any }
 
 type (
 	jsNullType struct{}
 	jsBigInt   string
 	jsFunc     struct{}
 	jsThrows   string
-	jsObject   map[string]any
+	JsObject   map[string]any
 )
 
 var jsNull = jsNullType{}
 
-func (f fakeJS) tag() string {
+func (f FakeJS) Tag() string {
 	switch f.v.(type) {
 	case nil:
 		return "Undefined"
@@ -39,13 +39,13 @@ func (f fakeJS) tag() string {
 		return "Null"
 	case float64:
 		return "Number"
-	case string, jsLong:
+	case string, JsLong:
 		return "String"
 	case jsBigInt:
 		return "BigInt"
 	case bool:
 		return "Boolean"
-	case jsObject:
+	case JsObject:
 		return "Object"
 	case []any:
 		return "Array"
@@ -55,7 +55,7 @@ func (f fakeJS) tag() string {
 	panic("fakeJS: no JavaScript type for this Go value")
 }
 
-func (f fakeJS) number() float64 {
+func (f FakeJS) Number() float64 {
 	switch v := f.v.(type) {
 	case float64:
 		return v
@@ -69,26 +69,26 @@ func (f fakeJS) number() float64 {
 }
 
 // length counts UTF-16 code units, as JavaScript does.
-func (f fakeJS) length() int {
+func (f FakeJS) Length() int {
 	switch v := f.v.(type) {
 	case string:
 		return len(utf16.Encode([]rune(v)))
 	case jsBigInt:
 		return len(v)
-	case jsLong:
+	case JsLong:
 		return int(v)
 	}
 	return 0
 }
 
-func (f fakeJS) text(n int) string {
+func (f FakeJS) Text(n int) string {
 	var s string
 	switch v := f.v.(type) {
 	case string:
 		s = v
 	case jsBigInt:
 		s = string(v)
-	case jsLong:
+	case JsLong:
 		return strings.Repeat("x", min(n, int(v)))
 	}
 	if u := utf16.Encode([]rune(s)); len(u) > n {
@@ -97,8 +97,8 @@ func (f fakeJS) text(n int) string {
 	return s
 }
 
-func (f fakeJS) keys(most int) ([]jsValue, int) {
-	o := f.v.(jsObject)
+func (f FakeJS) Keys(most int) ([]JsValue, int) {
+	o := f.v.(JsObject)
 	if len(o) > most {
 		return nil, len(o)
 	}
@@ -107,23 +107,23 @@ func (f fakeJS) keys(most int) ([]jsValue, int) {
 		ks = append(ks, k)
 	}
 	sort.Strings(ks) // Object.keys's order is insertion's; any order will do
-	out := make([]jsValue, len(ks))
+	out := make([]JsValue, len(ks))
 	for i, k := range ks {
-		out[i] = fakeJS{k}
+		out[i] = FakeJS{k}
 	}
 	return out, len(ks)
 }
 
-func (f fakeJS) get(key string) jsValue {
-	v := f.v.(jsObject)[key]
+func (f FakeJS) Get(key string) JsValue {
+	v := f.v.(JsObject)[key]
 	if t, ok := v.(jsThrows); ok {
 		panic(string(t))
 	}
-	return fakeJS{v}
+	return FakeJS{v}
 }
 
-// jsLong is a JavaScript string of n "x"s that holds none of them, so that
+// JsLong is a JavaScript string of n "x"s that holds none of them, so that
 // a test can pass a 300 MB string without making one.
-type jsLong int
+type JsLong int
 
-func (l jsLong) String() string { return "" }
+func (l JsLong) String() string { return "" }

@@ -1,4 +1,4 @@
-package main
+package markup
 
 import (
 	"testing"
@@ -7,13 +7,13 @@ import (
 )
 
 func TestMarkupEscapes(t *testing.T) {
-	var m markup
+	var m Markup
 	m.open("svg", "aria-label", `5 < 6 & "quoted" 'too'`, "class", "timeline")
-	m.elem("rect", "class", "sale", "x", "1.5")
-	m.elem("title", "<script>alert(1)</script>")
+	m.Elem("rect", "class", "sale", "x", "1.5")
+	m.Elem("title", "<script>alert(1)</script>")
 	m.close("svg")
-	m.elem("td", "")
-	m.elem("th", "scope", "row", "0 s to 10 s (sale)")
+	m.Elem("td", "")
+	m.Elem("th", "scope", "row", "0 s to 10 s (sale)")
 	assert.Equal(t,
 		`<svg aria-label="5 &lt; 6 &amp; &#34;quoted&#34; &#39;too&#39;" class="timeline">`+
 			`<rect class="sale" x="1.5"></rect><title>&lt;script&gt;alert(1)&lt;/script&gt;</title></svg>`+
@@ -22,7 +22,7 @@ func TestMarkupEscapes(t *testing.T) {
 }
 
 func TestMarkupTagEscapesItsValues(t *testing.T) {
-	var m markup
+	var m Markup
 	m.tag(`<rect class="%" x="%"></rect><title>%</title>`, `a" onload="x`, "1.5", "<b>&</b>")
 	assert.Equal(t, `<rect class="a&#34; onload=&#34;x" x="1.5"></rect><title>&lt;b&gt;&amp;&lt;/b&gt;</title>`, m.String(),
 		"a value cannot end its attribute or become markup")

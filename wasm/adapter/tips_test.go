@@ -1,23 +1,21 @@
-package main
+package adapter
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/shedsim/shedsim/sim"
-	"github.com/shedsim/shedsim/sim/report"
 	"github.com/shedsim/shedsim/sim/sweep"
 )
 
 func TestSweepFromStringsDefaults(t *testing.T) {
-	s, errs := SweepFromStrings(TipsValues(tipsSweep, nil))
+	s, errs := SweepFromStrings(TipsValues(TipsSweep, nil))
 	require.Empty(t, errs)
 	assert.Equal(t, sweep.Spec{Base: sim.DefaultConfig(), Knob: "sale_rps", From: 100, To: 250, Steps: 31, Seeds: 10, Below: 0.5}, s,
 		"the issue's sweep: every policy, the sale rate from 100 to 250 in 31 steps, at 10 seeds, marked under half the sale")
-	m, errs := MapFromStrings(TipsValues(tipsMap, nil))
+	m, errs := MapFromStrings(TipsValues(TipsMap, nil))
 	require.Empty(t, errs)
 	assert.Equal(t, sweep.MapSpec{Base: sim.DefaultConfig(), X: sweep.Axis{Knob: "sale_rps", From: 100, To: 250, Steps: 7},
 		Y: sweep.Axis{Knob: "retries", From: 0, To: 3, Steps: 4}, Seeds: 10}, m, "the README's map, for the unbounded queue")
@@ -46,7 +44,7 @@ func TestSweepFromStrings(t *testing.T) {
 			"order_share changes nothing here: it needs policy priority", "a knob no run reads, as the command line refuses it"},
 	}
 	for _, tc := range cases {
-		vals := TipsValues(tipsSweep, tc.given)
+		vals := TipsValues(TipsSweep, tc.given)
 		_, errs := SweepFromStrings(vals)
 		require.NotEmpty(t, errs, tc.reason)
 		assert.Equal(t, tc.field, errs[0].Field, tc.reason+": %v", errs)
@@ -55,7 +53,7 @@ func TestSweepFromStrings(t *testing.T) {
 			assert.Equal(t, v, vals[k], "what was typed is kept: %s", tc.reason)
 		}
 	}
-	s, errs := SweepFromStrings(TipsValues(tipsSweep, map[string]string{"policy": "Bounded", "below": "40%"}))
+	s, errs := SweepFromStrings(TipsValues(TipsSweep, map[string]string{"policy": "Bounded", "below": "40%"}))
 	require.Empty(t, errs)
 	assert.Equal(t, []sim.Policy{sim.Bounded}, s.Policies, "one policy, its curve alone")
 	assert.Equal(t, sim.Bounded, s.Base.Policy)
@@ -76,7 +74,7 @@ func TestMapFromStrings(t *testing.T) {
 		{map[string]string{"y_from": "-1"}, "y_from", "out of range", "an end outside the field's range"},
 	}
 	for _, tc := range cases {
-		_, errs := MapFromStrings(TipsValues(tipsMap, tc.given))
+		_, errs := MapFromStrings(TipsValues(TipsMap, tc.given))
 		require.NotEmpty(t, errs, tc.reason)
 		assert.Equal(t, tc.field, errs[0].Field, tc.reason+": %v", errs)
 		assert.Contains(t, errs[0].Msg, tc.says, tc.reason)
@@ -84,12 +82,12 @@ func TestMapFromStrings(t *testing.T) {
 }
 
 func TestTipsQuery(t *testing.T) {
-	assert.Equal(t, "", TipsQuery(tipsSweep, TipsValues(tipsSweep, nil)), "the defaults make no query")
-	assert.Equal(t, "?kind=map", TipsQuery(tipsMap, TipsValues(tipsMap, nil)))
-	vals := TipsValues(tipsSweep, map[string]string{"knob": "retries", "from": "0", "to": "3", "steps": "4", "policy": "bounded", "sale_rps": "200"})
-	q := TipsQuery(tipsSweep, vals)
+	assert.Equal(t, "", TipsQuery(TipsSweep, TipsValues(TipsSweep, nil)), "the defaults make no query")
+	assert.Equal(t, "?kind=map", TipsQuery(TipsMap, TipsValues(TipsMap, nil)))
+	vals := TipsValues(TipsSweep, map[string]string{"knob": "retries", "from": "0", "to": "3", "steps": "4", "policy": "bounded", "sale_rps": "200"})
+	q := TipsQuery(TipsSweep, vals)
 	assert.Equal(t, "?knob=retries&from=0&to=3&steps=4&policy=bounded&sale_rps=200", q)
-	assert.Equal(t, vals, TipsValues(tipsSweep, parseQuery(q)), "the address reads back")
+	assert.Equal(t, vals, TipsValues(TipsSweep, ParseQuery(q)), "the address reads back")
 }
 
 // TestRunOutcomeIsMeasure checks that a worker's answer for a setting is
@@ -100,43 +98,12 @@ func TestRunOutcomeIsMeasure(t *testing.T) {
 	c.SaleRPS = 170
 	want, err := sweep.Measure(c, 3)
 	require.NoError(t, err)
-	got, err := decodeOutcome(runOutcome(workerConfig(c), 3))
+	got, err := DecodeOutcome(RunOutcome(WorkerConfig(c), 3))
 	require.NoError(t, err)
 	assert.Equal(t, want, got, "the page reads what the worker measured")
-	_, err = decodeOutcome(runOutcome(workerConfig(c), 0))
+	_, err = DecodeOutcome(RunOutcome(WorkerConfig(c), 0))
 	assert.ErrorContains(t, err, "a worker failed: seeds: 0 is out of range", "no seeds: a bug the worker reports")
 }
 
 // TestTipsMarkup checks what the page draws of a sweep and a map: a point
 // per policy and step that sets its value, the table's rows at the value
-// now marked, and a map's cells each a button that sets both values.
-func TestTipsMarkup(t *testing.T) {
-	vals := TipsValues(tipsSweep, map[string]string{"from": "100", "to": "200", "steps": "5", "seeds": "2", "retries": "1"})
-	s, errs := SweepFromStrings(vals)
-	require.Empty(t, errs)
-	sw, err := sweep.Run(s)
-	require.NoError(t, err)
-	chart := sweepMarkup("c", report.Sweep(sw), "sale_rps").String()
-	assert.Contains(t, chart, `>Sale traffic (people per s)</text>`, "the axis is named in words, not by its key")
-	n := len(sim.Policies)
-	assert.Equal(t, 5*n, strings.Count(chart, `<circle class="pt pol-`), "a point per policy and step")
-	assert.Equal(t, n, strings.Count(chart, `data-set="150"`), "each sets its value")
-	assert.Contains(t, chart, `class="now-line"`, "the value now is marked")
-	assert.Contains(t, chart, `<path class="flip pol-fifo"`, "the unbounded queue's flip")
-	table := sweepTableMarkup("t", sw).String()
-	assert.Contains(t, table, `<th scope="col">Sale traffic (people per s)</th>`, "the column is named in words, not by its key")
-	assert.Equal(t, n, strings.Count(table, `class="now" aria-current="true"`), "a row per policy at the value now")
-	assert.Equal(t, 5*n, strings.Count(table, `<button type="button" class="set" data-set=`), "a button per row")
-	assert.Contains(t, table, "<li>Unbounded queue: From ", "the marks under the table")
-
-	m, errs := MapFromStrings(TipsValues(tipsMap, map[string]string{"x_steps": "3", "x_to": "200", "y_steps": "2", "y_to": "1", "seeds": "2"}))
-	require.Empty(t, errs)
-	mp, err := sweep.RunMap(m)
-	require.NoError(t, err)
-	cells := mapMarkup("c", report.Map(mp)).String()
-	assert.Equal(t, 6, strings.Count(cells, `<rect class="cell back-`), "every cell coloured")
-	assert.Contains(t, cells, `class="now-cell"`, "the cell now outlined")
-	mt := mapTableMarkup("t", mp).String()
-	assert.Equal(t, 6, strings.Count(mt, `data-set-x=`), "a button per cell")
-	assert.Contains(t, mt, `title="sale_rps 200/s, 1 retry: `, "a cell's words")
-}

@@ -1,8 +1,8 @@
-package main
+package markup
 
 import "strings"
 
-// markup writes HTML (or SVG inside HTML) as text: the simulator page's
+// Markup writes HTML (or SVG inside HTML) as text: the simulator page's
 // form and results (bars.go, chart.go, form.go). Built element by element,
 // each element and attribute is a call from Go into JavaScript, and a
 // default run's chart and table were some 1,500 of them; as text, the page
@@ -12,10 +12,10 @@ import "strings"
 // reads before its engine arrives. Every attribute value and text
 // is escaped, so no input can become markup; tag and attribute names are
 // written as given, and are the page's own constants.
-type markup struct{ b strings.Builder }
+type Markup struct{ b strings.Builder }
 
 // open writes a start tag with attributes, as name, value pairs.
-func (m *markup) open(tag string, attrs ...string) {
+func (m *Markup) open(tag string, attrs ...string) {
 	m.b.WriteByte('<')
 	m.b.WriteString(tag)
 	for i := 0; i+1 < len(attrs); i += 2 {
@@ -29,15 +29,15 @@ func (m *markup) open(tag string, attrs ...string) {
 }
 
 // close writes an end tag.
-func (m *markup) close(tag string) {
+func (m *Markup) close(tag string) {
 	m.b.WriteString("</")
 	m.b.WriteString(tag)
 	m.b.WriteByte('>')
 }
 
-// elem writes a whole element: its attributes as open takes them, and an
+// Elem writes a whole element: its attributes as open takes them, and an
 // odd string at the end as its text, as h does.
-func (m *markup) elem(tag string, attrs ...string) {
+func (m *Markup) Elem(tag string, attrs ...string) {
 	m.open(tag, attrs[:len(attrs)&^1]...)
 	if len(attrs)%2 == 1 {
 		escapeTo(&m.b, attrs[len(attrs)-1])
@@ -46,9 +46,9 @@ func (m *markup) elem(tag string, attrs ...string) {
 }
 
 // tag writes tmpl with each % in it replaced by the next of vals, escaped:
-// markup whose names are constants, written with fewer arguments than
+// Markup whose names are constants, written with fewer arguments than
 // open's name, value pairs.
-func (m *markup) tag(tmpl string, vals ...string) {
+func (m *Markup) tag(tmpl string, vals ...string) {
 	for _, v := range vals {
 		i := strings.IndexByte(tmpl, '%')
 		m.b.WriteString(tmpl[:i])
@@ -58,13 +58,13 @@ func (m *markup) tag(tmpl string, vals ...string) {
 	m.b.WriteString(tmpl)
 }
 
-// text writes s, escaped, as text.
-func (m *markup) text(s string) { escapeTo(&m.b, s) }
+// Text writes s, escaped, as text.
+func (m *Markup) Text(s string) { escapeTo(&m.b, s) }
 
-// raw writes html as it is: markup that this package wrote and escaped.
-func (m *markup) raw(html string) { m.b.WriteString(html) }
+// Raw writes html as it is: markup that this package wrote and escaped.
+func (m *Markup) Raw(html string) { m.b.WriteString(html) }
 
-func (m *markup) String() string { return m.b.String() }
+func (m *Markup) String() string { return m.b.String() }
 
 // escapeTo writes s with the five characters that can end a text or an
 // attribute value written as entities.

@@ -1,4 +1,4 @@
-package main
+package markup
 
 import (
 	"strconv"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/shedsim/shedsim/sim"
 	"github.com/shedsim/shedsim/sim/report"
+	"github.com/shedsim/shedsim/wasm/adapter"
 )
 
 // This file writes the comparisons as markup: the colour key, the stacked
@@ -18,8 +19,8 @@ import (
 var outcomes = [][2]string{{"answered", "answered"}, {"refused", "refused"}, {"timed_out", "timed out"}, {"unfinished", "still waiting"},
 	{"first_try", "first attempts"}, {"retry", "retries"}}
 
-// writeLegend writes the colour key of the outcome kinds.
-func writeLegend(m *markup, kinds ...string) {
+// WriteLegend writes the colour key of the outcome kinds.
+func WriteLegend(m *Markup, kinds ...string) {
 	m.open("ul", "class", "legend", "aria-hidden", "true")
 	for _, k := range kinds {
 		for _, o := range outcomes {
@@ -35,7 +36,7 @@ func writeLegend(m *markup, kinds ...string) {
 // of the class its kind names, as an SVG 100 units wide; its text is
 // beside it, so the SVG is hidden from screen readers.
 func stackBarHTML(kinds []string, shares ...float64) string {
-	var m markup
+	var m Markup
 	m.open("svg", "class", "share-bar", "viewBox", "0 0 100 10", "preserveAspectRatio", "none", "aria-hidden", "true", "focusable", "false")
 	x := 0.0
 	for i, v := range shares {
@@ -50,14 +51,14 @@ func stackBarHTML(kinds []string, shares ...float64) string {
 	return m.String()
 }
 
-// shareBarHTML is answered, refused and timed out as one stacked bar.
-func shareBarHTML(answered, refused, timedOut float64) string {
+// ShareBarHTML is answered, refused and timed out as one stacked bar.
+func ShareBarHTML(answered, refused, timedOut float64) string {
 	return stackBarHTML([]string{"answered", "refused", "timed_out"}, answered, refused, timedOut)
 }
 
-// loadBarHTML is a client's attempts per person as a bar out of most, the
+// LoadBarHTML is a client's attempts per person as a bar out of most, the
 // first attempt apart from the retries.
-func loadBarHTML(attempts, most float64) string {
+func LoadBarHTML(attempts, most float64) string {
 	first := min(attempts, 1)
 	return stackBarHTML([]string{"first_try", "retry"}, first/most, max(attempts-first, 0)/most)
 }
@@ -65,28 +66,28 @@ func loadBarHTML(attempts, most float64) string {
 //go:noinline
 func num(x float64) string { return report.Number(x, 3) }
 
-// svgNum formats a coordinate for an SVG attribute (no thousands
+// SvgNum formats a coordinate for an SVG attribute (no thousands
 // separators).
 //
 //go:noinline
-func svgNum(x float64) string { return fnum(float64(int64(float64(x*100)+0.5)) / 100) }
+func SvgNum(x float64) string { return adapter.Fnum(float64(int64(float64(x*100)+0.5)) / 100) }
 
-// writeShareRow writes one named bar of a list such as writeBars': its key
+// WriteShareRow writes one named bar of a list such as WriteBars': its key
 // in attribute keyAttr, marked "(yours)" when chosen, with text under the
 // bar (barHTML, from stackBarHTML).
-func writeShareRow(m *markup, keyAttr, key, title string, chosen bool, barHTML, text string) {
+func WriteShareRow(m *Markup, keyAttr, key, title string, chosen bool, barHTML, text string) {
 	if chosen {
 		m.tag(`<li class="policy-bar chosen" %="%"><span class="bar-name">% <span class="chosen-tag">(yours)</span></span>`, keyAttr, key, title)
 	} else {
 		m.tag(`<li class="policy-bar" %="%"><span class="bar-name">%</span>`, keyAttr, key, title)
 	}
-	m.raw(barHTML)
+	m.Raw(barHTML)
 	m.tag(`<span class="bar-text">%</span></li>`, text)
 }
 
-// writeBars writes every policy's sale shares as stacked bars;
+// WriteBars writes every policy's sale shares as stacked bars;
 // placeholder bars are empty, for policies still being run.
-func writeBars(m *markup, rows []report.Row, chosen sim.Policy, placeholder bool) {
+func WriteBars(m *Markup, rows []report.Row, chosen sim.Policy, placeholder bool) {
 	m.open("ul", "class", "policy-bars")
 	policies := make([]sim.Policy, len(rows))
 	for i, r := range rows {
@@ -95,40 +96,40 @@ func writeBars(m *markup, rows []report.Row, chosen sim.Policy, placeholder bool
 	groups := report.PolicyGroups(policies)
 	for i, r := range rows {
 		if len(groups) > 0 && groups[0].From == i { // the post's six apart from the limits
-			m.elem("li", "class", "policy-group", groups[0].Title)
+			m.Elem("li", "class", "policy-group", groups[0].Title)
 			groups = groups[1:]
 		}
 		text := r.Shares()
 		if placeholder {
 			text = "…"
 		}
-		writeShareRow(m, "data-policy", r.Policy.String(), r.Title, r.Policy == chosen, shareBarHTML(r.Answered, r.Refused, r.TimedOut), text)
+		WriteShareRow(m, "data-policy", r.Policy.String(), r.Title, r.Policy == chosen, ShareBarHTML(r.Answered, r.Refused, r.TimedOut), text)
 	}
 	m.close("ul")
 }
 
-// writeTableWrap writes a table (tableHTML) in a scrolling region that a
+// WriteTableWrap writes a table (tableHTML) in a scrolling region that a
 // keyboard can reach.
-func writeTableWrap(m *markup, label, tableHTML string) {
+func WriteTableWrap(m *Markup, label, tableHTML string) {
 	m.open("div", "class", "table-wrap", "role", "region", "aria-label", label, "tabindex", "0")
-	m.raw(tableHTML)
+	m.Raw(tableHTML)
 	m.close("div")
 }
 
-// writeTable writes a comparison from report's text table, the same
+// WriteTable writes a comparison from report's text table, the same
 // headers and cells the command line prints, in its scrolling region: the
 // first cell of each row is a row header, keys[i] is row i's data-KIND
 // attribute, and the row whose key is chosen is marked as the reader's.
 // With placeholder, only the first column is filled, for a table still
 // being computed.
-func writeTable(out *markup, tableID, class, caption, label, kind string, tab report.Table, keys []string, chosen string, placeholder bool) {
-	var m markup
-	writeTableHead(&m, tableID, class, caption, tab.Header)
+func WriteTable(out *Markup, tableID, class, caption, label, kind string, tab report.Table, keys []string, chosen string, placeholder bool) {
+	var m Markup
+	WriteTableHead(&m, tableID, class, caption, tab.Header)
 	groups := tab.Groups
 	for i, row := range tab.Rows {
 		if len(groups) > 0 && groups[0].From == i { // a tbody a group, titled
 			if i > 0 {
-				m.raw("</tbody><tbody>")
+				m.Raw("</tbody><tbody>")
 			}
 			m.tag(`<tr class="row-group"><th scope="rowgroup" colspan="%">%</th></tr>`, strconv.Itoa(len(tab.Header)), groups[0].Title)
 			groups = groups[1:]
@@ -145,44 +146,44 @@ func writeTable(out *markup, tableID, class, caption, label, kind string, tab re
 			}
 			m.tag(`<td>%</td>`, c)
 		}
-		m.raw(`</tr>`)
+		m.Raw(`</tr>`)
 	}
 	m.close("tbody")
 	m.close("table")
-	writeTableWrap(out, label, m.String())
+	WriteTableWrap(out, label, m.String())
 }
 
-// writeTableHead writes a table's start tag, its caption, its header row
+// WriteTableHead writes a table's start tag, its caption, its header row
 // and the start of its body.
-func writeTableHead(m *markup, tableID, class, caption string, header []string) {
+func WriteTableHead(m *Markup, tableID, class, caption string, header []string) {
 	m.open("table", "id", tableID, "class", class)
-	m.elem("caption", caption)
-	m.raw("<thead><tr>")
+	m.Elem("caption", caption)
+	m.Raw("<thead><tr>")
 	for _, c := range header {
-		m.elem("th", "scope", "col", c)
+		m.Elem("th", "scope", "col", c)
 	}
-	m.raw("</tr></thead><tbody>")
+	m.Raw("</tr></thead><tbody>")
 }
 
-// writePolicyTable writes the comparison of every policy for c;
+// WritePolicyTable writes the comparison of every policy for c;
 // placeholder rows show only the names.
-func writePolicyTable(m *markup, tableID string, rows []report.Row, c sim.Config, placeholder bool) {
+func WritePolicyTable(m *Markup, tableID string, rows []report.Row, c sim.Config, placeholder bool) {
 	keys := make([]string, len(rows))
 	for i, r := range rows {
 		keys[i] = r.Policy.String()
 	}
-	writeTable(m, tableID, "compare", report.ComparisonCaption(c),
+	WriteTable(m, tableID, "compare", report.ComparisonCaption(c),
 		"Comparison of every policy", "policy", report.ComparisonTable(rows), keys, c.Policy.String(), placeholder)
 }
 
-// writeSeedBars writes every policy's mean shares over seeds as stacked
+// WriteSeedBars writes every policy's mean shares over seeds as stacked
 // bars (SeedsView's), each with a line from the lowest to the highest
 // seed's answered share and, where the inputs are the post's, a tall tick
 // at the post's own figure.
-func writeSeedBars(m *markup, v report.SeedsView, chosen sim.Policy) {
+func WriteSeedBars(m *Markup, v report.SeedsView, chosen sim.Policy) {
 	m.open("ul", "class", "policy-bars")
 	for _, b := range v.Bars {
-		bar := strings.TrimSuffix(shareBarHTML(b.Answered, b.Refused, b.TimedOut), "</svg>")
+		bar := strings.TrimSuffix(ShareBarHTML(b.Answered, b.Refused, b.TimedOut), "</svg>")
 		if b.People {
 			bar += `<line class="seed-range" x1="` + num(b.Low*100) + `" x2="` + num(b.High*100) + `" y1="5" y2="5"></line>`
 		}
@@ -190,10 +191,10 @@ func writeSeedBars(m *markup, v report.SeedsView, chosen sim.Policy) {
 			x := num(b.Post * 100)
 			bar += `<line class="post-mark" x1="` + x + `" x2="` + x + `" y1="-2" y2="10"></line>`
 		}
-		writeShareRow(m, "data-policy", b.Policy.String(), b.Policy.Title(), b.Policy == chosen, bar+"</svg>", b.Text)
+		WriteShareRow(m, "data-policy", b.Policy.String(), b.Policy.Title(), b.Policy == chosen, bar+"</svg>", b.Text)
 	}
 	m.close("ul")
 }
 
-// policyKeys are the policies' keys, in the order of sim.Policies: the
-// rows of the seeds' table (writeTable's keys).
+// PolicyKeys are the policies' keys, in the order of sim.Policies: the
+// rows of the seeds' table (WriteTable's keys).

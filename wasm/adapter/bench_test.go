@@ -1,4 +1,4 @@
-package main
+package adapter
 
 import (
 	"encoding/json"
@@ -83,7 +83,7 @@ func BenchmarkMarshalView(b *testing.B) {
 // configuration needs (issue 14, items 6 and 7): 20,000 unknown keys, as
 // an object and as 300 KB of JSON, and a 300 MB string value.
 func BenchmarkHostileInput(b *testing.B) {
-	many := jsObject{}
+	many := JsObject{}
 	var text strings.Builder
 	text.WriteString("{")
 	for i := range 20_000 {
@@ -98,49 +98,49 @@ func BenchmarkHostileInput(b *testing.B) {
 	manyJSON := text.String()
 	b.Run("20000-keys-object", func(b *testing.B) {
 		for b.Loop() {
-			viewOf(readJS(fakeJS{many}))
+			ViewOf(ReadJS(FakeJS{many}))
 		}
 	})
 	b.Run("20000-keys-json", func(b *testing.B) {
 		for b.Loop() {
-			viewOf(readObject(manyJSON))
+			ViewOf(ReadObject(manyJSON))
 		}
 	})
 	b.Run("300MB-value", func(b *testing.B) {
 		for b.Loop() {
-			runOf(readJS(fakeJS{jsObject{"policy": jsLong(300_000_000)}}))
+			RunOf(ReadJS(FakeJS{JsObject{"policy": JsLong(300_000_000)}}))
 		}
 	})
 }
 
 // BenchmarkWorkerConfig is what the page's main thread spends on each
-// run it sends its workers (workerConfig), some 80 a recompute with the
+// run it sends its workers (WorkerConfig), some 80 a recompute with the
 // advice's seeks; "strings" is how it was written before, every field as
 // a string in a map (ConfigStrings).
 func BenchmarkWorkerConfig(b *testing.B) {
 	c := sim.DefaultConfig()
 	b.Run("config", func(b *testing.B) {
 		for b.Loop() {
-			_ = workerConfig(c)
+			_ = WorkerConfig(c)
 		}
 	})
 	b.Run("strings", func(b *testing.B) {
 		for b.Loop() {
-			_ = mustJSON(ConfigStrings(c))
+			_ = MustJSON(ConfigStrings(c))
 		}
 	})
 }
 
 // BenchmarkDecodeRun is what the page's main thread spends on each run's
-// answer (decodeRun, the default run's totals); "whole" decodes it into a
+// answer (DecodeRun, the default run's totals); "whole" decodes it into a
 // sim.Result, its Config too, as the page did before it took the one it
 // sent (168 K instructions against 210 K, by cachegrind, natively).
 func BenchmarkDecodeRun(b *testing.B) {
 	c := sim.DefaultConfig()
-	answer := runTotals(workerConfig(c))
+	answer := RunTotals(WorkerConfig(c))
 	b.Run("totals", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := decodeRun(answer, c); err != nil {
+			if _, err := DecodeRun(answer, c); err != nil {
 				b.Fatal(err)
 			}
 		}

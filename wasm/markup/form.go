@@ -1,17 +1,18 @@
-package main
+package markup
 
 import (
 	"github.com/shedsim/shedsim/sim"
 	"github.com/shedsim/shedsim/sim/report"
+	"github.com/shedsim/shedsim/wasm/adapter"
 )
 
 // This file writes the forms as markup: the simulator page's whole form
-// (writePageForm) and any one field (writeField). sim_form_js.go and
+// (WritePageForm) and any one field (WriteField). sim_form_js.go and
 // fields_js.go put them into the page and read them; prerender.go writes
 // the page's form, with the default run's hints, into site/index.html.
 
-// fieldSpec describes one input of a form.
-type fieldSpec struct {
+// FieldSpec describes one input of a form.
+type FieldSpec struct {
 	Key   string
 	Label string
 	Unit  string // shown after the label, such as "ms"
@@ -22,23 +23,23 @@ type fieldSpec struct {
 type simGroup struct {
 	legend   string
 	advanced bool // inside the "Advanced" <details>
-	fields   []fieldSpec
+	Fields   []FieldSpec
 }
 
-// simGroups is the simulator page's form: every setting (sim.Settings) in
+// SimGroups is the simulator page's form: every setting (sim.Settings) in
 // its group (sim.Groups), in the Config's order, with the page's own
 // choice of seeds in the run's group.
-var simGroups = func() []simGroup {
+var SimGroups = func() []simGroup {
 	var out []simGroup
 	for _, g := range sim.Groups {
 		sg := simGroup{legend: string(g), advanced: g == sim.GroupAdvanced}
 		for _, s := range sim.Settings() {
 			if s.Group == g {
-				sg.fields = append(sg.fields, fieldSpec{s.Key, s.Label, s.Unit, inputMode(s.Kind)})
+				sg.Fields = append(sg.Fields, FieldSpec{s.Key, s.Label, s.Unit, inputMode(s.Kind)})
 			}
 		}
 		if g == sim.GroupRun {
-			sg.fields = append(sg.fields, fieldSpec{seedsKey, "Seeds", "", ""})
+			sg.Fields = append(sg.Fields, FieldSpec{adapter.SeedsKey, "Seeds", "", ""})
 		}
 		out = append(out, sg)
 	}
@@ -57,120 +58,120 @@ func inputMode(k sim.Kind) string {
 	return ""
 }
 
-// compactFields are the controls of the <shed-sim> simulator widget
+// CompactFields are the controls of the <shed-sim> simulator widget
 // when its controls attribute names none.
-var compactFields = []fieldSpec{{"policy", "Policy", "", ""}, {"sale_rps", "Sale traffic", "per s", "decimal"}, {"retries", "Retries", "", "numeric"}}
+var CompactFields = []FieldSpec{{"policy", "Policy", "", ""}, {"sale_rps", "Sale traffic", "per s", "decimal"}, {"retries", "Retries", "", "numeric"}}
 
-// choicesOf are the options of a menu's key, nil for a key typed in: a
+// ChoicesOf are the options of a menu's key, nil for a key typed in: a
 // Choice setting's values (sim.Setting.Choices), and the seeds control's.
-func choicesOf(key string) [][2]string {
-	if key == seedsKey {
-		return seedsOptions()
+func ChoicesOf(key string) [][2]string {
+	if key == adapter.SeedsKey {
+		return adapter.SeedsOptions()
 	}
 	s, _ := sim.SettingByKey(key)
 	return s.Choices()
 }
 
-// hasHint reports whether a key's field has a hint under it: the queue's
+// HasHint reports whether a key's field has a hint under it: the queue's
 // bound in seconds of work, the service's median, mean and p99.
-func hasHint(key string) bool { return key == "queue" || key == "service_p99_ms" }
+func HasHint(key string) bool { return key == "queue" || key == "service_p99_ms" }
 
-// writeField writes one labelled field with its (hidden) message: a menu
-// for a key with choices (choicesOf), else a text input, with a hint
+// WriteField writes one labelled field with its (hidden) message: a menu
+// for a key with choices (ChoicesOf), else a text input, with a hint
 // under it when withHint, whose text is hint. ids are prefixed with
 // prefix, as a widget's are. A menu's value that is none of its options,
 // such as a link's policy=nope, gets an option of its own, marked, as
 // keepChoice does. (The markup's constant parts are written as they are:
 // every call is code the reader downloads.)
-func writeField(m *markup, prefix string, s fieldSpec, val string, withHint bool, hint string) {
-	writeFieldOf(m, prefix, s, choicesOf(s.Key), val, withHint, hint)
+func WriteField(m *Markup, prefix string, s FieldSpec, val string, withHint bool, hint string) {
+	writeFieldOf(m, prefix, s, ChoicesOf(s.Key), val, withHint, hint)
 }
 
-// writeFieldOf is writeField with the menu's choices given: nil for a
+// writeFieldOf is WriteField with the menu's choices given: nil for a
 // text input. The sweep page's own fields take theirs from tipsChoices.
-func writeFieldOf(m *markup, prefix string, s fieldSpec, choices [][2]string, val string, withHint bool, hint string) {
+func writeFieldOf(m *Markup, prefix string, s FieldSpec, choices [][2]string, val string, withHint bool, hint string) {
 	id := prefix + "in-" + s.Key
-	m.raw(`<div class="field" data-key="`)
-	m.text(s.Key)
-	m.raw(`"><label for="`)
-	m.text(id)
-	m.raw(`">`)
-	m.text(s.Label)
+	m.Raw(`<div class="field" data-key="`)
+	m.Text(s.Key)
+	m.Raw(`"><label for="`)
+	m.Text(id)
+	m.Raw(`">`)
+	m.Text(s.Label)
 	if choices != nil {
-		m.raw(`</label><select id="`)
-		m.text(id)
-		m.raw(`" name="`)
-		m.text(s.Key)
-		m.raw(`">`)
-		writeOptions(m, choices, canonicalChoice(s.Key, val))
-		m.raw(`</select>`)
+		m.Raw(`</label><select id="`)
+		m.Text(id)
+		m.Raw(`" name="`)
+		m.Text(s.Key)
+		m.Raw(`">`)
+		writeOptions(m, choices, adapter.CanonicalChoice(s.Key, val))
+		m.Raw(`</select>`)
 	} else {
 		if s.Unit != "" {
-			m.raw(` <span class="unit">`)
-			m.text(s.Unit)
-			m.raw(`</span>`)
+			m.Raw(` <span class="unit">`)
+			m.Text(s.Unit)
+			m.Raw(`</span>`)
 		}
 		mode := s.Mode
 		if mode == "" {
 			mode = "decimal"
 		}
-		m.raw(`</label><input id="`)
-		m.text(id)
-		m.raw(`" name="`)
-		m.text(s.Key)
-		m.raw(`" type="text" inputmode="`)
-		m.text(mode)
-		m.raw(`" autocomplete="off" spellcheck="false" class="num" value="`)
-		m.text(val)
+		m.Raw(`</label><input id="`)
+		m.Text(id)
+		m.Raw(`" name="`)
+		m.Text(s.Key)
+		m.Raw(`" type="text" inputmode="`)
+		m.Text(mode)
+		m.Raw(`" autocomplete="off" spellcheck="false" class="num" value="`)
+		m.Text(val)
 		if withHint {
-			m.raw(`" aria-describedby="`)
-			m.text(prefix + "hint-" + s.Key)
-			m.raw(`"><p class="field-hint" id="`)
-			m.text(prefix + "hint-" + s.Key)
-			m.raw(`">`)
-			m.text(hint)
-			m.raw(`</p>`)
+			m.Raw(`" aria-describedby="`)
+			m.Text(prefix + "hint-" + s.Key)
+			m.Raw(`"><p class="field-hint" id="`)
+			m.Text(prefix + "hint-" + s.Key)
+			m.Raw(`">`)
+			m.Text(hint)
+			m.Raw(`</p>`)
 		} else {
-			m.raw(`">`)
+			m.Raw(`">`)
 		}
 	}
-	m.raw(`<p class="field-msg" id="`)
-	m.text(prefix + "err-" + s.Key)
-	m.raw(`" hidden=""></p></div>`)
+	m.Raw(`<p class="field-msg" id="`)
+	m.Text(prefix + "err-" + s.Key)
+	m.Raw(`" hidden=""></p></div>`)
 }
 
 // writeOptions writes a menu's options, the one whose value is val
 // selected.
-func writeOptions(m *markup, options [][2]string, val string) {
+func writeOptions(m *Markup, options [][2]string, val string) {
 	found := false
 	for _, o := range options {
-		m.raw(`<option value="`)
-		m.text(o[0])
+		m.Raw(`<option value="`)
+		m.Text(o[0])
 		if o[0] == val {
 			found = true
-			m.raw(`" selected="`)
+			m.Raw(`" selected="`)
 		}
-		m.raw(`">`)
-		m.text(o[1])
-		m.raw(`</option>`)
+		m.Raw(`">`)
+		m.Text(o[1])
+		m.Raw(`</option>`)
 	}
 	if !found {
-		m.raw(`<option value="`)
-		m.text(val)
-		m.raw(`" data-not-a-choice="" selected="">`)
-		m.text(val + " (not a choice)")
-		m.raw(`</option>`)
+		m.Raw(`<option value="`)
+		m.Text(val)
+		m.Raw(`" data-not-a-choice="" selected="">`)
+		m.Text(val + " (not a choice)")
+		m.Raw(`</option>`)
 	}
 }
 
-// writePageForm writes the simulator page's form (whose ids have no
+// WritePageForm writes the simulator page's form (whose ids have no
 // prefix), with values vals, and, when v is not nil, the hints and the
 // sample that v's inputs give (as simForm.show writes them). static is the
 // page as site/index.html holds it before the engine arrives: its buttons
 // are disabled, which the loader undoes, and without JavaScript a note
 // says that the numbers are not run again.
-func writePageForm(m *markup, vals map[string]string, v *report.View, static bool) {
-	m.raw(`<form id="sim-form" class="controls" novalidate="" aria-labelledby="form-title"><h2 id="form-title">Your numbers</h2>` +
+func WritePageForm(m *Markup, vals map[string]string, v *report.View, static bool) {
+	m.Raw(`<form id="sim-form" class="controls" novalidate="" aria-labelledby="form-title"><h2 id="form-title">Your numbers</h2>` +
 		`<div class="field sample-field"><label for="in-sample">Start from a sample</label><select id="in-sample" name="sample" aria-describedby="sample-about">`)
 	sample, about := "custom", ""
 	if v != nil {
@@ -181,37 +182,37 @@ func writePageForm(m *markup, vals map[string]string, v *report.View, static boo
 		samples = append(samples, [2]string{s.Key, s.Name})
 	}
 	writeOptions(m, samples, sample)
-	m.raw(`</select><p class="field-hint" id="sample-about">`)
-	m.text(about)
-	m.raw(`</p></div>`)
-	for _, g := range simGroups {
+	m.Raw(`</select><p class="field-hint" id="sample-about">`)
+	m.Text(about)
+	m.Raw(`</p></div>`)
+	for _, g := range SimGroups {
 		if g.advanced {
 			// The <summary> says it already; the legend stays for screen readers.
-			m.raw(`<details class="advanced" id="advanced"><summary>Advanced: the queue timeout, jitter and the rest</summary><fieldset class="group"><legend class="visually-hidden">`)
+			m.Raw(`<details class="advanced" id="advanced"><summary>Advanced: the queue timeout, jitter and the rest</summary><fieldset class="group"><legend class="visually-hidden">`)
 		} else {
-			m.raw(`<fieldset class="group"><legend>`)
+			m.Raw(`<fieldset class="group"><legend>`)
 		}
-		m.text(g.legend)
-		m.raw(`</legend>`)
-		for _, s := range g.fields {
+		m.Text(g.legend)
+		m.Raw(`</legend>`)
+		for _, s := range g.Fields {
 			hint := ""
 			if v != nil {
 				hint = fieldHint(s.Key, *v)
 			}
-			writeField(m, "", s, vals[s.Key], hasHint(s.Key), hint)
+			WriteField(m, "", s, vals[s.Key], HasHint(s.Key), hint)
 		}
-		m.raw(`</fieldset>`)
+		m.Raw(`</fieldset>`)
 		if g.advanced {
-			m.raw(`</details>`)
+			m.Raw(`</details>`)
 		}
 	}
 	if static {
-		m.raw(`<div class="form-actions"><button type="submit" id="run" disabled="">Run</button><button type="button" id="reset" class="secondary" disabled="">Back to the shop's numbers</button>` +
+		m.Raw(`<div class="form-actions"><button type="submit" id="run" disabled="">Run</button><button type="button" id="reset" class="secondary" disabled="">Back to the shop's numbers</button>` +
 			`<noscript><p class="field-hint">The simulator runs your numbers in the browser, with JavaScript and WebAssembly, which are turned off here: ` +
 			`what this page shows is the shop's sale with the numbers above. The command line, shedsim, runs any numbers with the same model.</p></noscript></div></form>`)
 		return
 	}
-	m.raw(`<div class="form-actions"><button type="submit" id="run">Run</button><button type="button" id="reset" class="secondary">Back to the shop's numbers</button></div></form>`)
+	m.Raw(`<div class="form-actions"><button type="submit" id="run">Run</button><button type="button" id="reset" class="secondary">Back to the shop's numbers</button></div></form>`)
 }
 
 // fieldHint is the hint a field shows for v's inputs: the queue's bound in
@@ -220,30 +221,30 @@ func writePageForm(m *markup, vals map[string]string, v *report.View, static boo
 func fieldHint(key string, v report.View) string {
 	switch key {
 	case "queue":
-		return QueueHint(v)
+		return adapter.QueueHint(v)
 	case "service_p99_ms":
 		return report.ServiceNumbers(v.Config)
 	}
 	return ""
 }
 
-// specOf is the field of a Config key, as the page's form has it.
-func specOf(key string) fieldSpec {
-	for _, g := range simGroups {
-		for _, s := range g.fields {
+// SpecOf is the field of a Config key, as the page's form has it.
+func SpecOf(key string) FieldSpec {
+	for _, g := range SimGroups {
+		for _, s := range g.Fields {
 			if s.Key == key {
 				return s
 			}
 		}
 	}
-	return fieldSpec{Key: key, Label: key}
+	return FieldSpec{Key: key, Label: key}
 }
 
 // knobName names a sweep's knob, a Config key, for a label where a reader
 // looks for words: its form field's label and unit, "Sale traffic (people
 // per s)", rather than its key, "sale_rps".
 func knobName(key string) string {
-	s := specOf(key)
+	s := SpecOf(key)
 	if s.Unit != "" {
 		return s.Label + " (" + s.Unit + ")"
 	}
