@@ -423,6 +423,11 @@ func (g generator) config() sim.Config {
 		c.PatienceMS = min(float64(c.TimeoutMS*float64(g.between(1, 2000))/1000), 3_600_000)
 	}
 
+	// The service's own queue behind an adaptive limit (limit_queue).
+	if g.chance(0.5) {
+		c.LimitQueue = sim.LimitSkip
+	}
+
 	// The policies' own settings (sim.Policy.Declares): each 0, its
 	// library's default, half the time; else anywhere in its range.
 	for _, p := range sim.Policies {
