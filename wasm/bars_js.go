@@ -31,14 +31,6 @@ func renderBars(rows []report.Row, chosen sim.Policy, placeholder bool) el {
 	return fromMarkup(&m)
 }
 
-// shareRow is one named bar of a list such as renderBars' (see
-// WriteShareRow).
-func shareRow(keyAttr, key, title string, chosen bool, barHTML, text string) el {
-	var m markup.Markup
-	markup.WriteShareRow(&m, keyAttr, key, title, chosen, barHTML, text)
-	return fromMarkup(&m)
-}
-
 // renderPolicyTable renders the comparison of every policy for c;
 // placeholder rows show only the names.
 func renderPolicyTable(tableID string, rows []report.Row, c sim.Config, placeholder bool) el {

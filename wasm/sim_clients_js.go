@@ -24,22 +24,25 @@ func newClientsPart(find func(string) el, tableID string) *clientsPart {
 		table: find("clients-table-box"), fluid: find("clients-fluid"), tableID: tableID}
 }
 
-// render shows every client strategy for the chosen policy.
+// render shows every client strategy for the chosen policy. The bars are
+// parsed as one piece of markup: a parse a bar took the step over 50 ms of
+// the main thread's CPU at 4x in Chromium.
 func (p *clientsPart) render(v report.ClientView) {
 	c := v.Config
 	p.lead.SetTextContent(report.ClientsLead(c))
 	most := float64(1 + c.Retries)
-	clear(p.bars)
 	clear(p.fluid)
+	var m markup.Markup
 	for _, r := range v.Rows {
 		key := r.Client.String()
-		add(p.bars, shareRow("data-client", key, r.Title, r.Client == c.Client, markup.LoadBarHTML(r.AttemptsPerPerson, most), report.ClientBarText(c, r)))
+		markup.WriteShareRow(&m, "data-client", key, r.Title, r.Client == c.Client, markup.LoadBarHTML(r.AttemptsPerPerson, most), report.ClientBarText(c, r))
 		li := h("li", "data-client", key, r.Fluid)
 		if r.Client == c.Client {
 			li.Class().Add("chosen")
 		}
 		add(p.fluid, li)
 	}
+	p.bars.Underlying().Set("innerHTML", m.String())
 	fill(p.table, renderClientTable(p.tableID, v.Rows, c.Client, false, report.SaleArrivals(c)))
 }
 
