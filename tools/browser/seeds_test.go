@@ -78,9 +78,22 @@ func assertTableIsTheCommandLine(t *testing.T, tb *tab, args ...string) table {
 	page := tb.readTable("#compare")
 	require.NotEmpty(t, page.Rows, "the page's table")
 	tab := report.Table{Header: page.Head}
+	var policies []sim.Policy
 	for _, r := range page.Rows {
 		tab.Rows = append(tab.Rows, r.Cells)
+		p, err := sim.ParsePolicy(r.Key)
+		require.NoError(t, err, "the page's row %q names a policy", r.Key)
+		policies = append(policies, p)
 	}
+	// The page titles each family of policies in a row of its own, as the
+	// command line titles it in a line.
+	tab.Groups = report.PolicyGroups(policies)
+	want := []string{}
+	for _, g := range tab.Groups {
+		want = append(want, g.Title)
+	}
+	assert.Equal(t, want, eval[[]string](tb, `[...document.querySelectorAll('#compare tr.row-group th')].map(th => th.textContent.trim())`),
+		"the page's titles of the policies' families")
 	var b bytes.Buffer
 	_, err := tab.WriteTo(&b)
 	require.NoError(t, err)
