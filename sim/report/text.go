@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/shedsim/shedsim/sim"
+	"github.com/shedsim/shedsim/sim/sweep"
 )
 
 // Table is plain-text table: the first column left-aligned, the rest
@@ -83,16 +84,32 @@ func (t Table) WriteTo(w io.Writer) (int64, error) {
 	return int64(n), err
 }
 
-// ComparisonTable is the post's main table: every policy for the sale.
-func ComparisonTable(rows []Row) Table {
-	t := Table{Header: []string{"Policy", "Answered", "Refused", "Timed out", "Orders answered", "Median wait", "p99 wait", "Wasted", "Back to normal"}}
+// RowGroups is PolicyGroups of the rows' policies, in their order.
+func RowGroups(rows []Row) []RowGroup {
 	policies := make([]sim.Policy, len(rows))
 	for i, r := range rows {
 		policies[i] = r.Policy
+	}
+	return PolicyGroups(policies)
+}
+
+// CurveGroups is PolicyGroups of a sweep's curves, a policy each.
+func CurveGroups(sw sweep.Sweep) []RowGroup {
+	policies := make([]sim.Policy, len(sw.Curves))
+	for i, cv := range sw.Curves {
+		policies[i] = cv.Policy
+	}
+	return PolicyGroups(policies)
+}
+
+// ComparisonTable is the post's main table: every policy for the sale.
+func ComparisonTable(rows []Row) Table {
+	t := Table{Header: []string{"Policy", "Answered", "Refused", "Timed out", "Orders answered", "Median wait", "p99 wait", "Wasted", "Back to normal"}}
+	for _, r := range rows {
 		t.Rows = append(t.Rows, []string{r.Title, PercentOf(r.Answered, r.People), PercentOf(r.Refused, r.People), PercentOf(r.TimedOut, r.People),
 			PercentOf(r.OrdersAnswered, r.Orders), Millis(r.MedianWaitMS), Millis(r.P99WaitMS), Count(r.Wasted), BackCell(r)})
 	}
-	t.Groups = PolicyGroups(policies)
+	t.Groups = RowGroups(rows)
 	return t
 }
 

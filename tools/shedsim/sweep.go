@@ -250,11 +250,7 @@ func writeSweep(w io.Writer, sw sweep.Sweep) error {
 		return err
 	}
 	now := k.Get(s.Base)
-	policies := make([]sim.Policy, len(sw.Curves))
-	for i, cv := range sw.Curves {
-		policies[i] = cv.Policy
-	}
-	groups := report.PolicyGroups(policies) // the post's six apart from the limits
+	groups := report.CurveGroups(sw) // the post's six apart from the limits
 	for i, cv := range sw.Curves {
 		if len(groups) > 0 && groups[0].From == i {
 			fmt.Fprintf(&b, "\n%s\n%s\n", strings.ToUpper(groups[0].Title), strings.Repeat("=", len(groups[0].Title)))

@@ -89,11 +89,7 @@ func WriteShareRow(m *Markup, keyAttr, key, title string, chosen bool, barHTML, 
 // placeholder bars are empty, for policies still being run.
 func WriteBars(m *Markup, rows []report.Row, chosen sim.Policy, placeholder bool) {
 	m.open("ul", "class", "policy-bars")
-	policies := make([]sim.Policy, len(rows))
-	for i, r := range rows {
-		policies[i] = r.Policy
-	}
-	groups := report.PolicyGroups(policies)
+	groups := report.RowGroups(rows)
 	for i, r := range rows {
 		if len(groups) > 0 && groups[0].From == i { // the post's six apart from the limits
 			m.Elem("li", "class", "policy-group", groups[0].Title)

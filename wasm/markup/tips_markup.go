@@ -1,7 +1,6 @@
 package markup
 
 import (
-	"github.com/shedsim/shedsim/sim"
 	"github.com/shedsim/shedsim/sim/report"
 	"github.com/shedsim/shedsim/sim/sweep"
 	"github.com/shedsim/shedsim/wasm/adapter"
@@ -252,11 +251,7 @@ func SweepTableMarkup(id string, sw sweep.Sweep) *Markup {
 	m.close("tr")
 	m.close("thead")
 	m.open("tbody")
-	policies := make([]sim.Policy, len(sw.Curves))
-	for i, cv := range sw.Curves {
-		policies[i] = cv.Policy
-	}
-	groups := report.PolicyGroups(policies) // the post's six apart from the limits
+	groups := report.CurveGroups(sw) // the post's six apart from the limits
 	for c, cv := range sw.Curves {
 		if len(groups) > 0 && groups[0].From == c {
 			if c > 0 {
