@@ -80,12 +80,13 @@ type measurer interface {
 
 // watcher is a limiter that watches the service and its own refusals
 // (the CPU-gated BBR limits, rule 39): watch tells it how to read the
-// workers busy now and those present (not gone, rule 22), and the
-// requests in flight; arrive hears each arrival
+// worker time, ns, spent busy and present (not gone, rule 22) from the
+// run's start to a time, and the requests in flight; arrive hears each
+// arrival
 // at now, ns, before its admission is decided, as the library's check
 // runs on each request, and refused hears the limit refuse it.
 type watcher interface {
-	watch(s *limitState, busy func() (busy, present int))
+	watch(s *limitState, worked func(t int64) (busy, present int64))
 	arrive(now int64)
 	refused(now int64)
 }
@@ -140,7 +141,7 @@ func newLimitState(e *engine) *limitState {
 	l.measurer, _ = r.(measurer)
 	if w, ok := r.(watcher); ok {
 		l.watcher = w
-		w.watch(l, func() (int, int) { return c.Workers - e.free - e.down, c.Workers - e.down })
+		w.watch(l, e.workedBy)
 	}
 	return l
 }
@@ -308,4 +309,21 @@ type Measurements struct {
 	// Refused those of them it refused.
 	Attempts int `json:"attempts"`
 	Refused  int `json:"refused"`
+}
+
+// workedBy is the worker time, ns, spent busy (serving or refusing) and
+// present (not gone) from the run's start to t, which is not before the
+// last event handled: the engine books each service's, refusal's and
+// loss's whole time when it starts, so what was spent by t is that less
+// what is still to come.
+func (e *engine) workedBy(t int64) (busy, present int64) {
+	busy = e.usefulNS + e.wastedNS + e.refusingNS
+	for _, ev := range e.services.buf[:e.services.n] {
+		busy -= max(0, min(ev.at, e.end)-t)
+	}
+	for k := 0; k < e.refusing.n; k++ {
+		busy -= max(0, min(e.refusing.at(k).at, e.end)-t)
+	}
+	gone := e.goneNS - int64(e.down)*(e.end-t)
+	return busy, int64(e.cfg.Workers)*t - gone
 }

@@ -2,14 +2,15 @@ package sim
 
 import (
 	"math"
+	"slices"
 
 	"github.com/shedsim/shedsim/sim/internal/limits"
 )
 
 // BBR is the CPU-gated "BBR" limiter of go-kratos/aegis, with go-zero's
 // adaptive shedder as a variant (rule 39): while the service's CPU,
-// here the share of workers busy smoothed as the library smooths its
-// reading, is over a threshold, or for a second after, it refuses a
+// here the share of the worker time spent busy over each sampling
+// period, smoothed as the library smooths its reading, is over a threshold, or for a second after, it refuses a
 // request when more are in flight than the most requests passed in a
 // bucket times the least average latency of a bucket allows.
 const BBR Policy = 10
@@ -74,6 +75,26 @@ type BBRSettings struct {
 	// BBRFlyingBeta is go-zero's smoothing of the requests in flight
 	// (0: 0.9, flyingBeta); Kratos's rule has none.
 	BBRFlyingBeta float64 `json:"bbr_flying_beta,omitempty"`
+	// BBRMinRTMS is go-zero's least average latency for a window without
+	// any, and the most it takes, ms (0: 1,000, defaultMinRt); Kratos's
+	// rule has none.
+	BBRMinRTMS float64 `json:"bbr_min_rt_ms,omitempty"`
+	// BBROverloadFloor is the least go-zero's overload factor scales its
+	// limit by (0: 0.1, overloadFactorLowerBound); Kratos's rule has none.
+	BBROverloadFloor float64 `json:"bbr_overload_floor,omitempty"`
+}
+
+// bbrOnly is a setting of one rule alone: its key, and whether it is set.
+type bbrOnly struct {
+	key string
+	set func(BBRSettings) bool
+}
+
+// bbrGoZeroOnly are the settings of go-zero's rule alone.
+var bbrGoZeroOnly = []bbrOnly{
+	{"bbr_flying_beta", func(s BBRSettings) bool { return s.BBRFlyingBeta != 0 }},
+	{"bbr_min_rt_ms", func(s BBRSettings) bool { return s.BBRMinRTMS != 0 }},
+	{"bbr_overload_floor", func(s BBRSettings) bool { return s.BBROverloadFloor != 0 }},
 }
 
 // The libraries' defaults (rule 39): Kratos's NewLimiter and cpuproc, and
@@ -99,6 +120,10 @@ func init() {
 	// zero is Kratos's default, the number 0 stands for; gozero go-zero's
 	// where it differs
 	setting := func(key, label, unit, zero, gozero string, kind Kind, lo, hi float64, loOpen, hiOpen bool, help string) Setting {
+		owner := policy
+		if slices.ContainsFunc(bbrGoZeroOnly, func(o bbrOnly) bool { return o.key == key }) {
+			owner.Switch = "bbr_rule"
+		}
 		says := zero
 		if gozero != "" {
 			says += ", go-zero's rule " + gozero
@@ -108,14 +133,14 @@ func init() {
 			u = unit + ", " + u
 		}
 		return Setting{Key: key, Group: GroupAdvanced, Label: label, Unit: u, Kind: kind, Min: lo, Max: hi, MinOpen: loOpen, MaxOpen: hiOpen, Zero: zero,
-			Owner: policy, validatedHere: true, Help: "BBR limit: " + help + " (0: " + says + ")"}
+			Owner: owner, validatedHere: true, Help: "BBR limit: " + help + " (0: " + says + ")"}
 	}
 	definePolicy(BBR, policySpec{
 		key: "bbr", title: "BBR limit (Kratos, go-zero)", short: "BBR", noun: "the CPU-gated BBR limit",
 		light: "#4d4d4d", dark: "#c8c8c8", dash: "8 3 2 3",
 		rule: 39,
 		settings: []string{"limit_queue", "bbr_rule", "bbr_window_s", "bbr_buckets", "bbr_cpu_threshold_pct", "bbr_cpu_period_ms",
-			"bbr_cpu_decay", "bbr_cool_off_ms", "bbr_flying_beta"},
+			"bbr_cpu_decay", "bbr_cool_off_ms", "bbr_flying_beta", "bbr_min_rt_ms", "bbr_overload_floor"},
 		declares: []Setting{
 			setting("bbr_window_s", "BBR window", "s", "10", "5", Real, 0, maxDuration, true, false, "the window of buckets the most passed and the least latency are taken over, s"),
 			setting("bbr_buckets", "BBR buckets", "", "100", "50", Whole, 1, 100_000, false, false, "the buckets in the window, each at least 1 ms"),
@@ -124,9 +149,18 @@ func init() {
 			setting("bbr_cpu_decay", "BBR CPU decay", "", "0.95", "", Real, 0, 1, true, true, "the weight of the previous smoothed CPU in each new one"),
 			setting("bbr_cool_off_ms", "BBR cool-off", "ms", "1000", "", Real, 0, maxMS, true, false, "how long it keeps shedding after the CPU falls, ms"),
 			setting("bbr_flying_beta", "BBR flying beta", "", "0.9", "", Real, 0, 1, true, true, "go-zero's rule: the weight of the previous smoothed requests in flight in each new one"),
+			setting("bbr_min_rt_ms", "BBR least latency cap", "ms", "1000", "", Real, 0, maxMS, true, false, "go-zero's rule: the least average latency of a window without any, and the most it takes, ms"),
+			setting("bbr_overload_floor", "BBR overload floor", "", "0.1", "", Real, 0, 1, true, false, "go-zero's rule: the least the overload factor scales the limit by"),
 		},
 		validate: func(c Config, bad func(field, says string)) {
 			s := c.BBRSettings
+			if s.BBRRule != BBRGoZero {
+				for _, o := range bbrGoZeroOnly {
+					if o.set(s) {
+						bad(o.key, "it is a setting of go-zero's rule, which Kratos's has not: set {bbr_rule} to gozero, or give 0")
+					}
+				}
+			}
 			if s.BBRWindowS <= 0 && s.BBRWindowS != 0 || s.BBRBuckets < 0 {
 				return // refused by their ranges
 			}
@@ -150,6 +184,8 @@ func init() {
 				decay:      orReal(s.BBRCPUDecay, bbrDecay),
 				coolOff:    ms(orReal(s.BBRCoolOffMS, bbrCoolOffMS)),
 				beta:       orReal(s.BBRFlyingBeta, bbrFlyingBeta),
+				minRTCap:   orReal(s.BBRMinRTMS, bbrGoZeroMinRTMS),
+				floor:      orReal(s.BBROverloadFloor, bbrGoZeroLeast),
 				dropAt:     -1,
 				overloadAt: -1,
 			}
@@ -199,6 +235,8 @@ type bbrLimit struct {
 	decay     float64
 	coolOff   int64 // ns
 	beta      float64
+	minRTCap  float64 // go-zero's defaultMinRt, ms
+	floor     float64 // go-zero's overloadFactorLowerBound
 	// the buckets, a ring by absolute index (time / bucket): passes,
 	// and the latencies' sum and count, ms
 	pass, rtSum, rtCount []int64
@@ -210,8 +248,12 @@ type bbrLimit struct {
 	minAvg  float64
 	// the smoothed CPU, ‰, and when it is next sampled, ns
 	cpu, nextCPU int64
-	busy         func() (busy, present int) // the workers busy now, and those not gone
-	state        *limitState                // for the requests in flight (go-zero)
+	// the worker time busy and present from the start to a time, ns, and
+	// both as the last sample took them
+	worked                func(t int64) (busy, present int64)
+	lastBusy, lastPresent int64
+	usage                 int64       // the last reading, ‰
+	state                 *limitState // for the requests in flight (go-zero)
 	// Kratos's prevDropTime (-1: none); go-zero's overloadTime (-1:
 	// none), droppedRecently and avgFlying
 	dropAt     int64
@@ -222,24 +264,36 @@ type bbrLimit struct {
 	now        int  // the limit: bbrOpen while it does not shed
 }
 
-// watch is told how to read the workers busy and present, and the
+// watch is told how to read the worker time busy and present, and the
 // requests in flight.
-func (l *bbrLimit) watch(s *limitState, busy func() (busy, present int)) { l.state, l.busy = s, busy }
+func (l *bbrLimit) watch(s *limitState, worked func(t int64) (busy, present int64)) {
+	l.state, l.worked = s, worked
+}
 
 func (l *bbrLimit) limit() int { return l.now }
 
 func (l *bbrLimit) due() int64 { return min(l.nextCPU, (l.cur+1)*l.bucket) }
 
-// tick samples the CPU when due (cpuproc's or usage.go's ticker), rolls
-// the buckets on, and sets the limit as an arrival would find it.
+// tick samples the CPU when due (cpuproc's or usage.go's ticker): the
+// share of the worker time present since the last sample that was spent
+// busy, as the libraries read the process's CPU time over the period,
+// in ‰ (truncated). Kratos's reader keeps its last reading when a new
+// one is 0 (internal/cpu/stat.go stores only u != 0). It rolls the
+// buckets on, and sets the limit as an arrival would find it.
 func (l *bbrLimit) tick(now int64) {
 	for now >= l.nextCPU {
 		usage := int64(0)
-		if l.busy != nil {
-			if busy, present := l.busy(); present > 0 {
-				usage = min(1000, int64(busy)*1000/int64(present))
+		if l.worked != nil {
+			busy, present := l.worked(now)
+			if d := present - l.lastPresent; d > 0 {
+				usage = min(1000, (busy-l.lastBusy)*1000/d)
 			}
+			l.lastBusy, l.lastPresent = busy, present
 		}
+		if usage == 0 && !l.gozero {
+			usage = l.usage
+		}
+		l.usage = usage
 		l.cpu = int64(float64(l.cpu)*l.decay + float64(usage)*(1-l.decay))
 		l.nextCPU += l.period
 	}
@@ -398,7 +452,7 @@ func (l *bbrLimit) reduce() {
 // go-zero's from 1,000 ms down.
 func (l *bbrLimit) minRT() float64 {
 	if l.gozero {
-		return min(bbrGoZeroMinRTMS, l.minAvg)
+		return min(l.minRTCap, l.minAvg)
 	}
 	if l.minAvg == math.MaxFloat64 {
 		return 1
@@ -419,7 +473,7 @@ func (l *bbrLimit) set() {
 	if l.gozero {
 		m := max(1, float64(l.maxPass)*l.minRT()*bucketsPerS/1000)
 		factor := (1000 - float64(l.cpu)) / (1000 - float64(l.threshold))
-		m *= min(1, max(bbrGoZeroLeast, factor))
+		m *= min(1, max(l.floor, factor))
 		if l.avgFlying > m {
 			l.now = int(math.Floor(m)) + 1
 		}

@@ -68,11 +68,27 @@ func TestBBRRule(t *testing.T) {
 			arrive(1_500, 25), // cpu 875: max pass 30, min RT 81 -> 25
 			refuse(1_550, 25), // the first drop: 1.55 s
 			busy(1_600, 0),
-			arrive(2_000, 25), // cpu int64(875 / 2) = 437, under; 0.45 s since the drop
+			arrive(2_000, 25), // busy 100 of the 500 ms: 200, cpu int64(875 x 0.5 + 200 x 0.5) = 537, under; 0.45 s since the drop
 			refuse(2_300, 25), // a drop in the cool-off does not move it
 			arrive(2_550, 25), // exactly 1 s: still
 			arrive(2_550.000001, open),
 			arrive(2_600, open), // cleared: open until the CPU is over again
+		}},
+		// Kratos's CPU is the process's CPU time over the period
+		// (internal/cpu/cgroup.go's usage delta over the system's): 8 of
+		// 8 busy for 250 of the first 500 ms is 500, cpu int64(0 x 0.5 +
+		// 500 x 0.5) = 250, at the threshold of 25% (250). The workers
+		// busy at the sample's instant would read 0. Then idle: a reading
+		// of 0 is not stored (stat.go:42), so 500 stays, and cpu climbs
+		// to 375; 2 busy for the next 500 ms read 250: cpu 312.
+		{"Kratos: the CPU is the share busy over the period, and an idle period keeps the last reading", BBRSettings{BBRCPUDecay: 0.5, BBRCPUThresholdPct: 32}, []bbrStep{
+			busy(0, 8),
+			busy(250, 0),
+			arrive(499, open),   // not yet sampled: cpu 0
+			arrive(500, open),   // cpu 250: under 320
+			arrive(1_000, 2),    // cpu 375: gated; no latencies: minRT 1, max(1, 0) + 1
+			busy(1_000, 2),      // 2 of 8 from 1 s
+			arrive(1_500, open), // 250: cpu int64(375 x 0.5 + 250 x 0.5) = 312, under 320
 		}},
 		// go-zero: usage.go:16 samples every 250 ms, :38 with beta 0.5
 		// here (default 0.95, :19): 500, 750, 875, 937 >= 900 (:22).
@@ -91,10 +107,24 @@ func TestBBRRule(t *testing.T) {
 			arrive(1_100, 16),          // :250 notes the overload at 1.1 s
 			refuse(1_150, 16),          // an arrival too: the overload now 1.15 s; :126 droppedRecently
 			busy(1_200, 0),
-			arrive(1_250, 25),        // cpu 468: factor 1, 24.3 < 28.73 -> 25 while hot (:237: 0.1 s since 1.15 s)
+			arrive(1_250, 25),        // busy 200 of the 250 ms: 800, cpu int64(937 x 0.5 + 800 x 0.5) = 868: factor 1, 24.3 < 28.73 -> 25 while hot (:237: 0.1 s since 1.15 s)
 			arrive(2_149.999999, 25), // still under 1 s
 			arrive(2_150, open),      // :241 clears droppedRecently
 			arrive(2_200, open),
+		}},
+		// go-zero's defaultMinRt (:23) and overloadFactorLowerBound
+		// (:29, :205) as settings: cpu 500, 750, 875, 937, 968 by
+		// 1.25 s; factor (1000 - 968) / 100 = 0.32, raised to the floor
+		// 0.5: 30 x min(500, 81) x 10 / 1000 x 0.5 = 12.15 < 28.73 -> 13
+		// (0.1, the default, would leave 0.32: 7.776 -> 8).
+		{"go-zero: the overload floor and the least latency's cap as settings", BBRSettings{BBRRule: BBRGoZero, BBRCPUDecay: 0.5, BBROverloadFloor: 0.5, BBRMinRTMS: 500}, []bbrStep{
+			busy(0, 8),
+			samples(200, 30, 80.2, 30), // bucket 2
+			arrive(1_250, 13),
+		}},
+		{"go-zero: an empty window's minRt is the cap, here 500 ms", BBRSettings{BBRRule: BBRGoZero, BBRCPUThresholdPct: 0.01, BBRMinRTMS: 500}, []bbrStep{
+			samples(60, 10, 5, 20), // avgFlying 20 (1 - 0.9^10) = 13.03
+			arrive(90, 6),          // bucket 0 left out: max(1, 1 x 500 x 10 / 1000) = 5 < 13.03 -> 6
 		}},
 		{"go-zero: below avgFlying the limit stays open though gated; an empty window's minRt is 1,000 ms; maxFlight is at least 1", BBRSettings{BBRRule: BBRGoZero, BBRCPUThresholdPct: 0.01}, []bbrStep{
 			arrive(50, open),       // avgFlying 0: not over max(1, 1 x 1000 x 10 / 1000) = 10
@@ -108,8 +138,10 @@ func TestBBRRule(t *testing.T) {
 		require.NoError(t, c.Validate(), tc.reason)
 		l := BBR.spec().limiter(c).(*bbrLimit)
 		state := &limitState{}
-		workersBusy := 0
-		l.watch(state, func() (int, int) { return workersBusy, 8 })
+		// the workers busy since changed, ns, and the worker time busy
+		// before then
+		workersBusy, changed, busyBefore := int64(0), int64(0), int64(0)
+		l.watch(state, func(t int64) (int64, int64) { return busyBefore + workersBusy*(t-changed), 8 * t })
 		assert.Equal(t, open, l.limit(), "%s: open at the start", tc.reason)
 		advance := func(to int64) {
 			for l.due() <= to {
@@ -121,7 +153,8 @@ func TestBBRRule(t *testing.T) {
 			advance(now)
 			switch {
 			case s.busy >= 0:
-				workersBusy = s.busy
+				busyBefore += workersBusy * (now - changed)
+				workersBusy, changed = int64(s.busy), now
 			case s.n > 0:
 				state.inFlight = s.inFlight
 				for range s.n {
@@ -156,6 +189,11 @@ func TestBBRBadInput(t *testing.T) {
 		{"a decay of 1 never moves", func(s *BBRSettings) { s.BBRCPUDecay = 1 }, "bbr_cpu_decay"},
 		{"a negative cool-off", func(s *BBRSettings) { s.BBRCoolOffMS = -1 }, "bbr_cool_off_ms"},
 		{"a flying beta over 1", func(s *BBRSettings) { s.BBRFlyingBeta = 1.5 }, "bbr_flying_beta"},
+		{"go-zero's flying beta with Kratos's rule", func(s *BBRSettings) { s.BBRFlyingBeta = 0.5 }, "bbr_flying_beta"},
+		{"go-zero's least latency cap with Kratos's rule", func(s *BBRSettings) { s.BBRMinRTMS = 500 }, "bbr_min_rt_ms"},
+		{"go-zero's overload floor with Kratos's rule", func(s *BBRSettings) { s.BBROverloadFloor = 0.5 }, "bbr_overload_floor"},
+		{"an overload floor over 1", func(s *BBRSettings) { s.BBRRule, s.BBROverloadFloor = BBRGoZero, 1.5 }, "bbr_overload_floor"},
+		{"a negative least latency cap", func(s *BBRSettings) { s.BBRRule, s.BBRMinRTMS = BBRGoZero, -1 }, "bbr_min_rt_ms"},
 		{"a rule that is neither", func(s *BBRSettings) { s.BBRRule = 7 }, "bbr_rule"},
 	} {
 		c := DefaultConfig()

@@ -88,7 +88,8 @@ type Owner struct {
 	Clients []Client // for ByClient: the clients that read it
 	// Switch is, for ByTrigger, the setting that turns the trigger on
 	// (slow_factor for slow_start_s), or for ByShape the choice that
-	// reads it (service for service_p99_ms).
+	// reads it (service for service_p99_ms), or for ByPolicy the
+	// policy's own choice that reads it (bbr_rule for bbr_flying_beta).
 	Switch string
 }
 

@@ -370,9 +370,12 @@ func TestEveryFieldIsAFlag(t *testing.T) {
 			pc[1] = s.Owner.Clients[0].String()
 		}
 		args := []string{"--sample", "retries", "--policy", pc[0], "--client", pc[1], "--json", "--" + f.Name, f.Value.String()}
-		// A shape and its number come together: neither is valid alone.
+		// A shape and its number come together: neither is valid alone;
+		// go-zero's own settings need its rule.
+		gozero := []string{"--bbr-rule", "gozero"}
 		pairs := map[string][]string{"service": {"--service-p99-ms", "300"}, "service-p99-ms": {"--service", "lognormal"},
-			"patience": {"--patience-ms", "900"}, "patience-ms": {"--patience", "exponential"}}
+			"patience": {"--patience-ms", "900"}, "patience-ms": {"--patience", "exponential"},
+			"bbr-flying-beta": gozero, "bbr-min-rt-ms": gozero, "bbr-overload-floor": gozero}
 		out, _, err := runArgs(t, append(args, pairs[f.Name]...)...)
 		require.NoError(t, err, "--%s", f.Name)
 		var r sim.Result
