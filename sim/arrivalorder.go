@@ -75,6 +75,9 @@ func arrivalOrderTakes(c Config) bool {
 	if c.Client == RetryAfter && sp.shed == shedOverLimit { // the hint's queue is one the path has not met (below)
 		return false
 	}
+	if ms(c.TimeoutMS) == 0 { // a timeout in the nanosecond of its own arrival, after it: rule 1's order the path does not keep
+		return false
+	}
 	if !c.Policy.Refuses() {
 		c.RefusalCostMS = d.RefusalCostMS // unread: it never refuses
 	}
@@ -127,6 +130,7 @@ type arrivalLines struct {
 	toMakeTimedOut, toMakeRefused ring[retry]
 	jittered                      retryHeap
 	next                          ring[retry] // the jittered retry arriving next
+	made                          uint32      // the retries made with varied delays so far (retry.n)
 	series                        stepTally   // the run's Series, if it asks for one (arrivalseries.go)
 	// The sale's people among the new arrivals, by inSale's test: those
 	// who arrive in [waveFrom, waveFrom + waveNS), the sale's people's
@@ -149,6 +153,11 @@ type retry struct {
 	order   bool
 	sale    bool // its person is one of the sale's (inSale)
 	refused bool // made after a refusal, not a timeout
+	// afterNew says it was made after the next new person's arrival was
+	// drawn, in the same nanosecond: a refusal at an arrival that came
+	// after the new person's, or was it (rule 1's order of events).
+	afterNew bool
+	n        uint32 // with varied delays, the order it was made in
 }
 
 // arrivalOrder runs e's Config, which arrivalOrderTakes accepts, by the
@@ -168,7 +177,7 @@ func (e *engine) arrivalOrder() bool {
 	l.refused = ring[retry]{buf: l.refused.buf}
 	l.toMakeTimedOut = ring[retry]{buf: l.toMakeTimedOut.buf}
 	l.toMakeRefused = ring[retry]{buf: l.toMakeRefused.buf}
-	l.jittered = l.jittered[:0]
+	l.jittered, l.made = l.jittered[:0], 0
 	l.next = ring[retry]{buf: l.next.buf}
 	defer func() { l.free, l.waiting = free, waiting }()
 	// Computed, not kept in e.lines: a load from there moves the loop's
@@ -204,19 +213,11 @@ func (e *engine) arrivalOrder() bool {
 		// time, their order is the event loop's to know.
 		at, made, line := e.arrival, newMade, (*ring[retry])(nil)
 		if l.timedOut.n|l.refused.n > 0 {
-			var tie bool
-			if at, made, line, tie = dueFirst(&l.timedOut, e.retryDelay, at, made, line); tie {
-				return false
-			}
-			if at, made, line, tie = dueFirst(&l.refused, e.retryDelay, at, made, line); tie {
-				return false
-			}
+			at, made, line = dueFirst(&l.timedOut, e.retryDelay, at, made, line)
+			at, made, line = dueFirst(&l.refused, e.retryDelay, at, made, line)
 		}
 		if varied {
-			var ok bool
-			if at, line, ok = e.nextJittered(at, made); !ok {
-				return false
-			}
+			at, line = e.nextJittered(at, made)
 		}
 		if at >= end {
 			break
@@ -256,21 +257,21 @@ func (e *engine) arrivalOrder() bool {
 		w, sale := &e.windows[x.window], x.sale
 		e.countArrival(w, sale, x.order, x.try)
 
-		// The queue as x finds it: those that have not left by now.
-		for left < len(waiting) && waiting[left] < at {
+		// The queue as x finds it: those that have not left by now. One
+		// that leaves as x arrives has left: the worker that takes it
+		// finished first (rankService).
+		for left < len(waiting) && waiting[left] <= at {
 			left++
 		}
 		if left == len(waiting) {
 			waiting, left = waiting[:0], 0
-		} else if waiting[left] == at {
-			return false // one leaves as x arrives: which is first?
 		}
 		switch {
 		case bounded && len(waiting)-left >= e.bound:
 			if tally != nil {
 				tally.arrive(at, x.try == 1)
 			}
-			e.refuseAt(&x, at)
+			e.refuseAt(&x, at, newMade == at)
 			continue
 		case codel:
 			// Fail at Scale's onNewRequest (rule 9), as the engine's arrive.
@@ -282,10 +283,9 @@ func (e *engine) arrivalOrder() bool {
 
 		// Kiefer and Wolfowitz: x leaves the queue at p, when it has
 		// arrived and a worker is free.
+		// A worker that finishes as x arrives finished first, and is free
+		// for it.
 		top, k := int64(earliest>>workerBits)-1, int(earliest&workerMask) // the earliest-free worker, k, and when
-		if top == at {
-			return false // a worker finishes as x arrives: which is first?
-		}
 		p := max(at, top)
 		// x joins the queue if it must wait (p > at), written so as not
 		// to branch on it: the branch is too hard to predict.
@@ -313,9 +313,7 @@ func (e *engine) arrivalOrder() bool {
 			}
 			// So is every attempt from now on: the rest is waitOut's
 			// (without jitter, whose retries are made above).
-			if !e.waitOut(waiting[left:], newMade) {
-				return false
-			}
+			e.waitOut(waiting[left:], newMade)
 			break
 		}
 		e.longestWait = max(e.longestWait, p-at)
@@ -327,7 +325,7 @@ func (e *engine) arrivalOrder() bool {
 			if p >= deadline {
 				e.clientGaveUp(&x) // dropped, nobody listening
 			} else {
-				e.refuseAt(&x, p)
+				e.refuseAt(&x, p, false) // as a worker finishes: before any arrival then
 			}
 			continue
 		}
@@ -473,23 +471,18 @@ func (e *engine) waveOf(t int64) (from, ns int64) {
 // attempts waiting as it starts leave the queue (the run's end for those
 // that never do), and newMade is when the next new person's arrival was
 // drawn. Retries with jitter are made by nextJittered, in the main loop
-// alone. It reports false, as arrivalOrder does, at a tie.
-func (e *engine) waitOut(waiting []int64, newMade int64) bool {
+// alone.
+func (e *engine) waitOut(waiting []int64, newMade int64) {
 	e.waitedOut = true
 	l := &e.lines
 	bounded := e.admitRule == admitBound // the only admission on this path that refuses (arrivalOrderTakes)
 	stuck := 0                           // the attempts that joined the queue here, all waiting to the end
 	for {
 		at, made, line := e.arrival, newMade, (*ring[retry])(nil)
-		var tie bool
-		if at, made, line, tie = dueFirst(&l.timedOut, e.retryDelay, at, made, line); tie {
-			return false
-		}
-		if at, _, line, tie = dueFirst(&l.refused, e.retryDelay, at, made, line); tie {
-			return false
-		}
+		at, made, line = dueFirst(&l.timedOut, e.retryDelay, at, made, line)
+		at, _, line = dueFirst(&l.refused, e.retryDelay, at, made, line)
 		if at >= e.end {
-			return true
+			return
 		}
 		// The attempt arriving at at: its person's first arrival and
 		// window, its try, and whether the person came to order and is one
@@ -509,11 +502,8 @@ func (e *engine) waitOut(waiting []int64, newMade int64) bool {
 		}
 		w := &e.windows[window]
 		e.countArrival(w, sale, order, int32(try))
-		for len(waiting) > 0 && waiting[0] < at {
+		for len(waiting) > 0 && waiting[0] <= at { // one leaving as it arrives has left
 			waiting = waiting[1:]
-		}
-		if len(waiting) > 0 && waiting[0] == at {
-			return false // one leaves as it arrives
 		}
 		queue := len(waiting) + stuck // as it finds it
 		if e.series != nil {
@@ -521,7 +511,7 @@ func (e *engine) waitOut(waiting []int64, newMade int64) bool {
 		}
 		deadline := at + e.timeout
 		if bounded && queue >= e.bound {
-			e.refuseAt(&attempt{first: first, t0: at, deadline: deadline, try: int32(try), window: window, order: order, sale: sale}, at)
+			e.refuseAt(&attempt{first: first, t0: at, deadline: deadline, try: int32(try), window: window, order: order, sale: sale}, at, newMade == at)
 			continue
 		}
 		if stuck == 0 { // the longest wait here is the first's
@@ -583,21 +573,20 @@ func (e *engine) countArrival(w *Window, sale, order bool, try int32) {
 // dueFirst returns the earlier to arrive, as the event loop orders them
 // (by time, then by when made), of the retry at the front of r, a line of
 // retries sent delay after they are made, and the next attempt otherwise:
-// due at at, made at made, from line (nil for a new person's). It reports
-// a tie where both are made and due at once. One line a call, rather than
-// a loop over both, so that it inlines.
-func dueFirst(r *ring[retry], delay, at, made int64, line *ring[retry]) (int64, int64, *ring[retry], bool) {
+// due at at, made at made, from line (nil for a new person's). Called for
+// the timed-out line, then the refused one. Made in the same nanosecond
+// (rule 1): a timeout's retry was made first (timeouts come first), and a
+// refusal's before the new person's arrival was drawn unless afterNew.
+// One line a call, rather than a loop over both, so that it inlines.
+func dueFirst(r *ring[retry], delay, at, made int64, line *ring[retry]) (int64, int64, *ring[retry]) {
 	if r.n == 0 {
-		return at, made, line, false
+		return at, made, line
 	}
-	due := r.buf[r.head].due
-	switch rm := due - delay; {
-	case due < at || (due == at && rm < made):
-		return due, rm, r, false
-	case due == at && rm == made:
-		return at, made, line, true
+	f := &r.buf[r.head]
+	if rm := f.due - delay; f.due < at || (f.due == at && (rm < made || rm == made && line == nil && !f.afterNew)) {
+		return f.due, rm, r
 	}
-	return at, made, line, false
+	return at, made, line
 }
 
 // clientGaveUp is attempt x's client giving up at its deadline, unanswered
@@ -610,28 +599,32 @@ func (e *engine) clientGaveUp(x *attempt) {
 	case e.final(x):
 		e.settle(x, timedOut, 0)
 	default:
-		e.retryLater(&e.lines.timedOut, x, deadline, false)
+		e.retryLater(&e.lines.timedOut, x, deadline, false, false)
 	}
 }
 
 // refuseAt refuses attempt x at time t, free of cost: its client hears the
-// no unless it has left (rule 13).
-func (e *engine) refuseAt(x *attempt, t int64) {
+// no unless it has left (rule 13). afterNew says the next new person's
+// arrival was drawn before it, in the same nanosecond.
+func (e *engine) refuseAt(x *attempt, t int64, afterNew bool) {
 	switch {
 	case t >= e.deadline(x): // a timeout of 0 ns: gone before it is refused
 		e.clientGaveUp(x)
 	case e.final(x):
 		e.settle(x, refused, 0)
 	default:
-		e.retryLater(&e.lines.refused, x, t, true)
+		e.retryLater(&e.lines.refused, x, t, true, afterNew)
 	}
 }
 
 // retryLater makes x's retry at time t, due RetryDelayMS later, on line;
 // one due at or after the run's end is never sent, and its person ends as x
-// did. With jitter, the retry waits to be made (nextJittered).
-func (e *engine) retryLater(line *ring[retry], x *attempt, t int64, wasRefused bool) {
-	r := retry{due: t + e.retryDelay, made: t, first: x.first, try: int16(x.try + 1), window: x.window, order: x.order, sale: x.sale, refused: wasRefused}
+// did. With jitter, the retry waits to be made (nextJittered). afterNew
+// says it is made after the next new person's arrival was drawn, in the
+// same nanosecond.
+func (e *engine) retryLater(line *ring[retry], x *attempt, t int64, wasRefused, afterNew bool) {
+	r := retry{due: t + e.retryDelay, made: t, first: x.first, try: int16(x.try + 1), window: x.window, order: x.order, sale: x.sale,
+		refused: wasRefused, afterNew: afterNew}
 	if e.retriesVary() {
 		if wasRefused {
 			e.lines.toMakeRefused.pushBack(r)
@@ -669,41 +662,37 @@ func (e *engine) neverSent(r retry) {
 // before the next new arrival, at (drawn at made), drawing each one's
 // jitter as the event loop does (rule 13), and returns the next arrival:
 // the new one (line nil) or the earliest jittered retry's, moved to
-// e.lines.next (line). It reports false where two events it cannot order
-// fall at once.
-func (e *engine) nextJittered(arrival, arrivalMade int64) (at int64, line *ring[retry], ok bool) {
+// e.lines.next (line). In the same nanosecond (rule 1), a timeout's retry
+// is made before a refusal's, each is made before the arrival that comes
+// then (an earlier event made it), and a retry made as the new person's
+// arrival was drawn arrives first unless it was made after (afterNew).
+func (e *engine) nextJittered(arrival, arrivalMade int64) (at int64, line *ring[retry]) {
 	l := &e.lines
 	for {
 		at, line = arrival, nil
 		if len(l.jittered) > 0 {
-			switch r := l.jittered[0]; {
-			case r.due < at || (r.due == at && r.made < arrivalMade):
+			if r := &l.jittered[0]; r.due < at || (r.due == at && (r.made < arrivalMade || r.made == arrivalMade && !r.afterNew)) {
 				at, line = r.due, &l.next
-			case r.due == at && r.made == arrivalMade:
-				return 0, nil, false
 			}
 		}
-		// The retry to make first, if it is made before the next arrival.
+		// The retry to make first, if it is made before the next arrival:
+		// the timed-out line's at a tie, as it is looked at first.
 		var first *ring[retry]
 		when := int64(math.MaxInt64)
 		for _, r := range [2]*ring[retry]{&l.toMakeTimedOut, &l.toMakeRefused} {
 			if r.n > 0 {
-				switch t := r.buf[r.head].made; {
-				case t < when:
+				if t := r.buf[r.head].made; t < when {
 					when, first = t, r
-				case t == when:
-					return 0, nil, false
 				}
 			}
 		}
 		if first == nil || when > at {
 			break
 		}
-		if when == at {
-			return 0, nil, false
-		}
 		r := first.popFront()
 		e.retriesMade++
+		r.n = l.made
+		l.made++
 		r.due = r.made + e.variedDelay(r.try-1, r.refused)
 		if r.due >= e.end {
 			e.neverSent(r)
@@ -712,13 +701,9 @@ func (e *engine) nextJittered(arrival, arrivalMade int64) (at int64, line *ring[
 		l.jittered.push(r)
 	}
 	if line != nil {
-		r := l.jittered.pop()
-		if len(l.jittered) > 0 && !r.before(l.jittered[0]) {
-			return 0, nil, false // two made at once, due at once
-		}
-		l.next.pushBack(r)
+		l.next.pushBack(l.jittered.pop())
 	}
-	return at, line, true
+	return at, line
 }
 
 // retriesVary reports whether retries' delays vary, so that they are made
@@ -750,10 +735,11 @@ func (e *engine) variedDelay(try int16, refused bool) int64 {
 	return delay
 }
 
-// retryHeap is a binary min-heap of retries by (due, made).
+// retryHeap is a binary min-heap of retries by when they are due, then
+// the order they were made (retry.n).
 type retryHeap []retry
 
-func (r retry) before(o retry) bool { return r.due < o.due || (r.due == o.due && r.made < o.made) }
+func (r retry) before(o retry) bool { return r.due < o.due || (r.due == o.due && r.n < o.n) }
 
 func (h *retryHeap) push(r retry) {
 	*h = append(*h, r)

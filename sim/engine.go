@@ -344,6 +344,22 @@ func newEngine(c Config, prev *engine) *engine {
 	return e
 }
 
+// The order of events in the same nanosecond (rule 1): first by a rank
+// in the top bits of their seq, then in the order they were scheduled.
+// Clients' timeouts come first, then the service's own events (workers
+// finishing a service or a refusal, workers lost and back, a limit's
+// timers), then arrivals (new people and retries). So a worker that
+// finishes as a request arrives is free for it, and a request taken as its
+// client times out is taken too late; the arrival-order path follows the
+// same order (arrivalorder.go).
+const (
+	rankTimeout uint64 = 0
+	rankService uint64 = 1 << 61
+	rankArrival uint64 = 2 << 61
+)
+
+// nextSeq is the next event's place among those scheduled, before its
+// rank is added.
 func (e *engine) nextSeq() uint64 {
 	e.seq++
 	return e.seq
@@ -366,7 +382,7 @@ func (e *engine) scheduleArrival(t int64) {
 		// boundary and the run's end, in one: the conversion is monotonic
 		if d := float64(e.stretchGap * x); d < float64(e.stretchEnd-t) {
 			e.arrival = t + int64(d)
-			e.arrSeq = e.nextSeq()
+			e.arrSeq = e.nextSeq() | rankArrival
 			return
 		}
 		t = e.stretchEnd
@@ -395,7 +411,7 @@ func (e *engine) scheduleArrivalFrom(t int64) {
 		}
 		t = boundary
 	}
-	e.arrSeq = e.nextSeq()
+	e.arrSeq = e.nextSeq() | rankArrival
 }
 
 // rateAt returns the mean gap between new people's arrivals at time t, ns
@@ -762,7 +778,7 @@ func (e *engine) arrive(i id, a *attempt) {
 		// whose person gives up first is followed by none (rule 4a), so
 		// the line holds only deadlines t0 + timeout, in the order made.
 		a.refs++
-		ev := event{at: e.deadline(a), seq: e.nextSeq(), a: i, kind: timeoutDue}
+		ev := event{at: e.deadline(a), seq: e.nextSeq() | rankTimeout, a: i, kind: timeoutDue}
 		e.timeouts.pushBack(ev)
 		e.due(ev, fromTimeouts)
 	}
@@ -855,7 +871,7 @@ func (e *engine) startWork() {
 			if during := min(done, e.peopleEnd) - max(e.now, e.peopleStart); during > 0 {
 				e.saleRefusingNS += during
 			}
-			ev := event{at: done, seq: e.nextSeq(), a: i, kind: refusalDone}
+			ev := event{at: done, seq: e.nextSeq() | rankService, a: i, kind: refusalDone}
 			e.refusing.pushBack(ev)
 			e.due(ev, fromRefusing)
 			continue
@@ -944,7 +960,7 @@ func (e *engine) serve(i id, a *attempt) {
 	}
 	// A worker finishing one request and starting the next replaces the
 	// services' top.
-	ev := event{at: done, seq: e.nextSeq(), a: i, kind: serviceDone}
+	ev := event{at: done, seq: e.nextSeq() | rankService, a: i, kind: serviceDone}
 	if e.finishing {
 		e.finishing = false
 		e.services.replaceTop(ev)

@@ -39,8 +39,6 @@ const (
 	leftAtWindow      = iota // a new window, or the run's end
 	leftBeyondArrival        // the next new arrival's draw is beyond its layer
 	leftAtRate               // the rate changes before the next new arrival
-	leftAtLeaving            // one leaves the queue as it arrives
-	leftAtFreeing            // a worker frees as it arrives
 	leftBeyondService        // its service time's draw is beyond its layer
 	leftAtEnd                // unfinished at the end, or still waiting
 	leftAtTimeout            // a timeout the run never reaches, or one a retry follows
@@ -116,12 +114,12 @@ func (e *engine) newcomers(c *crowd, free freeTree) {
 		}
 		// The queue as it finds it: those that have not left by at. The
 		// first step is taken by arithmetic, not a branch (queue[left] - at
-		// is negative just when queue[left] < at; times are under 2^47 ns
+		// - 1 is negative just when queue[left] <= at; times are under 2^47 ns
 		// and the sentinel math.MaxInt64, so it never overflows): under
 		// WebAssembly each turn of the loop is a jump through the function's
 		// table, and this takes 8.9 K of a default run's 102 K.
-		left += int(uint64(queue[left]-at) >> 63)
-		for queue[left] < at {
+		left += int(uint64(queue[left]-at-1) >> 63)
+		for queue[left] <= at { // one leaving as it arrives has left (rankService)
 			left++
 		}
 		// The worker read from the root in memory, not from earliest: so no
@@ -129,14 +127,6 @@ func (e *engine) newcomers(c *crowd, free freeTree) {
 		// compiler makes them selects, not branches (for wasm, see
 		// earlier_js.go).
 		top, k := int64(earliest>>workerBits)-1, int(free[1]&workerMask)
-		if queue[left] == at { // one leaves the queue as it arrives
-			why = leftAtLeaving
-			break
-		}
-		if top == at { // a worker frees as it arrives
-			why = leftAtFreeing
-			break
-		}
 		p := max(at, top)
 		// Its service time's draw, not yet taken.
 		nextService := serviceState + splitmixGamma

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"encoding/json"
-	"fmt"
 	"math/rand/v2"
 	"strconv"
 	"testing"
@@ -21,15 +20,12 @@ import (
 func TestNewcomers(t *testing.T) {
 	// byBoth runs c by the arrival-order path, and if that computes it,
 	// by the event loop too, and requires the same Result. It returns the
-	// arrival-order path's engine, spent at a tie, which Run then leaves
-	// to the event loop.
+	// arrival-order path's engine.
 	byBoth := func(what string, c Config) *engine {
 		t.Helper()
 		require.NoError(t, c.Validate(), what)
 		e := newEngine(c, nil)
-		if !e.arrivalOrder() {
-			return e
-		}
+		require.True(t, e.arrivalOrder(), "%s: the arrival-order path gave up", what)
 		want, err := json.Marshal(eventLoopResult(c))
 		require.NoError(t, err)
 		got, err := json.Marshal(e.result())
@@ -46,30 +42,6 @@ func TestNewcomers(t *testing.T) {
 	d := DefaultConfig()
 	var took int
 	var left [newcomersLeaves]int
-	// Arrivals 10 µs apart on average, to workers busy half the time or
-	// nine tenths of it: an arrival as a worker frees, or as one waiting
-	// leaves the queue, to the nanosecond, within the run for any seed.
-	// newcomers leaves it to arrivalOrder's loop, which leaves the run to
-	// the event loop.
-	for _, busy := range []struct {
-		workers int
-		rps     float64
-	}{{1, 50_000}, {8, 90_000}} {
-		for seed := uint64(1); seed <= 5; seed++ {
-			c := d
-			c.Workers, c.ServiceMS, c.NormalRPS, c.SaleRPS, c.Seed = busy.workers, 0.01*float64(busy.workers), busy.rps, busy.rps, seed
-			c.DurationS, c.SaleStartS, c.SaleS = 20, 0, 10
-			what := fmt.Sprintf("%d workers at %.0f a second, seed %d", busy.workers, busy.rps, seed)
-			e := byBoth(what, c)
-			ties := e.newcomersLeft[leftAtLeaving] + e.newcomersLeft[leftAtFreeing]
-			assert.Equal(t, 1, ties, "%s: newcomers leaves the tie to arrivalOrder's loop", what)
-			left[leftAtLeaving] += e.newcomersLeft[leftAtLeaving]
-			left[leftAtFreeing] += e.newcomersLeft[leftAtFreeing]
-			got, err := Run(c)
-			require.NoError(t, err)
-			assert.Equal(t, eventLoopResult(c), got, "%s: Run gives the event loop's Result", what)
-		}
-	}
 	rnd := rand.New(rand.NewPCG(15, 1934))
 	for i := range 600 {
 		c := arrivalOrderConfig(rnd, 20_000)

@@ -124,7 +124,8 @@ const (
 )
 
 // event is something scheduled to happen at virtual time at (ns). Events at
-// the same time happen in the order they were scheduled (seq).
+// the same time happen in the order of seq: their rank (rankTimeout and
+// the rest), then the order they were scheduled.
 type event struct {
 	at   int64
 	seq  uint64
@@ -135,8 +136,8 @@ type event struct {
 func (e *event) before(at int64, seq uint64) bool { return comesBefore(e.at, e.seq, at, seq) }
 
 // comesBefore reports whether an event at (at, seq) comes before one at
-// (at2, seq2): events at the same time happen in the order they were
-// scheduled.
+// (at2, seq2): events at the same time happen in the order of seq, their
+// rank and then the order they were scheduled.
 func comesBefore(at int64, seq uint64, at2 int64, seq2 uint64) bool {
 	return at < at2 || (at == at2 && seq < seq2)
 }

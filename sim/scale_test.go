@@ -1,0 +1,81 @@
+package sim
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// scaleConfig is a Config the README invites, named as PERF.md's table of
+// the cost of an attempt names it.
+type scaleConfig struct {
+	name string
+	c    Config
+}
+
+// scaleConfigs are runs that grow one way each from the default: workers
+// and rates in proportion (8 to 1,000 workers at the default's load), a
+// day's length, and an unbounded queue over capacity for the whole run.
+// lifo and priority take requests out of arrival order.
+func scaleConfigs() []scaleConfig {
+	at := func(workers int, sale bool) Config {
+		c := DefaultConfig()
+		f := float64(workers) / float64(c.Workers)
+		c.Workers = workers
+		c.NormalRPS *= f
+		c.SaleRPS *= f
+		if !sale {
+			c.SaleRPS = c.NormalRPS
+		}
+		return c
+	}
+	day := DefaultConfig()
+	day.DurationS = 86_400
+	over := func(s float64) Config {
+		c := DefaultConfig()
+		c.NormalRPS, c.SaleRPS, c.DurationS = 150, 150, s
+		return c
+	}
+	lifo, priority := DefaultConfig(), DefaultConfig()
+	lifo.Policy, priority.Policy = LIFO, Priority
+	return []scaleConfig{
+		{"default", DefaultConfig()},
+		{"day", day},
+		{"workers-80", at(80, true)},
+		{"workers-200", at(200, true)},
+		{"workers-400", at(400, true)},
+		{"workers-800", at(800, true)},
+		{"workers-1000", at(1000, true)},
+		{"workers-800-no-sale", at(800, false)},
+		{"over-capacity-3000s", over(3_000)},
+		{"over-capacity-30000s", over(30_000)},
+		{"lifo", lifo},
+		{"priority", priority},
+	}
+}
+
+// BenchmarkScale is the CPU time of an attempt as a run grows ("ns/attempt"):
+// it should stay near the default run's, whatever the workers, the run's
+// length or the queue's.
+func BenchmarkScale(b *testing.B) {
+	for _, s := range scaleConfigs() {
+		b.Run(s.name, func(b *testing.B) {
+			b.ReportAllocs()
+			attempts := benchRun(b, s.c)
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(attempts), "ns/attempt")
+		})
+	}
+}
+
+// TestArrivalOrderTakesScale: the arrival-order path computes every
+// config of BenchmarkScale that it accepts to its end, without handing it
+// back to the event loop, and gives the event loop's Result to the byte.
+func TestArrivalOrderTakesScale(t *testing.T) {
+	for _, s := range scaleConfigs() {
+		if !arrivalOrderTakes(s.c) {
+			assert.Contains(t, []string{"lifo", "priority"}, s.name, "only lifo and priority take requests out of arrival order")
+			continue
+		}
+		assert.True(t, sameByBothPaths(t, s.name, s.c), "%s: the arrival-order path gave up", s.name)
+	}
+}
