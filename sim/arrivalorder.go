@@ -850,13 +850,19 @@ func (t freeTree) replace(worker int, at int64) (root uint64) {
 }
 
 // roomInQueue makes room for n more in waiting, the queue's leaving
-// times, whose first left have left: it moves the rest to the front if
-// they are at most half, and otherwise grows it.
+// times, whose first left have left: it moves the rest to the front if a
+// quarter or more have left, and otherwise grows it by half. So a queue
+// that grows all run is copied about three times over, not the five of
+// append's growth by a quarter, and holds at most 16 bytes for each that
+// waits as it grows: 1.5 places for each of at least three quarters.
 func roomInQueue(waiting []int64, left, n int) ([]int64, int) {
-	if len(waiting)+n > cap(waiting) && left > 0 && left >= len(waiting)/2 {
-		waiting, left = waiting[:copy(waiting, waiting[left:])], 0
+	if len(waiting)+n <= cap(waiting) {
+		return waiting, left
 	}
-	return slices.Grow(waiting, n), left
+	if left > 0 && left >= len(waiting)/4 {
+		return waiting[:copy(waiting, waiting[left:])], 0
+	}
+	return slices.Grow(waiting, max(n, len(waiting)/2)), left
 }
 
 // b2i is 1 for true and 0 for false; the compiler makes it a flag, not a

@@ -132,6 +132,13 @@ type heapPeak struct {
 	peak atomic.Uint64
 }
 
+// heapObjects is the heap's bytes in objects now.
+func heapObjects() uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
 func startHeapPeak() *heapPeak {
 	h := &heapPeak{stop: make(chan struct{})}
 	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
@@ -177,11 +184,7 @@ func BenchmarkHourAt1000(b *testing.B) {
 	c.NormalRPS, c.SaleRPS = 1000, 1000
 	c.DurationS = 3600
 	runtime.GC()
-	var base metrics.Sample
-	base.Name = "/memory/classes/heap/objects:bytes"
-	s := []metrics.Sample{base}
-	metrics.Read(s)
-	before := s[0].Value.Uint64()
+	before := heapObjects()
 	h := startHeapPeak()
 	attempts := benchRun(b, c)
 	peak := h.end()

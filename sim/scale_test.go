@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -36,6 +37,10 @@ func scaleConfigs() []scaleConfig {
 		c.NormalRPS, c.SaleRPS, c.DurationS = 150, 150, s
 		return c
 	}
+	// the most attempts a Config may expect (MaxAttempts), nearly all
+	// still waiting at the end: one worker at 12.5 a second, 115 arriving
+	largest := DefaultConfig()
+	largest.Workers, largest.NormalRPS, largest.SaleRPS, largest.DurationS = 1, 115, 115, 86_400
 	lifo, priority := DefaultConfig(), DefaultConfig()
 	lifo.Policy, priority.Policy = LIFO, Priority
 	return []scaleConfig{
@@ -49,6 +54,7 @@ func scaleConfigs() []scaleConfig {
 		{"workers-800-no-sale", at(800, false)},
 		{"over-capacity-3000s", over(3_000)},
 		{"over-capacity-30000s", over(30_000)},
+		{"largest", largest},
 		{"lifo", lifo},
 		{"priority", priority},
 	}
@@ -56,13 +62,21 @@ func scaleConfigs() []scaleConfig {
 
 // BenchmarkScale is the CPU time of an attempt as a run grows ("ns/attempt"):
 // it should stay near the default run's, whatever the workers, the run's
-// length or the queue's.
+// length or the queue's. "B-heap-peak/attempt" is the most heap in objects
+// seen during the runs, above what was there before them, over the run's
+// attempts.
 func BenchmarkScale(b *testing.B) {
 	for _, s := range scaleConfigs() {
 		b.Run(s.name, func(b *testing.B) {
 			b.ReportAllocs()
+			runtime.GC()
+			before := heapObjects()
+			h := startHeapPeak()
 			attempts := benchRun(b, s.c)
+			peak := h.end()
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(attempts), "ns/attempt")
+			b.ReportMetric(float64(attempts), "attempts")
+			b.ReportMetric(float64(peak-min(peak, before))/float64(attempts), "B-heap-peak/attempt")
 		})
 	}
 }
