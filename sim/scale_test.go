@@ -41,6 +41,10 @@ func scaleConfigs() []scaleConfig {
 	// still waiting at the end: one worker at 12.5 a second, 115 arriving
 	largest := DefaultConfig()
 	largest.Workers, largest.NormalRPS, largest.SaleRPS, largest.DurationS = 1, 115, 115, 86_400
+	// the same on the event loop: orders first, behind a bound that holds
+	// them all
+	largestPriority := largest
+	largestPriority.Policy, largestPriority.Queue = Priority, maxQueue
 	lifo, priority := DefaultConfig(), DefaultConfig()
 	lifo.Policy, priority.Policy = LIFO, Priority
 	return []scaleConfig{
@@ -55,6 +59,7 @@ func scaleConfigs() []scaleConfig {
 		{"over-capacity-3000s", over(3_000)},
 		{"over-capacity-30000s", over(30_000)},
 		{"largest", largest},
+		{"largest-priority", largestPriority},
 		{"lifo", lifo},
 		{"priority", priority},
 	}
@@ -87,7 +92,7 @@ func BenchmarkScale(b *testing.B) {
 func TestArrivalOrderTakesScale(t *testing.T) {
 	for _, s := range scaleConfigs() {
 		if !arrivalOrderTakes(s.c) {
-			assert.Contains(t, []string{"lifo", "priority"}, s.name, "only lifo and priority take requests out of arrival order")
+			assert.Contains(t, []string{"lifo", "priority", "largest-priority"}, s.name, "only lifo and priority take requests out of arrival order")
 			continue
 		}
 		assert.True(t, sameByBothPaths(t, s.name, s.c), "%s: the arrival-order path gave up", s.name)
