@@ -48,9 +48,9 @@ import (
 // series, if asked for, is tallied as the attempts arrive
 // (arrivalseries.go). For every such Config it gives the Result the event
 // loop gives, to the bit (the differential tests and FuzzArrivalOrder hold
-// them equal). Where two events the recursion cannot order fall in the
-// same nanosecond (an arrival as a worker finishes, two retries made at
-// once), it gives up and the event loop runs the Config.
+// them equal). Events in the same nanosecond (an arrival as a worker
+// finishes, two retries made at once) it orders as rule 1 and the event
+// loop do, so it never hands a run back part-way.
 //
 // Once every worker is busy until the run's end (the stuck queue of the
 // post's retry storm), nothing arriving later is served, and the rest of
@@ -161,10 +161,8 @@ type retry struct {
 }
 
 // arrivalOrder runs e's Config, which arrivalOrderTakes accepts, by the
-// arrival-order recursion, measuring into e as the event loop would. It
-// returns false, with e spent, if two events it cannot order fall at the
-// same time; the event loop must then run the Config on a fresh engine.
-func (e *engine) arrivalOrder() bool {
+// arrival-order recursion, measuring into e as the event loop would.
+func (e *engine) arrivalOrder() {
 	l := &e.lines
 	least := 1 // the fewest leaves: eight where newcomers walks them written out
 	if e.newcomersTake() {
@@ -209,8 +207,8 @@ func (e *engine) arrivalOrder() bool {
 			newMade, waiting, left, earliest = c.newMade, c.waiting, c.left, free[1]
 		}
 		// The next attempt to arrive, as the event loop orders them: by
-		// time, then by when each was made (its seq). Made at the same
-		// time, their order is the event loop's to know.
+		// time, then by when each was made (its seq), and made in the same
+		// nanosecond, by rule 1's order (dueFirst, nextJittered).
 		at, made, line := e.arrival, newMade, (*ring[retry])(nil)
 		if l.timedOut.n|l.refused.n > 0 {
 			at, made, line = dueFirst(&l.timedOut, e.retryDelay, at, made, line)
@@ -382,7 +380,6 @@ func (e *engine) arrivalOrder() bool {
 		tally.finish(e.series, e.longestQueue, e.longestWait)
 	}
 	e.now = end
-	return true
 }
 
 // arrivalGap is rateAt(t) for the arrival-order path, with a shaped sale's

@@ -233,15 +233,12 @@ var eventLoopOnly bool
 // simulate runs c to its end on an engine that takes prev's memory (nil for
 // none), and returns the engine for its result. Two ways compute the same
 // Result: the arrival-order recursion (arrivalorder.go), for the Configs
-// arrivalOrderTakes accepts, and the event loop for every Config, which
-// also takes over when the recursion meets two events it cannot order.
+// arrivalOrderTakes accepts, and the event loop for every Config.
 func simulate(c Config, prev *engine) *engine {
 	e := newEngine(c, prev)
 	if !eventLoopOnly && arrivalOrderTakes(c) {
-		if e.arrivalOrder() {
-			return e
-		}
-		e = newEngine(c, e)
+		e.arrivalOrder()
+		return e
 	}
 	e.loop()
 	return e

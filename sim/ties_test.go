@@ -47,7 +47,7 @@ func TestTiesInOrder(t *testing.T) {
 			want := e.result()
 
 			got, ok := arrivalOrderResult(c)
-			if assert.True(t, ok, "%s: the arrival-order path gave up", what) {
+			if assert.True(t, ok, "%s: the arrival-order path declines it", what) {
 				assert.Equal(t, want, got, "%s: the arrival-order path differs from the event loop", what)
 			}
 		}
@@ -65,7 +65,7 @@ func TestTiesInOrder(t *testing.T) {
 			what := fmt.Sprintf("%s with retries, jitter %v ms", p, jitter)
 			want := eventLoopResult(c)
 			got, ok := arrivalOrderResult(c)
-			if assert.True(t, ok, "%s: the arrival-order path gave up", what) {
+			if assert.True(t, ok, "%s: the arrival-order path declines it", what) {
 				assert.Equal(t, want, got, "%s: the arrival-order path differs from the event loop", what)
 			}
 		}
