@@ -245,7 +245,7 @@ func (e *engine) retryOrSettle(a *attempt, o outcome) {
 	b.refs = 1 // the retry event; arrive passes it on to the system
 	b.prevRefused = o == refused
 	b.paid = int32(paid)
-	ev := event{at: e.now + delay, seq: e.nextSeq() | rankArrival, a: j, kind: retryArrival}
+	ev := event{at: e.now + delay, seq: nextSeq(&e.arrivalSeq), a: j, kind: retryArrival}
 	if delay == e.retryDelay { // due in the order made, whatever the client
 		e.retryLine.pushBack(ev)
 		e.due(ev, fromRetryLine)

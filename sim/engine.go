@@ -81,12 +81,14 @@ type engine struct {
 	clientState
 
 	// the event loop's: the clock, what is due, the queue and the workers
-	now      int64
-	stop     int64  // where the loop stops to look: the run's end, or the series' next step if sooner
-	seq      uint64 // the next event's seq
-	arrival  int64  // the next new person's arrival, ns; math.MaxInt64 for none
-	arrSeq   uint64
-	timeouts ring[event] // clients giving up, in order of deadline (the timeout is the same for all)
+	now  int64
+	stop int64 // where the loop stops to look: the run's end, or the series' next step if sooner
+	// the last events' seqs by rank (rule 1): each counts up from its
+	// rank, so an event's seq is its rank and its place in one
+	timeoutSeq, serviceSeq, arrivalSeq uint64
+	arrival                            int64 // the next new person's arrival, ns; math.MaxInt64 for none
+	arrSeq                             uint64
+	timeouts                           ring[event] // clients giving up, in order of deadline (the timeout is the same for all)
 	// services are the requests in service, by when they end; finishing
 	// says their top is the one being handled, whose worker the next
 	// service to start takes, replacing the top
@@ -255,11 +257,13 @@ func newEngine(c Config, prev *engine) *engine {
 		saleStart: int64(math.Round(c.SaleStartS * 1e9)),
 		saleEnd:   int64(math.Round(c.SaleEndS() * 1e9)),
 		timeout:   ms(c.TimeoutMS),
-		arrivals:  newStream(c.Seed, streamArrivals),
-		orders:    newStream(c.Seed, streamOrders),
-		service:   newStream(c.Seed, streamService),
-		jitter:    newStream(c.Seed, streamJitter),
-		draw:      newServiceDraw(c),
+		// each rank's seqs count up from it (rule 1)
+		timeoutSeq: rankTimeout, serviceSeq: rankService, arrivalSeq: rankArrival,
+		arrivals: newStream(c.Seed, streamArrivals),
+		orders:   newStream(c.Seed, streamOrders),
+		service:  newStream(c.Seed, streamService),
+		jitter:   newStream(c.Seed, streamJitter),
+		draw:     newServiceDraw(c),
 		policyState: policyState{
 			refusalCost:   ms(c.RefusalCostMS),
 			codelTarget:   ms(c.CoDelTargetMS),
@@ -355,11 +359,11 @@ const (
 	rankArrival uint64 = 2 << 61
 )
 
-// nextSeq is the next event's place among those scheduled, before its
-// rank is added.
-func (e *engine) nextSeq() uint64 {
-	e.seq++
-	return e.seq
+// nextSeq is the seq of the next event of a rank, whose last seq is at
+// last: e.timeoutSeq, e.serviceSeq or e.arrivalSeq.
+func nextSeq(last *uint64) uint64 {
+	*last++
+	return *last
 }
 
 // scheduleArrival draws the next new person's arrival after t: a Poisson
@@ -379,7 +383,7 @@ func (e *engine) scheduleArrival(t int64) {
 		// boundary and the run's end, in one: the conversion is monotonic
 		if d := float64(e.stretchGap * x); d < float64(e.stretchEnd-t) {
 			e.arrival = t + int64(d)
-			e.arrSeq = e.nextSeq() | rankArrival
+			e.arrSeq = nextSeq(&e.arrivalSeq)
 			return
 		}
 		t = e.stretchEnd
@@ -408,7 +412,7 @@ func (e *engine) scheduleArrivalFrom(t int64) {
 		}
 		t = boundary
 	}
-	e.arrSeq = e.nextSeq() | rankArrival
+	e.arrSeq = nextSeq(&e.arrivalSeq)
 }
 
 // rateAt returns the mean gap between new people's arrivals at time t, ns
@@ -775,7 +779,7 @@ func (e *engine) arrive(i id, a *attempt) {
 		// whose person gives up first is followed by none (rule 4a), so
 		// the line holds only deadlines t0 + timeout, in the order made.
 		a.refs++
-		ev := event{at: e.deadline(a), seq: e.nextSeq() | rankTimeout, a: i, kind: timeoutDue}
+		ev := event{at: e.deadline(a), seq: nextSeq(&e.timeoutSeq), a: i, kind: timeoutDue}
 		e.timeouts.pushBack(ev)
 		e.due(ev, fromTimeouts)
 	}
@@ -868,7 +872,7 @@ func (e *engine) startWork() {
 			if during := min(done, e.peopleEnd) - max(e.now, e.peopleStart); during > 0 {
 				e.saleRefusingNS += during
 			}
-			ev := event{at: done, seq: e.nextSeq() | rankService, a: i, kind: refusalDone}
+			ev := event{at: done, seq: nextSeq(&e.serviceSeq), a: i, kind: refusalDone}
 			e.refusing.pushBack(ev)
 			e.due(ev, fromRefusing)
 			continue
@@ -957,7 +961,7 @@ func (e *engine) serve(i id, a *attempt) {
 	}
 	// A worker finishing one request and starting the next replaces the
 	// services' top.
-	ev := event{at: done, seq: e.nextSeq() | rankService, a: i, kind: serviceDone}
+	ev := event{at: done, seq: nextSeq(&e.serviceSeq), a: i, kind: serviceDone}
 	if e.finishing {
 		e.finishing = false
 		e.services.replaceTop(ev)

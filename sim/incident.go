@@ -217,9 +217,9 @@ func (e *engine) startIncidents() {
 		e.lossWorkers = c.LossWorkers
 		e.lossStart = int64(math.Round(c.LossStartS * 1e9))
 		e.lossEnd = int64(math.Round(c.LossEndS() * 1e9))
-		e.events.push(event{at: e.lossStart, seq: e.nextSeq() | rankService, kind: lossStarts})
+		e.events.push(event{at: e.lossStart, seq: nextSeq(&e.serviceSeq), kind: lossStarts})
 		if e.lossEnd < e.end {
-			e.events.push(event{at: e.lossEnd, seq: e.nextSeq() | rankService, kind: lossEnds})
+			e.events.push(event{at: e.lossEnd, seq: nextSeq(&e.serviceSeq), kind: lossEnds})
 		}
 	}
 }

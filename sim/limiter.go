@@ -235,7 +235,7 @@ func (l *limitState) schedule(e *engine) {
 	}
 	l.timerAt = at
 	l.timerGen++
-	ev := event{at: at, seq: e.nextSeq() | rankService, a: l.timerGen, kind: limitTimer}
+	ev := event{at: at, seq: nextSeq(&e.serviceSeq), a: l.timerGen, kind: limitTimer}
 	e.events.push(ev)
 	e.due(ev, fromHeap)
 }

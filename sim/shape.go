@@ -163,7 +163,7 @@ func (e *engine) thin(t int64, drawn float64) {
 		}
 		t = to
 	}
-	e.arrSeq = e.nextSeq() | rankArrival
+	e.arrSeq = nextSeq(&e.arrivalSeq)
 }
 
 // piece is the piece of the shaped sale's rate that holds t, ns: its
