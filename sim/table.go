@@ -1,0 +1,342 @@
+package sim
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/shedsim/shedsim/sim/internal/limits"
+)
+
+// A table-valued setting (Kind Table) holds a whole table as text: a rate
+// over time (Config.Arrivals, rule 2b) or a latency histogram
+// (Config.ServiceHistogram, rule 3b). The text is either a CSV file's, a
+// header line then a row a line, as a dashboard or a load test exports
+// it, or the compact form the address and the widget's attributes carry,
+// its rows on one line: "0:70,60:150,120:70". Both read the same numbers;
+// FormatRates and FormatBuckets write the compact form.
+
+// Limits on a table, so that no paste can hang the page or exhaust its
+// memory: a table over them is refused, naming the limit, before it is
+// read.
+const (
+	// MaxRateRows is the most rows a rate table may have: six hours at
+	// Grafana's 15 s step, or a day at one-minute steps.
+	MaxRateRows = 1440
+	// MaxBuckets is the most buckets a latency histogram may have.
+	MaxBuckets = 200
+	// MaxTableBytes is the longest a table's text may be, in bytes.
+	MaxTableBytes = 256 << 10
+)
+
+// TableError is a problem at one place in a table's text: its line and
+// column, from 1 (the compact form is line 1, its column the character's).
+type TableError struct {
+	Line, Col int
+	Msg       string
+}
+
+func (e *TableError) Error() string {
+	if e.Line == 0 {
+		return e.Msg
+	}
+	return "line " + strconv.Itoa(e.Line) + ", column " + strconv.Itoa(e.Col) + ": " + e.Msg
+}
+
+// RateRow is one row of a rate table: from TimeS seconds (from the table's
+// first row) on, new people arrive at RPS a second.
+type RateRow struct {
+	TimeS, RPS float64
+}
+
+// Bucket is one bucket of a latency histogram as Prometheus keeps it: LeMS,
+// its upper bound in milliseconds (+Inf for the last), and Count, the
+// observations at or below it (cumulative).
+type Bucket struct {
+	LeMS, Count float64
+}
+
+// cell is one field of a table's row and where it starts.
+type cell struct {
+	text      string
+	line, col int
+}
+
+// tableRows splits text into its rows of two cells each. CSV text (any
+// text with a line break) must start with a header, which it returns; the
+// compact form has none. Blank lines and lines starting with # are
+// skipped; cells may be quoted ("70.5"), as jq's @csv and Grafana write
+// them. most is the most rows the table may have; what names the table in
+// messages; header is an example header, for the message when there is
+// none.
+func tableRows(text string, most int, what, header string) (head []string, rows [][2]cell, err error) {
+	if len(text) > MaxTableBytes {
+		return nil, nil, &TableError{Msg: what + " is " + limits.Count(int64(len(text))) + " bytes, over the " + limits.Count(MaxTableBytes) +
+			" a table may have: export fewer rows (a coarser step), at most " + limits.Count(int64(most))}
+	}
+	csv := strings.ContainsAny(text, "\n\r")
+	sep := byte(',')
+	var lines []string
+	if csv {
+		lines = strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	} else {
+		lines = []string{text}
+	}
+	for i, line := range lines {
+		line = strings.TrimRight(line, "\r")
+		t := strings.TrimSpace(line)
+		if t == "" || t[0] == '#' {
+			continue
+		}
+		var cells []cell
+		if csv {
+			cells = splitCells(line, sep, i+1, 1)
+		} else {
+			for _, row := range splitCells(line, ',', 1, 1) {
+				pair := splitCells(row.text, ':', 1, row.col)
+				if len(pair) != 2 {
+					return nil, nil, &TableError{Line: 1, Col: row.col, Msg: quoteCell(row.text) + " is not a row: write each as two numbers with a colon, 60:150, rows apart by commas"}
+				}
+				rows = append(rows, [2]cell{pair[0], pair[1]})
+				if len(rows) > most {
+					return nil, nil, tooMany(1, row.col, what, most)
+				}
+			}
+			break
+		}
+		if head == nil {
+			if _, err := ParseNumber(cells[0].text); err == nil {
+				return nil, nil, &TableError{Line: i + 1, Col: 1, Msg: "missing header: the first line names the columns (" + header + "), then a row a line"}
+			}
+			head = make([]string, len(cells))
+			for k, c := range cells {
+				head[k] = strings.ToLower(c.text)
+			}
+			if len(cells) != 2 {
+				return nil, nil, &TableError{Line: i + 1, Col: 1, Msg: "the header has " + strconv.Itoa(len(cells)) + " columns; " + what + " has two (" + header + "): export one series"}
+			}
+			continue
+		}
+		if len(cells) != 2 {
+			col := 1
+			if len(cells) > 2 {
+				col = cells[2].col
+			}
+			return nil, nil, &TableError{Line: i + 1, Col: col, Msg: strconv.Itoa(len(cells)) + " columns where the header has two (" + header + ")"}
+		}
+		rows = append(rows, [2]cell{cells[0], cells[1]})
+		if len(rows) > most {
+			return nil, nil, tooMany(i+1, 1, what, most)
+		}
+	}
+	if len(rows) == 0 {
+		return nil, nil, &TableError{Msg: what + " has no rows: give at least one (" + header + ")"}
+	}
+	return head, rows, nil
+}
+
+func tooMany(line, col int, what string, most int) error {
+	return &TableError{Line: line, Col: col, Msg: what + " has more than " + limits.Count(int64(most)) + " rows, the most it may have: export a coarser step"}
+}
+
+// splitCells splits line at sep into trimmed cells, unquoting each,
+// numbering their columns from col.
+func splitCells(line string, sep byte, lineNo, col int) []cell {
+	var out []cell
+	start := 0
+	for i := 0; i <= len(line); i++ {
+		if i < len(line) && line[i] != sep {
+			continue
+		}
+		raw := line[start:i]
+		lead := len(raw) - len(strings.TrimLeft(raw, " \t"))
+		t := strings.TrimSpace(raw)
+		if len(t) >= 2 && t[0] == '"' && t[len(t)-1] == '"' {
+			t = strings.TrimSpace(t[1 : len(t)-1])
+		}
+		out = append(out, cell{text: t, line: lineNo, col: col + start + lead})
+		start = i + 1
+	}
+	return out
+}
+
+// quoteCell is a cell's text for a message, shortened.
+func quoteCell(s string) string {
+	if len(s) > 24 {
+		s = s[:24] + "..."
+	}
+	return strconv.Quote(s)
+}
+
+func (c cell) err(msg string) error { return &TableError{Line: c.line, Col: c.col, Msg: msg} }
+
+// number reads c as a finite number in plain decimal (ParseNumber).
+func (c cell) number(what string) (float64, error) {
+	x, err := ParseNumber(c.text)
+	switch {
+	case strings.EqualFold(c.text, "nan"):
+		return 0, c.err(what + " is NaN, a gap in the data (a rate of no samples): fill it, or drop the row")
+	case err != nil || math.IsInf(x, 0):
+		return 0, c.err(quoteCell(c.text) + " is not a number in plain decimal: " + what + " must be one")
+	}
+	return x, nil
+}
+
+// ParseRates reads a rate table (rule 2b): CSV with a header and two
+// columns, the time and the rate a second, or the compact form
+// "0:70,60:150". The time is seconds, or, as a dashboard exports it, a
+// Unix time in seconds or milliseconds (from 1e11, a time in seconds no
+// dashboard holds) or a date and time ("2026-03-01 09:00:00", RFC 3339):
+// each row's time is taken from the first row's, so the table starts at 0.
+// Times must rise; rates must be finite and not negative.
+func ParseRates(text string) ([]RateRow, error) {
+	_, cells, err := tableRows(text, MaxRateRows, "the rate table", "time_s,rps")
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]RateRow, len(cells))
+	var first float64
+	for i, r := range cells {
+		t, err := r[0].time()
+		if err != nil {
+			return nil, err
+		}
+		if i == 0 {
+			first = t
+		}
+		t -= first
+		if i > 0 && !(t > rows[i-1].TimeS) {
+			return nil, r[0].err("the time " + quoteCell(r[0].text) + " is not after the previous row's: times must rise, a row each; sort the rows by time and drop repeats")
+		}
+		if t > maxDuration {
+			return nil, r[0].err("the time " + quoteCell(r[0].text) + " is " + limits.Num(t) + " s after the first row's, over a day, the longest run: export less")
+		}
+		rps, err := r[1].number("the rate")
+		if err != nil {
+			return nil, err
+		}
+		if rps < 0 {
+			return nil, r[1].err("the rate " + limits.Num(rps) + " is negative: a rate is 0 or more a second")
+		}
+		if rps > maxRPS {
+			return nil, r[1].err("the rate " + limits.Num(rps) + " is over " + limits.Count(maxRPS) + " a second, the most a run may have")
+		}
+		rows[i] = RateRow{TimeS: t, RPS: rps}
+	}
+	return rows, nil
+}
+
+// time reads c as a time in seconds: a number (a Unix time in
+// milliseconds from 1e11), or a date and time.
+func (c cell) time() (float64, error) {
+	if x, err := ParseNumber(c.text); err == nil && !math.IsInf(x, 0) {
+		if x >= 1e11 {
+			x /= 1000
+		}
+		return x, nil
+	}
+	if strings.EqualFold(c.text, "nan") {
+		return 0, c.err("the time is NaN: give each row a time")
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02 15:04:05.999999999", "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05Z07:00", "2006-01-02 15:04"} {
+		if t, err := time.Parse(layout, c.text); err == nil {
+			return float64(t.Unix()) + float64(t.Nanosecond())/1e9, nil
+		}
+	}
+	return 0, c.err(quoteCell(c.text) + " is not a time: give seconds, a Unix time, or a date and time such as 2026-03-01 09:00:00")
+}
+
+// FormatRates writes rows in the compact form, "0:70,60:150,120:70".
+func FormatRates(rows []RateRow) string {
+	var b strings.Builder
+	for i, r := range rows {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.FormatFloat(r.TimeS, 'g', -1, 64) + ":" + strconv.FormatFloat(r.RPS, 'g', -1, 64))
+	}
+	return b.String()
+}
+
+// ParseBuckets reads a latency histogram (rule 3b): CSV with a header and
+// two columns, each bucket's upper bound (le) and its cumulative count, or
+// the compact form "5:120,10:400,25:900,inf:1000". In CSV the bound is in
+// seconds, Prometheus's unit, unless the header's first column ends in
+// "ms" (le_ms); in the compact form it is in milliseconds. The last bound
+// may be +Inf (Prometheus's last bucket): those samples are capped at the
+// last finite bound. Bounds must rise from above 0; counts must be finite,
+// not negative, not fall from bucket to bucket, and not all 0.
+func ParseBuckets(text string) ([]Bucket, error) {
+	head, cells, err := tableRows(text, MaxBuckets, "the histogram", "le,count")
+	if err != nil {
+		return nil, err
+	}
+	seconds := head != nil && !strings.HasSuffix(strings.TrimSpace(head[0]), "ms")
+	out := make([]Bucket, len(cells))
+	for i, r := range cells {
+		var le float64
+		switch t := strings.TrimPrefix(strings.ToLower(r[0].text), "+"); {
+		case t == "inf":
+			if i != len(cells)-1 {
+				return nil, r[0].err("+Inf is the last bucket's bound: put it last")
+			}
+			le = math.Inf(1)
+		default:
+			x, err := r[0].number("the bucket's bound (le)")
+			if err != nil {
+				return nil, err
+			}
+			if seconds { // in ms, read from the decimal text so 0.005 s is 5 ms exactly
+				x, _ = strconv.ParseFloat(strings.TrimSpace(r[0].text)+"e3", 64)
+			}
+			if x <= 0 {
+				return nil, r[0].err("the bound " + quoteCell(r[0].text) + " is not above 0: a service time is longer than nothing; drop the bucket")
+			}
+			if x > maxMS {
+				return nil, r[0].err("the bound " + quoteCell(r[0].text) + " is over an hour, the longest service time: use +Inf for the last bucket")
+			}
+			le = x
+		}
+		if i > 0 && !(le > out[i-1].LeMS) {
+			return nil, r[0].err("the bound " + quoteCell(r[0].text) + " is not above the previous bucket's: sort the rows by le, rising, one row a bound")
+		}
+		n, err := r[1].number("the count")
+		if err != nil {
+			return nil, err
+		}
+		if n < 0 {
+			return nil, r[1].err("the count " + limits.Num(n) + " is negative: counts are observations, 0 or more")
+		}
+		if i > 0 && n < out[i-1].Count {
+			return nil, r[1].err("the count " + limits.Num(n) + " is below the previous bucket's " + limits.Num(out[i-1].Count) +
+				": counts are cumulative, each bucket's observations at or below its bound, as Prometheus's _bucket series")
+		}
+		out[i] = Bucket{LeMS: le, Count: n}
+	}
+	last := out[len(out)-1]
+	if last.Count == 0 {
+		return nil, cells[len(cells)-1][1].err("every count is 0: a histogram needs observations")
+	}
+	if math.IsInf(last.LeMS, 1) && (len(out) == 1 || out[len(out)-2].Count == 0) {
+		return nil, cells[len(cells)-1][0].err("every observation is in the +Inf bucket, which has no bound: give finite buckets below it")
+	}
+	return out, nil
+}
+
+// FormatBuckets writes buckets in the compact form, bounds in ms:
+// "5:120,10:400,inf:1000".
+func FormatBuckets(bs []Bucket) string {
+	var b strings.Builder
+	for i, k := range bs {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		le := "inf"
+		if !math.IsInf(k.LeMS, 1) {
+			le = strconv.FormatFloat(k.LeMS, 'g', -1, 64)
+		}
+		b.WriteString(le + ":" + strconv.FormatFloat(k.Count, 'g', -1, 64))
+	}
+	return b.String()
+}
