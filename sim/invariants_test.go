@@ -331,7 +331,7 @@ func randomTables(c *Config) {
 			if rng.IntN(4) == 0 && len(rows) > 1 { // a repeated rate, merged
 				rows[len(rows)-1].RPS = rows[len(rows)-2].RPS
 			}
-			t += math.Round(1 + c.DurationS/10*rng.Float64()*100) / 100
+			t += math.Round(1+c.DurationS/10*rng.Float64()*100) / 100
 		}
 		c.Arrivals = FormatRates(rows)
 		c.ArrivalsShiftS = math.Round(c.DurationS*(rng.Float64()-0.5)*10) / 10
