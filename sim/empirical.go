@@ -134,7 +134,7 @@ func (c Config) HistogramWarning() string {
 	if !ok || c.Workers < 1 {
 		return ""
 	}
-	rps, what := c.NormalRPS, "the normal traffic ({normal_rps}) of "+limits.Num(c.NormalRPS)+"/s"
+	rps, what := c.NormalRPS, "the normal traffic of "+limits.Num(c.NormalRPS)+"/s ({normal_rps})"
 	if rows, err := ParseRates(c.Arrivals); c.Arrivals != "" && err == nil {
 		rps, what = meanRate(rows), "the rate table's mean, "+limits.Num(math.Round(meanRate(rows)*10)/10)+"/s,"
 	}

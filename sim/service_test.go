@@ -175,7 +175,7 @@ func TestShapeText(t *testing.T) {
 		assert.Equal(t, p, back)
 	}
 	_, err := ParseServiceShape("pareto")
-	assert.ErrorContains(t, err, "use one of exponential, lognormal, constant")
+	assert.ErrorContains(t, err, "use one of exponential, lognormal, constant, histogram")
 	s, err := ParseServiceShape(" LogNormal ")
 	require.NoError(t, err)
 	assert.Equal(t, LognormalService, s)

@@ -93,9 +93,11 @@ func (c Config) tableRPS(rows []RateRow, t float64) float64 {
 }
 
 // saleSpan is the window of the sale's people for a rate table with a
-// threshold (rule 2b): from the first time in the run the scaled rate is
-// above SaleThresholdRPS to the first time after it is not, s; ok false
-// when it never is, and end the run's end when it stays above.
+// threshold (rule 2b): from the first time in the run the table's rate, as
+// written (before ArrivalsScale, so that a sweep of the scale measures the
+// same people), is above SaleThresholdRPS to the first time after it is
+// not, s; ok false when it never is, and end the run's end when it stays
+// above.
 func (c Config) saleSpan(rows []RateRow) (start, end float64, ok bool) {
 	in := false
 	for i, r := range rows {
@@ -106,7 +108,7 @@ func (c Config) saleSpan(rows []RateRow) (start, end float64, ok bool) {
 		if t >= c.DurationS {
 			break
 		}
-		above := float64(r.RPS*c.scale()) > c.SaleThresholdRPS
+		above := r.RPS > c.SaleThresholdRPS
 		switch {
 		case above && !in:
 			start, in = t, true
@@ -216,11 +218,11 @@ func (c Config) validateTables(bad func(field, msg string), real func(string, fl
 				start, end, ok := c.saleSpan(rows)
 				switch {
 				case !ok:
-					bad("sale_threshold_rps", "no rate of the table in the run is above "+limits.Num(c.SaleThresholdRPS)+" a second (its highest is "+
-						limits.Num(peak)+"): lower it, or set the sale's window with {sale_start_s} and {sale_s} instead")
+					bad("sale_threshold_rps", "no rate of the table in the run is above "+limits.Num(c.SaleThresholdRPS)+
+						" a second (the threshold is of the table's rates as written, before {arrivals_scale}): lower it, or set the sale's window with {sale_start_s} and {sale_s} instead")
 				case end+10 > c.DurationS:
-					bad("sale_threshold_rps", "the rate is above "+limits.Num(c.SaleThresholdRPS)+" a second from "+limits.Num(start)+
-						" s on, too late to leave a 10 s window after it to show recovery: raise it, or make {duration_s} longer")
+					bad("sale_threshold_rps", "the table's rate stays above "+limits.Num(c.SaleThresholdRPS)+" a second from "+limits.Num(start)+
+						" s to "+limits.Num(end)+" s, leaving no 10 s window after it to show recovery: raise it, or make {duration_s} longer")
 				}
 			}
 		}
