@@ -4,7 +4,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/shedsim/shedsim/sim/internal/limits"
 )
@@ -239,12 +238,80 @@ func (c cell) time() (float64, error) {
 	if strings.EqualFold(c.text, "nan") {
 		return 0, c.err("the time is NaN: give each row a time")
 	}
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02 15:04:05.999999999", "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05Z07:00", "2006-01-02 15:04"} {
-		if t, err := time.Parse(layout, c.text); err == nil {
-			return float64(t.Unix()) + float64(t.Nanosecond())/1e9, nil
-		}
+	if t, ok := dateTime(c.text); ok {
+		return t, nil
 	}
 	return 0, c.err(quoteCell(c.text) + " is not a time: give seconds, a Unix time, or a date and time such as 2026-03-01 09:00:00")
+}
+
+// dateTime reads a date and time as a dashboard writes one, in seconds
+// from the Unix epoch: "2026-03-01 09:00", with seconds and a fraction
+// of them if given, a T for the space (RFC 3339), and Z or an offset
+// such as +01:00 (UTC without one; only differences of times matter).
+// Written out, not with package time, whose parser would add a tenth to
+// the page's module.
+func dateTime(s string) (float64, bool) {
+	num := func(t string) (int, bool) {
+		n := 0
+		for i := range len(t) {
+			if t[i] < '0' || t[i] > '9' {
+				return 0, false
+			}
+			n = n*10 + int(t[i]-'0')
+		}
+		return n, t != ""
+	}
+	if len(s) < 16 || s[4] != '-' || s[7] != '-' || s[10] != ' ' && s[10] != 'T' || s[13] != ':' {
+		return 0, false
+	}
+	y, ok1 := num(s[0:4])
+	mo, ok2 := num(s[5:7])
+	d, ok3 := num(s[8:10])
+	h, ok4 := num(s[11:13])
+	mi, ok5 := num(s[14:16])
+	if !(ok1 && ok2 && ok3 && ok4 && ok5) || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 {
+		return 0, false
+	}
+	rest, sec := s[16:], 0.0
+	if strings.HasPrefix(rest, ":") {
+		end := 1
+		for end < len(rest) && (rest[end] >= '0' && rest[end] <= '9' || rest[end] == '.') {
+			end++
+		}
+		x, err := strconv.ParseFloat(rest[1:end], 64)
+		if err != nil || x >= 61 {
+			return 0, false
+		}
+		sec, rest = x, rest[end:]
+	}
+	offset := 0
+	switch {
+	case rest == "" || rest == "Z":
+	case len(rest) == 6 && (rest[0] == '+' || rest[0] == '-') && rest[3] == ':':
+		oh, ok1 := num(rest[1:3])
+		om, ok2 := num(rest[4:6])
+		if !ok1 || !ok2 {
+			return 0, false
+		}
+		offset = oh*3600 + om*60
+		if rest[0] == '-' {
+			offset = -offset
+		}
+	default:
+		return 0, false
+	}
+	// Days from 1970-01-01 to y-mo-d (Hinnant, "chrono-compatible
+	// low-level date algorithms", days_from_civil).
+	if mo <= 2 {
+		y--
+	}
+	era := y / 400
+	yoe := y - era*400
+	mp := (mo + 9) % 12
+	doy := (153*mp+2)/5 + d - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	days := era*146097 + doe - 719468
+	return float64(days*86400+h*3600+mi*60-offset) + sec, true
 }
 
 // FormatRates writes rows in the compact form, "0:70,60:150,120:70".

@@ -56,6 +56,7 @@ func (f *simForm) buildWidget(specs []markup.FieldSpec, vals map[string]string) 
 		add(row, f.add(s, vals[s.Key]).box)
 	}
 	add(f.el, row)
+	f.dropTables()
 }
 
 // buildPage builds the simulator page's whole form, as WritePageForm
@@ -69,6 +70,7 @@ func (f *simForm) buildPage(vals map[string]string) {
 			f.keep(adoptField(s, query(f.el, `[data-key="`+s.Key+`"]`)))
 		}
 	}
+	f.dropTables()
 	f.sample = query(f.el, "#in-sample")
 	f.sampleAbout = query(f.el, "#sample-about")
 	f.reset = query(f.el, "#reset")
@@ -97,6 +99,7 @@ func (f *simForm) setValues(vals map[string]string) {
 		}
 		keepChoice(fd.input, adapter.CanonicalChoice(fd.spec.Key, v))
 	}
+	f.previewTables()
 }
 
 // show writes what the form says about a view's inputs: the queue's hint
@@ -110,6 +113,7 @@ func (f *simForm) show(v report.View) {
 	if fd := f.byKey["service_p99_ms"]; fd != nil && fd.hint != nil {
 		fd.hint.SetTextContent(report.ServiceNumbers(v.Config))
 	}
+	f.previewTables()
 	if f.sample != nil {
 		key, about := report.SampleOf(v.Config)
 		setValue(f.sample, key)
