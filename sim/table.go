@@ -63,80 +63,65 @@ type cell struct {
 }
 
 // tableRows splits text into its rows of two cells each. CSV text (any
-// text with a line break) must start with a header, which it returns; the
-// compact form has none. Blank lines and lines starting with # are
-// skipped; cells may be quoted ("70.5"), as jq's @csv and Grafana write
-// them. most is the most rows the table may have; what names the table in
-// messages; header is an example header, for the message when there is
-// none.
-func tableRows(text string, most int, what, header string) (head []string, rows [][2]cell, err error) {
+// text with a line break) must start with a header, whose first column's
+// name it returns; the compact form ("0:70,60:150") has none. Blank lines
+// and lines starting with # are skipped; cells may be quoted ("70.5"), as
+// jq's @csv and Grafana write them. most is the most rows the table may
+// have; what names the table in messages; header is an example header,
+// for the message when there is none.
+func tableRows(text string, most int, what, header string) (first string, rows [][2]cell, err error) {
 	if len(text) > MaxTableBytes {
-		return nil, nil, &TableError{Msg: what + " is " + limits.Count(int64(len(text))) + " bytes, over the " + limits.Count(MaxTableBytes) +
+		return "", nil, &TableError{Msg: what + " is " + limits.Count(int64(len(text))) + " bytes, over the " + limits.Count(MaxTableBytes) +
 			" a table may have: export fewer rows (a coarser step), at most " + limits.Count(int64(most))}
 	}
 	csv := strings.ContainsAny(text, "\n\r")
-	sep := byte(',')
-	var lines []string
+	rowSep, cellSep := byte(','), byte(':') // the compact form: one line
 	if csv {
-		lines = strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
-	} else {
-		lines = []string{text}
+		rowSep, cellSep = '\n', ','
 	}
-	for i, line := range lines {
-		line = strings.TrimRight(line, "\r")
-		t := strings.TrimSpace(line)
-		if t == "" || t[0] == '#' {
-			continue
-		}
-		var cells []cell
-		if csv {
-			cells = splitCells(line, sep, i+1, 1)
-		} else {
-			for _, row := range splitCells(line, ',', 1, 1) {
-				pair := splitCells(row.text, ':', 1, row.col)
-				if len(pair) != 2 {
-					return nil, nil, &TableError{Line: 1, Col: row.col, Msg: quoteCell(row.text) + " is not a row: write each as two numbers with a colon, 60:150, rows apart by commas"}
+	headed := !csv
+	line, col := 1, 1
+	for rest := text; ; {
+		rec, after, more := strings.Cut(rest, string(rowSep))
+		rec = strings.TrimRight(rec, "\r")
+		if t := strings.TrimSpace(rec); t != "" && t[0] != '#' {
+			cells := splitCells(rec, cellSep, line, col)
+			switch {
+			case !headed:
+				if _, err := ParseNumber(cells[0].text); err == nil {
+					return "", nil, cells[0].err("missing header: the first line names the columns (" + header + "), then a row a line")
 				}
-				rows = append(rows, [2]cell{pair[0], pair[1]})
-				if len(rows) > most {
-					return nil, nil, tooMany(1, row.col, what, most)
+				if len(cells) != 2 {
+					return "", nil, cells[0].err("the header has " + strconv.Itoa(len(cells)) + " columns; " + what + " has two (" + header + "): export one series")
 				}
+				first, headed = strings.ToLower(cells[0].text), true
+			case len(cells) != 2:
+				n := strconv.Itoa(len(cells)) + " columns"
+				if len(cells) == 1 {
+					n = "1 column"
+				}
+				return "", nil, cells[min(len(cells), 2)%len(cells)].err(quoteCell(strings.TrimSpace(rec)) + " has " + n +
+					" where a row has two: " + header + " in a CSV, 60:150 in the short form")
+			case len(rows) == most:
+				return "", nil, cells[0].err(what + " has more than " + limits.Count(int64(most)) + " rows, the most it may have: export a coarser step")
+			default:
+				rows = append(rows, [2]cell{cells[0], cells[1]})
 			}
+		}
+		if !more {
 			break
 		}
-		if head == nil {
-			if _, err := ParseNumber(cells[0].text); err == nil {
-				return nil, nil, &TableError{Line: i + 1, Col: 1, Msg: "missing header: the first line names the columns (" + header + "), then a row a line"}
-			}
-			head = make([]string, len(cells))
-			for k, c := range cells {
-				head[k] = strings.ToLower(c.text)
-			}
-			if len(cells) != 2 {
-				return nil, nil, &TableError{Line: i + 1, Col: 1, Msg: "the header has " + strconv.Itoa(len(cells)) + " columns; " + what + " has two (" + header + "): export one series"}
-			}
-			continue
+		if csv {
+			line++
+		} else {
+			col += len(rec) + 1
 		}
-		if len(cells) != 2 {
-			col := 1
-			if len(cells) > 2 {
-				col = cells[2].col
-			}
-			return nil, nil, &TableError{Line: i + 1, Col: col, Msg: strconv.Itoa(len(cells)) + " columns where the header has two (" + header + ")"}
-		}
-		rows = append(rows, [2]cell{cells[0], cells[1]})
-		if len(rows) > most {
-			return nil, nil, tooMany(i+1, 1, what, most)
-		}
+		rest = after
 	}
 	if len(rows) == 0 {
-		return nil, nil, &TableError{Msg: what + " has no rows: give at least one (" + header + ")"}
+		return "", nil, &TableError{Msg: what + " has no rows: give at least one (" + header + ")"}
 	}
-	return head, rows, nil
-}
-
-func tooMany(line, col int, what string, most int) error {
-	return &TableError{Line: line, Col: col, Msg: what + " has more than " + limits.Count(int64(most)) + " rows, the most it may have: export a coarser step"}
+	return first, rows, nil
 }
 
 // splitCells splits line at sep into trimmed cells, unquoting each,
@@ -161,6 +146,8 @@ func splitCells(line string, sep byte, lineNo, col int) []cell {
 }
 
 // quoteCell is a cell's text for a message, shortened.
+//
+//go:noinline
 func quoteCell(s string) string {
 	if len(s) > 24 {
 		s = s[:24] + "..."
@@ -168,18 +155,99 @@ func quoteCell(s string) string {
 	return strconv.Quote(s)
 }
 
+// err is msg at c. Not inlined: its many callers are code the page's
+// module carries.
+//
+//go:noinline
 func (c cell) err(msg string) error { return &TableError{Line: c.line, Col: c.col, Msg: msg} }
 
-// number reads c as a finite number in plain decimal (ParseNumber).
+// number reads c as a finite number in plain decimal (ParseNumber), what
+// in messages.
 func (c cell) number(what string) (float64, error) {
 	x, err := ParseNumber(c.text)
 	switch {
 	case strings.EqualFold(c.text, "nan"):
-		return 0, c.err(what + " is NaN, a gap in the data (a rate of no samples): fill it, or drop the row")
+		return 0, c.err(what + " is NaN, a gap in the data: fill it, or drop the row")
 	case err != nil || math.IsInf(x, 0):
 		return 0, c.err(quoteCell(c.text) + " is not a number in plain decimal: " + what + " must be one")
 	}
 	return x, nil
+}
+
+// tableKind is what tells the two tables apart as readTable reads them.
+type tableKind struct {
+	most               int
+	what, header       string
+	key, value, unit   string // the columns, in messages: "the time", "the rate", " a second"
+	buckets            bool   // a histogram: bounds (+Inf last), cumulative counts
+	firstMax, valueMax float64
+}
+
+var (
+	rateTable   = tableKind{MaxRateRows, "the rate table", "time_s,rps", "the time", "the rate", " a second", false, maxDuration, maxRPS}
+	bucketTable = tableKind{MaxBuckets, "the histogram", "le,count", "the bound", "the count", "", true, maxMS, math.MaxFloat64}
+)
+
+// readTable reads text as a table of kind k, each row's two numbers: the
+// first rising from row to row (a time from the first row's, or a bucket's
+// bound in ms, +Inf last), the second finite and not negative (and for a
+// histogram, not falling).
+func readTable(text string, k tableKind) ([][2]float64, error) {
+	first, cells, err := tableRows(text, k.most, k.what, k.header)
+	if err != nil {
+		return nil, err
+	}
+	seconds := first != "" && !strings.HasSuffix(first, "ms") // a histogram's bounds in s
+	out := make([][2]float64, len(cells))
+	origin := 0.0 // a rate table's first time
+	for i, r := range cells {
+		var x float64
+		switch t := strings.TrimPrefix(strings.ToLower(r[0].text), "+"); {
+		case k.buckets && t == "inf":
+			if i != len(cells)-1 {
+				return nil, r[0].err("+Inf is the last bucket's bound: put it last")
+			}
+			x = math.Inf(1)
+		case k.buckets:
+			if x, err = r[0].number(k.key); err != nil {
+				return nil, err
+			}
+			if seconds { // in ms, read from the decimal text, so 0.005 s is 5 ms exactly
+				x, _ = strconv.ParseFloat(strings.TrimSpace(r[0].text)+"e3", 64)
+			}
+			if x <= 0 {
+				return nil, r[0].err(k.key + " " + quoteCell(r[0].text) + " is not above 0: a service takes some time; drop the bucket")
+			}
+		default:
+			if x, err = r[0].time(); err != nil {
+				return nil, err
+			}
+			if i == 0 {
+				origin = x
+			}
+			x -= origin
+		}
+		if i > 0 && !(x > out[i-1][0]) {
+			return nil, r[0].err(k.key + " " + quoteCell(r[0].text) + " is not after the previous row's: sort the rows by it, rising, one row each")
+		}
+		if x > k.firstMax && !math.IsInf(x, 1) {
+			return nil, r[0].err(k.key + " " + quoteCell(r[0].text) + " is out of range: at most a day from the first row, or an hour for a bound (+Inf for the last bucket)")
+		}
+		v, err := r[1].number(k.value)
+		switch {
+		case err != nil:
+			return nil, err
+		case v < 0:
+			return nil, r[1].err(k.value + " " + limits.Num(v) + " is negative: use 0 or more")
+		case v > k.valueMax:
+			return nil, r[1].err(k.value + " " + limits.Num(v) + " is over " + limits.Count(maxRPS) + k.unit + ", the most a run may have")
+		case k.buckets && i > 0 && v < out[i-1][1]:
+			return nil, r[1].err(k.value + " " + limits.Num(v) + " is below the previous bucket's " + limits.Num(out[i-1][1]) +
+				": counts are cumulative, each bucket's observations at or below its bound, as Prometheus's _bucket series")
+		}
+		out[i] = [2]float64{x, v}
+	}
+	return out, nil
 }
 
 // ParseRates reads a rate table (rule 2b): CSV with a header and two
@@ -190,40 +258,12 @@ func (c cell) number(what string) (float64, error) {
 // each row's time is taken from the first row's, so the table starts at 0.
 // Times must rise; rates must be finite and not negative.
 func ParseRates(text string) ([]RateRow, error) {
-	_, cells, err := tableRows(text, MaxRateRows, "the rate table", "time_s,rps")
-	if err != nil {
-		return nil, err
+	t, err := readTable(text, rateTable)
+	rows := make([]RateRow, len(t))
+	for i, r := range t {
+		rows[i] = RateRow{r[0], r[1]}
 	}
-	rows := make([]RateRow, len(cells))
-	var first float64
-	for i, r := range cells {
-		t, err := r[0].time()
-		if err != nil {
-			return nil, err
-		}
-		if i == 0 {
-			first = t
-		}
-		t -= first
-		if i > 0 && !(t > rows[i-1].TimeS) {
-			return nil, r[0].err("the time " + quoteCell(r[0].text) + " is not after the previous row's: times must rise, a row each; sort the rows by time and drop repeats")
-		}
-		if t > maxDuration {
-			return nil, r[0].err("the time " + quoteCell(r[0].text) + " is " + limits.Num(t) + " s after the first row's, over a day, the longest run: export less")
-		}
-		rps, err := r[1].number("the rate")
-		if err != nil {
-			return nil, err
-		}
-		if rps < 0 {
-			return nil, r[1].err("the rate " + limits.Num(rps) + " is negative: a rate is 0 or more a second")
-		}
-		if rps > maxRPS {
-			return nil, r[1].err("the rate " + limits.Num(rps) + " is over " + limits.Count(maxRPS) + " a second, the most a run may have")
-		}
-		rows[i] = RateRow{TimeS: t, RPS: rps}
-	}
-	return rows, nil
+	return rows, err
 }
 
 // time reads c as a time in seconds: a number (a Unix time in
@@ -335,58 +375,20 @@ func FormatRates(rows []RateRow) string {
 // last finite bound. Bounds must rise from above 0; counts must be finite,
 // not negative, not fall from bucket to bucket, and not all 0.
 func ParseBuckets(text string) ([]Bucket, error) {
-	head, cells, err := tableRows(text, MaxBuckets, "the histogram", "le,count")
+	t, err := readTable(text, bucketTable)
 	if err != nil {
 		return nil, err
 	}
-	seconds := head != nil && !strings.HasSuffix(strings.TrimSpace(head[0]), "ms")
-	out := make([]Bucket, len(cells))
-	for i, r := range cells {
-		var le float64
-		switch t := strings.TrimPrefix(strings.ToLower(r[0].text), "+"); {
-		case t == "inf":
-			if i != len(cells)-1 {
-				return nil, r[0].err("+Inf is the last bucket's bound: put it last")
-			}
-			le = math.Inf(1)
-		default:
-			x, err := r[0].number("the bucket's bound (le)")
-			if err != nil {
-				return nil, err
-			}
-			if seconds { // in ms, read from the decimal text so 0.005 s is 5 ms exactly
-				x, _ = strconv.ParseFloat(strings.TrimSpace(r[0].text)+"e3", 64)
-			}
-			if x <= 0 {
-				return nil, r[0].err("the bound " + quoteCell(r[0].text) + " is not above 0: a service time is longer than nothing; drop the bucket")
-			}
-			if x > maxMS {
-				return nil, r[0].err("the bound " + quoteCell(r[0].text) + " is over an hour, the longest service time: use +Inf for the last bucket")
-			}
-			le = x
-		}
-		if i > 0 && !(le > out[i-1].LeMS) {
-			return nil, r[0].err("the bound " + quoteCell(r[0].text) + " is not above the previous bucket's: sort the rows by le, rising, one row a bound")
-		}
-		n, err := r[1].number("the count")
-		if err != nil {
-			return nil, err
-		}
-		if n < 0 {
-			return nil, r[1].err("the count " + limits.Num(n) + " is negative: counts are observations, 0 or more")
-		}
-		if i > 0 && n < out[i-1].Count {
-			return nil, r[1].err("the count " + limits.Num(n) + " is below the previous bucket's " + limits.Num(out[i-1].Count) +
-				": counts are cumulative, each bucket's observations at or below its bound, as Prometheus's _bucket series")
-		}
-		out[i] = Bucket{LeMS: le, Count: n}
+	out := make([]Bucket, len(t))
+	for i, r := range t {
+		out[i] = Bucket{r[0], r[1]}
 	}
-	last := out[len(out)-1]
-	if last.Count == 0 {
-		return nil, cells[len(cells)-1][1].err("every count is 0: a histogram needs observations")
+	n := len(out)
+	if out[n-1].Count == 0 {
+		return nil, &TableError{Msg: "every count is 0: a histogram needs observations"}
 	}
-	if math.IsInf(last.LeMS, 1) && (len(out) == 1 || out[len(out)-2].Count == 0) {
-		return nil, cells[len(cells)-1][0].err("every observation is in the +Inf bucket, which has no bound: give finite buckets below it")
+	if math.IsInf(out[n-1].LeMS, 1) && (n == 1 || out[n-2].Count == 0) {
+		return nil, &TableError{Msg: "every observation is in the +Inf bucket, which has no bound: give finite buckets below it"}
 	}
 	return out, nil
 }

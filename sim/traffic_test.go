@@ -353,10 +353,10 @@ func TestBadTables(t *testing.T) {
 		{"NaN", "Time,rate\n0,70\n60,NaN\n", "line 3, column 4: the rate is NaN"},
 		{"no header", "0,70\n60,150\n", "line 1, column 1: missing header"},
 		{"three columns", "time_s,rps,other\n0,70,1\n", "line 1, column 1: the header has 3 columns"},
-		{"a row of three", "time_s,rps\n0,70,1\n", "line 2, column 6: 3 columns"},
+		{"a row of three", "time_s,rps\n0,70,1\n", "line 2, column 6: \"0,70,1\" has 3 columns where a row has two"},
 		{"a word for a rate", "time_s,rps\n0,seventy\n", "line 2, column 3: \"seventy\" is not a number"},
 		{"a bad time", "time_s,rps\nyesterday,70\n", "line 2, column 1: \"yesterday\" is not a time"},
-		{"a compact row with no colon", "0:70,60", "line 1, column 6: \"60\" is not a row"},
+		{"a compact row with no colon", "0:70,60", "line 1, column 6: \"60\" has 1 column where a row has two"},
 		{"10^6 rows", many(1_000_000)[:MaxTableBytes], "more than 1,440 rows"},
 		{"a 50 MB paste", strings.Repeat("x", 50<<20), "is 52,428,800 bytes, over the 262,144"},
 		{"no rows", "time_s,rps\n", "has no rows"},
@@ -370,7 +370,7 @@ func TestBadTables(t *testing.T) {
 	buckets := []struct {
 		reason, text, says string
 	}{
-		{"a bound that goes back", "le,count\n0.1,5\n0.05,9\n", "line 3, column 1: the bound \"0.05\" is not above the previous bucket's"},
+		{"a bound that goes back", "le,count\n0.1,5\n0.05,9\n", "line 3, column 1: the bound \"0.05\" is not after the previous row's"},
 		{"a count that falls", "le,count\n0.1,5\n0.2,4\n", "line 3, column 5: the count 4 is below the previous bucket's 5: counts are cumulative"},
 		{"a negative count", "le,count\n0.1,-1\n", "line 2, column 5: the count -1 is negative"},
 		{"NaN", "le,count\n0.1,NaN\n", "line 2, column 5: the count is NaN"},

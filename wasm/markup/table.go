@@ -89,97 +89,60 @@ func TableHint(key string, c sim.Config) string {
 }
 
 // WriteTablePreview writes the chart of key's table in c, before the run
-// (nothing when it is empty or does not read): the rate, scaled and
-// shifted, over the run's time, the sale's window shaded; or the
-// histogram's buckets, each a bar as tall as its density, the +Inf
-// bucket's share at the last finite bound.
+// (nothing when it is empty or does not read), 300 by 48 units: the rate,
+// scaled and shifted, as a step line over the run's time, the sale's
+// window shaded; or the histogram's finite buckets as steps, each as tall
+// as its density (its share per ms).
 func WriteTablePreview(m *Markup, key string, c sim.Config) {
 	c = c.Resolved()
-	const w, ht = 300.0, 48.0
-	var path string
-	var label string
+	// steps: from x[i-1] to x[i] at height y[i], both from 0 to 1
+	var x, y []float64
+	shade := [2]float64{}
 	switch key {
 	case "arrivals":
 		rows, err := sim.ParseRates(c.Arrivals)
-		if c.Arrivals == "" || err != nil {
+		if err != nil {
 			return
 		}
-		scale := 1.0
-		if c.ArrivalsScale > 0 {
-			scale = c.ArrivalsScale
-		}
-		top := 0.0
 		for _, r := range rows {
-			top = max(top, r.RPS*scale)
-		}
-		if top == 0 {
-			top = 1
-		}
-		x := func(t float64) float64 { return math.Round(min(max(t, 0), c.DurationS)/c.DurationS*w*10) / 10 }
-		y := func(r float64) float64 { return math.Round((ht-r/top*ht)*10) / 10 }
-		m.Raw(`<svg viewBox="0 0 300 48" preserveAspectRatio="none" role="img" aria-label="`)
-		label = "The rate over the run, up to " + report.Number(top, 2) + "/s, the sale shaded"
-		m.Text(label)
-		m.Raw(`"><rect class="sale" x="`)
-		m.Raw(fnum(x(c.SaleStartS)) + `" y="0" width="` + fnum(x(c.SaleEndS())-x(c.SaleStartS)) + `" height="48"></rect>`)
-		prev := rows[0].RPS * scale
-		path = "M0," + fnum(y(prev))
-		for _, r := range rows[1:] {
-			t := r.TimeS + c.ArrivalsShiftS
-			if t <= 0 || t >= c.DurationS {
-				if t <= 0 {
-					prev = r.RPS * scale
-					path = "M0," + fnum(y(prev))
-				}
-				continue
+			t := min(max(r.TimeS+c.ArrivalsShiftS, 0), c.DurationS) / c.DurationS
+			if len(x) > 0 {
+				x[len(x)-1] = t // the previous rate holds until this row
 			}
-			path += "H" + fnum(x(t)) + "V" + fnum(y(r.RPS*scale))
-			prev = r.RPS * scale
+			x, y = append(x, 1), append(y, r.RPS)
 		}
-		path += "H300"
+		shade = [2]float64{c.SaleStartS / c.DurationS, c.SaleEndS() / c.DurationS}
 	case "service_histogram":
 		bs, err := sim.ParseBuckets(c.ServiceHistogram)
-		if c.ServiceHistogram == "" || err != nil {
+		if err != nil {
 			return
 		}
-		last := 0.0
-		for _, b := range bs {
-			if !math.IsInf(b.LeMS, 1) {
-				last = b.LeMS
-			}
-		}
-		total := bs[len(bs)-1].Count
-		dens, top := make([]float64, len(bs)), 0.0
 		lo, below := 0.0, 0.0
-		for i, b := range bs {
+		for _, b := range bs {
 			if math.IsInf(b.LeMS, 1) {
 				break
 			}
-			dens[i] = (b.Count - below) / total / (b.LeMS - lo)
-			top = max(top, dens[i])
+			x, y = append(x, b.LeMS), append(y, (b.Count-below)/(b.LeMS-lo))
 			lo, below = b.LeMS, b.Count
 		}
-		m.Raw(`<svg viewBox="0 0 300 48" preserveAspectRatio="none" role="img" aria-label="`)
-		label = "The histogram's buckets to " + report.Duration(last) + ", each as tall as its share per ms"
-		m.Text(label)
-		m.Raw(`">`)
-		lo = 0
-		path = "M0,48"
-		for i, b := range bs {
-			if math.IsInf(b.LeMS, 1) {
-				break
-			}
-			h := math.Round(dens[i]/top*ht*10) / 10
-			path += "V" + fnum(ht-h) + "H" + fnum(math.Round(b.LeMS/last*w*10)/10)
-			lo = b.LeMS
+		for i := range x {
+			x[i] /= lo
 		}
-		path += "V48Z"
 	default:
 		return
 	}
-	m.Raw(`<path class="line" d="`)
-	m.Raw(path)
-	m.Raw(`"></path></svg>`)
+	top := 0.0
+	for _, v := range y {
+		top = max(top, v)
+	}
+	if top == 0 {
+		top = 1
+	}
+	n := func(v float64) string { return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64) }
+	m.Raw(`<svg viewBox="0 0 300 48" preserveAspectRatio="none" aria-hidden="true"><rect class="sale" x="` + n(shade[0]*300) + `" y="0" width="` +
+		n((shade[1]-shade[0])*300) + `" height="48"></rect><path class="line" d="M0,48`)
+	for i := range x {
+		m.Raw("V" + n(48-y[i]/top*48) + "H" + n(x[i]*300))
+	}
+	m.Raw(`V48"></path></svg>`)
 }
-
-func fnum(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
