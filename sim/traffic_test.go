@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -393,4 +394,25 @@ func TestBadTables(t *testing.T) {
 	require.Len(t, fes, 1)
 	assert.Equal(t, "arrivals", fes[0].Field)
 	assert.Contains(t, fes[0].Msg, "line 3, column 4")
+}
+
+// TestDateTime holds the hand-written date reader to package time's.
+func TestDateTime(t *testing.T) {
+	for _, s := range []string{"2026-03-01 09:00:00", "2024-02-29T23:59:59.5Z", "1999-12-31 00:00", "2026-03-01T09:00:00+01:00", "2000-01-01T00:00:00-05:30", "1970-01-01 00:00:00"} {
+		got, ok := dateTime(s)
+		require.True(t, ok, s)
+		var want time.Time
+		var err error
+		for _, layout := range []string{time.RFC3339Nano, "2006-01-02 15:04:05", "2006-01-02 15:04"} {
+			if want, err = time.Parse(layout, s); err == nil {
+				break
+			}
+		}
+		require.NoError(t, err, s)
+		assert.Equal(t, float64(want.UnixNano())/1e9, got, s)
+	}
+	for _, s := range []string{"2026-13-01 09:00", "2026-03-01", "yesterday", "2026-03-01 09:00:00+0100"} {
+		_, ok := dateTime(s)
+		assert.False(t, ok, s)
+	}
 }
