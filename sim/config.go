@@ -526,7 +526,7 @@ func (c Config) ExpectedAttempts() float64 {
 	// multiply-add here and Validate decides the same everywhere.
 	sale := c.SaleTimeS() // a ramp's time counted at the sale's rate: an upper bound
 	people := float64(c.NormalRPS*(c.DurationS-sale)) + float64(c.SaleRPS*sale)
-	if rows, err := ParseRates(c.Arrivals); c.Arrivals != "" && err == nil {
+	if rows, ok := c.rateRows(); ok {
 		people = c.tablePeople(rows)
 	}
 	return people * float64(1+c.Retries)

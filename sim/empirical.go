@@ -135,7 +135,7 @@ func (c Config) HistogramWarning() string {
 		return ""
 	}
 	rps, what := c.NormalRPS, "the normal traffic of "+limits.Num(c.NormalRPS)+"/s ({normal_rps})"
-	if rows, err := ParseRates(c.Arrivals); c.Arrivals != "" && err == nil {
+	if rows, ok := c.rateRows(); ok {
 		rps, what = meanRate(rows), "the rate table's mean, "+limits.Num(math.Round(meanRate(rows)*10)/10)+"/s,"
 	}
 	busy := c.busyAt(rps, m)

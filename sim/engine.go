@@ -300,7 +300,7 @@ func newEngine(c Config, prev *engine) *engine {
 	if c.SaleRPS > 0 {
 		e.saleGap = 1e9 / c.SaleRPS
 	}
-	if rows, err := ParseRates(c.Arrivals); c.Arrivals != "" && err == nil {
+	if rows, ok := c.rateRows(); ok {
 		e.rates = rateStretches(rows, c.scale(), c.ArrivalsShiftS)
 	}
 	sp := c.Policy.spec()

@@ -61,6 +61,17 @@ func rateStretches(rows []RateRow, scale, shiftS float64) []rateStretch {
 	return out
 }
 
+// rateRows is c's rate table, read, and false when c has none or it does
+// not read (Validate says why). Without one it costs a comparison: the
+// default run reads nothing.
+func (c Config) rateRows() ([]RateRow, bool) {
+	if c.Arrivals == "" {
+		return nil, false
+	}
+	rows, err := ParseRates(c.Arrivals)
+	return rows, err == nil
+}
+
 // tableRateAt is rateAt for a rate table: the gap of the stretch that
 // holds t, and where the next starts.
 func (e *engine) tableRateAt(t int64) (gap float64, boundary int64) {
