@@ -4,6 +4,7 @@ package main
 
 import (
 	"maps"
+	"syscall/js"
 
 	"github.com/shedsim/shedsim/sim"
 	"github.com/shedsim/shedsim/sim/report"
@@ -81,6 +82,15 @@ func (f *simForm) buildPage(vals map[string]string) {
 func (f *simForm) values() map[string]string {
 	vals := maps.Clone(f.startVals)
 	for _, fd := range f.fields {
+		if fd.spec.Mode == markup.TableMode { // a paste past the limit is refused by its length, not copied whole
+			u := fd.input.Underlying()
+			v := u.Get("value")
+			if u.Get("textLength").Int() > sim.MaxTableBytes { // syscall/js calls no method of a string primitive: box it
+				v = js.Global().Get("String").New(v).Call("slice", 0, sim.MaxTableBytes+1)
+			}
+			vals[fd.spec.Key] = v.String()
+			continue
+		}
 		vals[fd.spec.Key] = value(fd.input)
 	}
 	return vals

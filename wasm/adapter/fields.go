@@ -88,9 +88,9 @@ func (f configField) set(c *sim.Config, s Scalar, example string) (msg string, c
 		return s.bad, false
 	}
 	if f.kind == kindTable { // its text, read by Validate (sim.ParseRates, sim.ParseBuckets)
-		if n := max(s.size, len(s.text)); n > sim.MaxTableBytes {
-			return "the table is " + countChars(n) + ", over the " + GroupDigits(strconv.Itoa(sim.MaxTableBytes)) +
-				" a table may have: export fewer rows (a coarser step)", false
+		if s.size > 0 || len(s.text) > sim.MaxTableBytes {
+			return "the table is over " + GroupDigits(strconv.Itoa(sim.MaxTableBytes)) +
+				" characters, the most a table may have: export fewer rows (a coarser step)", false
 		}
 		f.setting.Of(c).SetString(s.text)
 		return "", false
