@@ -91,8 +91,8 @@ func (e *engine) tableRateAt(t int64) (gap float64, boundary int64) {
 	return s[lo].gap, math.MaxInt64
 }
 
-// RatesAt returns the arrival rate of c's table (scaled and shifted) at t
-// seconds, per second; NaN when c has none that reads.
+// tableRPS is the arrival rate of rows, c's table, scaled and shifted, at
+// t seconds of the run, per second: the first row's before it.
 func (c Config) tableRPS(rows []RateRow, t float64) float64 {
 	i := 0
 	for k, r := range rows {
