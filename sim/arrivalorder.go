@@ -93,7 +93,10 @@ func arrivalOrderTakes(c Config) bool {
 	c.SaleRampS, c.SaleWaves, c.SaleEveryS = d.SaleRampS, d.SaleWaves, d.SaleEveryS
 	// The service's shape: its times are drawn in the order services
 	// start, whatever their distribution (rule 3a).
-	c.Service, c.ServiceP99MS = d.Service, d.ServiceP99MS
+	c.Service, c.ServiceP99MS, c.ServiceHistogram = d.Service, d.ServiceP99MS, d.ServiceHistogram
+	// A rate table (rule 2b): its rates are the event loop's, through
+	// rateAt, and its sale's window is the Config's once Resolved.
+	c.Arrivals, c.ArrivalsScale, c.ArrivalsShiftS, c.SaleThresholdRPS = d.Arrivals, d.ArrivalsScale, d.ArrivalsShiftS, d.SaleThresholdRPS
 	// A slowdown (rule 23): a service's time is stretched by when it
 	// starts, which the path knows when it draws it.
 	c.SlowFactor, c.SlowStartS, c.SlowS = d.SlowFactor, d.SlowStartS, d.SlowS

@@ -33,6 +33,12 @@ type Config struct {
 	// milliseconds, above ServiceMS and at most MaxLognormalTail (14.97)
 	// times it; 0 for the other shapes, which it does not apply to.
 	ServiceP99MS float64 `json:"service_p99_ms,omitempty"`
+	// ServiceHistogram is a latency histogram to draw service times from,
+	// with Service histogram (rule 3b): Prometheus's buckets, a bound and
+	// its cumulative count a row, as CSV (le in seconds, or le_ms) or the
+	// compact form "5:120,10:400,inf:1000" (ms); see ParseBuckets. Its
+	// mean is the mean service time, in place of ServiceMS.
+	ServiceHistogram string `json:"service_histogram,omitempty"`
 	// NormalRPS is the arrival rate of new people outside the sale, per
 	// second (default 70).
 	NormalRPS float64 `json:"normal_rps"`
@@ -56,6 +62,24 @@ type Config struct {
 	// SaleEveryS is the time from one wave's start to the next's, in
 	// seconds (at least SaleS; needed with two waves or more).
 	SaleEveryS float64 `json:"sale_every_s,omitempty"`
+	// Arrivals is a rate over time to replay in place of NormalRPS and
+	// SaleRPS (rule 2b): a time and a rate a second a row, as CSV with a
+	// header (time_s,rps, or a dashboard's export) or the compact form
+	// "0:70,60:150,120:70"; see ParseRates. Each rate holds until the next
+	// row's time, the last to the run's end. Empty (the default): the
+	// normal and sale rates.
+	Arrivals string `json:"arrivals,omitempty"`
+	// ArrivalsScale multiplies every rate of Arrivals: 1.5 for "what if
+	// the sale is half again as big" (default 0, which is 1).
+	ArrivalsScale float64 `json:"arrivals_scale,omitempty"`
+	// ArrivalsShiftS moves Arrivals in time, s: its first row plays at
+	// this time of the run (negative: the run starts this far into the
+	// table). Default 0.
+	ArrivalsShiftS float64 `json:"arrivals_shift_s,omitempty"`
+	// SaleThresholdRPS, above 0, finds the sale's window in Arrivals: the
+	// first span of the run whose scaled rate is above it, in place of
+	// SaleStartS and SaleS (default 0: they set it).
+	SaleThresholdRPS float64 `json:"sale_threshold_rps,omitempty"`
 	// DurationS is the length of the run in seconds (default 300). Events
 	// after it are not processed; nothing left is drained.
 	DurationS float64 `json:"duration_s"`
@@ -348,6 +372,7 @@ func FieldErrors(err error) []*FieldError {
 // *FieldError naming the field, the value and the allowed range; nil when the
 // Config can run.
 func (c Config) Validate() error {
+	c = c.Resolved()
 	var errs []error
 	bad := func(field, msg string) {
 		errs = append(errs, NewFieldError(field, msg)) // msg may mark settings it names: {service_ms}
@@ -366,7 +391,7 @@ func (c Config) Validate() error {
 			bad(field, limits.Num(x)+" is too small: "+use)
 		case x > hi:
 			bad(field, limits.Num(x)+" is too large: "+use)
-		case x != 0 && nsPer(field) > 0 && float64(x*nsPer(field)) < 0.5: // rounds to no time at all (rule 1)
+		case x != 0 && nsPer(field) > 0 && float64(math.Abs(x)*nsPer(field)) < 0.5: // rounds to no time at all (rule 1)
 			least := "use 0 or at least "
 			if loOpen {
 				least = "use at least "
@@ -413,7 +438,8 @@ func (c Config) Validate() error {
 	startOK := real("sale_start_s", c.SaleStartS, 0, maxDuration, " s", false)
 	lenOK := real("sale_s", c.SaleS, 0, maxDuration, " s", false)
 	shapeOK := c.validateShape(&errs, real, lenOK)
-	if durOK && startOK && lenOK && shapeOK && c.SaleEndS()+10 > c.DurationS {
+	c.validateTables(bad, real)
+	if durOK && startOK && lenOK && shapeOK && c.SaleThresholdRPS == 0 && c.SaleEndS()+10 > c.DurationS {
 		field, what := "sale_s", "the sale"
 		if c.SaleWaves > 1 {
 			field, what = "sale_waves", "the last wave"
@@ -445,6 +471,9 @@ func (c Config) Validate() error {
 			field := "sale_rps"
 			if c.NormalRPS*(c.DurationS-c.SaleTimeS()) > c.SaleRPS*c.SaleTimeS() {
 				field = "normal_rps"
+			}
+			if c.Arrivals != "" {
+				field = "arrivals"
 			}
 			bad(field, "this run would send about "+limits.Count(int64(n))+" attempts, over the budget of "+
 				limits.Count(MaxAttempts)+" a run: lower the traffic, the duration or the retries")
@@ -501,6 +530,9 @@ func (c Config) ExpectedAttempts() float64 {
 	// multiply-add here and Validate decides the same everywhere.
 	sale := c.SaleTimeS() // a ramp's time counted at the sale's rate: an upper bound
 	people := float64(c.NormalRPS*(c.DurationS-sale)) + float64(c.SaleRPS*sale)
+	if rows, ok := c.rateRows(); ok {
+		people = c.tablePeople(rows)
+	}
 	return people * float64(1+c.Retries)
 }
 

@@ -115,6 +115,8 @@ type engine struct {
 	// ends); 0 for none, as when the rate is 0 or shaped
 	stretchGap float64
 	stretchEnd int64
+	// rates is a rate table's stretches (rule 2b, traffic.go), nil without one
+	rates []rateStretch
 
 	// trace, when set (by tests), hears every event as it happens: its
 	// time, what it is, and the attempt it is about.
@@ -251,6 +253,7 @@ func ms(x float64) int64 { return int64(math.Round(x * 1e6)) }
 // newEngine prepares a run of c. With prev, a finished engine, it takes
 // prev's memory instead of allocating its own.
 func newEngine(c Config, prev *engine) *engine {
+	c = c.Resolved() // a rate table's and a histogram's fields (rules 2b, 3b)
 	e := &engine{
 		cfg:       c,
 		end:       int64(math.Round(c.DurationS * 1e9)),
@@ -297,6 +300,9 @@ func newEngine(c Config, prev *engine) *engine {
 	}
 	if c.SaleRPS > 0 {
 		e.saleGap = 1e9 / c.SaleRPS
+	}
+	if rows, ok := c.rateRows(); ok {
+		e.rates = rateStretches(rows, c.scale(), c.ArrivalsShiftS)
 	}
 	sp := c.Policy.spec()
 	e.admitRule, e.takeRule, e.shedRule = sp.admit, sp.take, sp.shed
@@ -418,6 +424,9 @@ func (e *engine) scheduleArrivalFrom(t int64) {
 // rateAt returns the mean gap between new people's arrivals at time t, ns
 // (0 for none), and when the rate next changes (rule 2).
 func (e *engine) rateAt(t int64) (gap float64, boundary int64) {
+	if e.rates != nil { // a rate table (rule 2b)
+		return e.tableRateAt(t)
+	}
 	switch {
 	case t < e.saleStart:
 		return e.normalGap, e.saleStart

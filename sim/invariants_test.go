@@ -16,6 +16,7 @@ import (
 // and the summaries agree with the windows they summarise.
 func checkInvariants(t testing.TB, c Config, r Result) {
 	t.Helper()
+	c = c.Resolved() // its tables' fields filled in (rules 2b, 3b), as the engine runs it
 	assert.Equal(t, c, r.Config, "the Result carries the Config that ran")
 
 	// Every person ends one way (rule 14).
@@ -277,7 +278,8 @@ func randomConfig(rng *rand.Rand) Config {
 	// Drawn last, from a stream of their own, so that the fields above
 	// are drawn as before they existed.
 	shapes := rand.New(rand.NewPCG(c.Seed, 11))
-	c.Service = ServiceShapes[shapes.IntN(len(ServiceShapes))]
+	c.Service = ServiceShapes[shapes.IntN(3)] // those before the histogram, drawn as before it
+
 	if c.Service == LognormalService {
 		c.ServiceP99MS = c.ServiceMS * (1 + (MaxLognormalTail-1)*shapes.Float64())
 	}
@@ -288,12 +290,53 @@ func randomConfig(rng *rand.Rand) Config {
 	if rng.IntN(5) == 0 {
 		c.HeapRequests = 1 + rng.IntN(3000)
 	}
+	randomTables(&c)
 	if n := c.ExpectedAttempts(); n > 100_000 {
 		f := 100_000 / n
-		c.NormalRPS *= f
-		c.SaleRPS *= f
+		if c.Arrivals != "" {
+			c.ArrivalsScale = max(0.01, f*c.scale())
+		} else {
+			c.NormalRPS *= f
+			c.SaleRPS *= f
+		}
 	}
 	return c
+}
+
+// randomTables gives c, from a stream of its own, a fifth of the time a
+// rate table in place of its rates (rule 2b), and a fifth of the time a
+// service histogram (rule 3b).
+func randomTables(c *Config) {
+	rng := rand.New(rand.NewPCG(c.Seed, 12))
+	if rng.IntN(5) == 0 {
+		c.Service, c.ServiceP99MS = HistogramService, 0
+		var bs []Bucket
+		le, n := c.ServiceMS*(0.05+0.5*rng.Float64()), 0.0
+		for k := 1 + rng.IntN(12); k > 0; k-- {
+			n += float64(rng.IntN(50))
+			bs = append(bs, Bucket{LeMS: math.Round(le*1000) / 1000, Count: n})
+			le *= 1.2 + rng.Float64()
+		}
+		bs[len(bs)-1].Count++ // not every count 0
+		if rng.IntN(2) == 0 {
+			bs = append(bs, Bucket{LeMS: math.Inf(1), Count: n + 1 + float64(rng.IntN(5))})
+		}
+		c.ServiceHistogram = FormatBuckets(bs)
+	}
+	if rng.IntN(5) == 0 && c.SaleRampS == 0 && c.SaleWaves == 0 {
+		var rows []RateRow
+		t := 0.0
+		for k := 1 + rng.IntN(30); k > 0; k-- {
+			rows = append(rows, RateRow{TimeS: t, RPS: math.Round(300*rng.Float64()*10) / 10})
+			if rng.IntN(4) == 0 && len(rows) > 1 { // a repeated rate, merged
+				rows[len(rows)-1].RPS = rows[len(rows)-2].RPS
+			}
+			t += math.Round(1+c.DurationS/10*rng.Float64()*100) / 100
+		}
+		c.Arrivals = FormatRates(rows)
+		c.ArrivalsShiftS = math.Round(c.DurationS*(rng.Float64()-0.5)*10) / 10
+		c.ArrivalsScale = 0.5 + rng.Float64()
+	}
 }
 
 // randomIncidents gives c, half the time, a capacity loss, a slowdown or

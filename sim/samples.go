@@ -81,6 +81,14 @@ func Samples() []Sample {
 			with(func(c *Config) {
 				c.TimeoutMS, c.Retries, c.Patience, c.PatienceMS = 10000, 3, ExponentialPatience, 3000
 			})},
+		{"table-sale", "The sale, as a table", "The post's sale written as a rate table (samples/post-sale.csv), its window found above 100 a second: the same run as the sale, draw for draw.",
+			with(func(c *Config) { c.Arrivals, c.SaleThresholdRPS = FormatRates(PostSaleRows()), 100 })},
+		{"morning", "A morning from a table", "A day's traffic (samples/day.csv) from 08:30 to 09:30: the morning ramp levels off at 60 a second, then a campaign email brings 140 a second for five minutes at 09:00.",
+			with(func(c *Config) {
+				c.Arrivals, c.ArrivalsShiftS, c.SaleThresholdRPS, c.DurationS = FormatRates(DayRows()), -8.5*3600, 100, 3600
+			})},
+		{"histogram", "The sale, with a latency histogram", "Service times drawn from a checkout's latency histogram (samples/checkout-latency.csv, Prometheus's buckets): its mean sets the capacity, its tail the waits.",
+			with(func(c *Config) { c.Service, c.ServiceHistogram = HistogramService, FormatBuckets(CheckoutBuckets()) })},
 	}
 	for _, p := range Policies { // then each policy's own (policySpec.samples)
 		out = append(out, p.spec().samples...)

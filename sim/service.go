@@ -41,16 +41,19 @@ const (
 	// ConstantService is every service taking exactly ServiceMS: the
 	// M/D/c queue, the least a tail can be.
 	ConstantService
+	// HistogramService draws service times from a latency histogram,
+	// Config.ServiceHistogram (rule 3b), whose mean is then ServiceMS.
+	HistogramService
 )
 
 // ServiceShapes lists every service shape, the post's first.
-var ServiceShapes = []ServiceShape{ExponentialService, LognormalService, ConstantService}
+var ServiceShapes = []ServiceShape{ExponentialService, LognormalService, ConstantService, HistogramService}
 
 var serviceKeys = keys{
 	typ:    "ServiceShape",
 	noun:   "service shape",
-	names:  []string{"exponential", "lognormal", "constant"},
-	titles: []string{"Exponential (the post's)", "Log-normal (mean and p99)", "Constant"},
+	names:  []string{"exponential", "lognormal", "constant", "histogram"},
+	titles: []string{"Exponential (the post's)", "Log-normal (mean and p99)", "Constant", "From a histogram"},
 }
 
 // String returns the shape's key, as used in JSON, URLs and flags.
@@ -161,6 +164,9 @@ type ServiceStats struct {
 	P99MS    float64 `json:"p99_ms"`
 	// CapacityRPS is Workers / MeanMS: the mean alone fixes it.
 	CapacityRPS float64 `json:"capacity_rps"`
+	// Warning, for a histogram (rule 3b), says when it was likely measured
+	// under enough load to hold queueing (Config.HistogramWarning).
+	Warning string `json:"warning,omitempty"`
 }
 
 // ServiceStats returns the median, mean and p99 of c's service times and
@@ -179,6 +185,15 @@ func (c Config) ServiceStats() ServiceStats {
 			return ServiceStats{MeanMS: m, CapacityRPS: s.CapacityRPS}
 		}
 		s.MedianMS, s.P99MS = m*portable.Exp(-float64(sigma*sigma)/2), c.ServiceP99MS
+	case HistogramService:
+		h, ok := c.histogram()
+		if !ok {
+			return ServiceStats{MeanMS: m, CapacityRPS: s.CapacityRPS}
+		}
+		s.MeanMS = h.mean()
+		s.CapacityRPS = float64(c.Workers) * 1000 / s.MeanMS
+		s.MedianMS, s.P99MS = h.quantile(0.5), h.quantile(0.99)
+		s.Warning = c.HistogramWarning()
 	default:
 		s.MedianMS, s.P99MS = m, m
 	}
@@ -224,6 +239,10 @@ func newServiceDraw(c Config) serviceDraw {
 		d.unit = func(s *stream) float64 { return portable.Exp(float64(sigma*s.NormFloat64()) + shift) }
 	case ConstantService:
 		d.unit = func(*stream) float64 { return 1 }
+	case HistogramService:
+		if h, ok := c.histogram(); ok {
+			d.unit = histogramUnit(h)
+		}
 	}
 	return d
 }

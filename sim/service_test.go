@@ -125,7 +125,7 @@ func TestServiceAndPatienceValidate(t *testing.T) {
 		{"a NaN p99", func(c *Config) { c.Service, c.ServiceP99MS = LognormalService, math.NaN() }, "service_p99_ms", "not a number"},
 		{"a p99 for the exponential", func(c *Config) { c.ServiceP99MS = 600 }, "service_p99_ms", "set service to lognormal"},
 		{"a p99 for the constant", func(c *Config) { c.Service, c.ServiceP99MS = ConstantService, 600 }, "service_p99_ms", "leave service_p99_ms out"},
-		{"a shape past the last", func(c *Config) { c.Service = ConstantService + 1 }, "service", "exponential, lognormal, constant"},
+		{"a shape past the last", func(c *Config) { c.Service = HistogramService + 1 }, "service", "exponential, lognormal, constant, histogram"},
 		{"exponential patience needs its mean", func(c *Config) { c.Patience = ExponentialPatience }, "patience_ms", "needs its mean"},
 		{"a negative patience", func(c *Config) { c.Patience, c.PatienceMS = ExponentialPatience, -3 }, "patience_ms", "too small"},
 		{"an infinite patience", func(c *Config) { c.Patience, c.PatienceMS = ExponentialPatience, math.Inf(1) }, "patience_ms", "not a finite"},
@@ -175,7 +175,7 @@ func TestShapeText(t *testing.T) {
 		assert.Equal(t, p, back)
 	}
 	_, err := ParseServiceShape("pareto")
-	assert.ErrorContains(t, err, "use one of exponential, lognormal, constant")
+	assert.ErrorContains(t, err, "use one of exponential, lognormal, constant, histogram")
 	s, err := ParseServiceShape(" LogNormal ")
 	require.NoError(t, err)
 	assert.Equal(t, LognormalService, s)

@@ -59,6 +59,7 @@ const (
 	Whole              // a whole number
 	Real               // a number
 	Seed               // a whole number up to MaxSeed
+	Table              // a table as text (ParseRates, ParseBuckets): a file's CSV, or its compact form
 )
 
 // Group is a fieldset of the page's form.
@@ -122,9 +123,11 @@ var settings = []Setting{
 	{Key: "service_ms", Group: GroupService, Label: "Service time", Unit: "ms, mean", Kind: Real, Min: minService, Max: maxMS, Owner: Owner{Kind: ByModel}, validatedHere: true,
 		Help: "mean service time, ms; it alone fixes capacity"},
 	{Key: "service", Group: GroupShape, Label: "Service times", Kind: Choice, Owner: Owner{Kind: ByModel}, choices: &serviceKeys,
-		Help: "shape of the service times: exponential (the post's), lognormal (with --service-p99-ms) or constant"},
+		Help: "shape of the service times: exponential (the post's), lognormal (with --service-p99-ms), constant, or histogram (with --service-histogram)"},
 	{Key: "service_p99_ms", Group: GroupShape, Label: "Service p99", Unit: "ms, log-normal only; 0 for the others", Kind: Real, Min: 0, Max: maxMS, MinOpen: true, Zero: "none", Owner: Owner{Kind: ByShape, Switch: "service"},
 		Help: "lognormal service: the 99th percentile, ms, above the mean and at most 14.97 times it"},
+	{Key: "service_histogram", Group: GroupShape, Label: "Latency histogram", Unit: "le,count rows (Prometheus buckets)", Kind: Table, Owner: Owner{Kind: ByShape, Switch: "service"},
+		Help: "a FILE of Prometheus buckets to draw service times from, le (s, or le_ms) and cumulative count a row, with a header; its mean sets capacity (sets --service histogram)"},
 	{Key: "normal_rps", Group: GroupTraffic, Label: "Normal traffic", Unit: "people per s", Kind: Real, Min: 0, Max: maxRPS, Owner: Owner{Kind: ByModel}, validatedHere: true,
 		Help: "arrivals outside the sale, per second"},
 	{Key: "sale_rps", Group: GroupTraffic, Label: "Sale traffic", Unit: "people per s", Kind: Real, Min: 0, Max: maxRPS, Owner: Owner{Kind: ByModel}, validatedHere: true,
@@ -139,6 +142,14 @@ var settings = []Setting{
 		Help: "the sale comes this many times (0 or 1: once)"},
 	{Key: "sale_every_s", Group: GroupTraffic, Label: "Waves every", Unit: "s", Kind: Real, Min: 0, Max: maxDuration, Owner: Owner{Kind: ByTrigger, Switch: "sale_waves"},
 		Help: "from one wave's start to the next, s"},
+	{Key: "arrivals", Group: GroupTraffic, Label: "Your traffic", Unit: "time_s,rps rows", Kind: Table, Owner: Owner{Kind: ByModel},
+		Help: "a FILE of a rate over time, time and rate a row with a header (a dashboard's CSV export), replayed in place of the normal and sale rates"},
+	{Key: "arrivals_scale", Group: GroupTraffic, Label: "Traffic times", Unit: "0 = 1", Kind: Real, Min: 0.01, Max: 100, Zero: "1", Owner: Owner{Kind: ByTrigger, Switch: "arrivals"},
+		Help: "multiply every rate of --arrivals by this (1.5: half again as big)"},
+	{Key: "arrivals_shift_s", Group: GroupTraffic, Label: "Traffic starts at", Unit: "s", Kind: Real, Min: -maxDuration, Max: maxDuration, Owner: Owner{Kind: ByTrigger, Switch: "arrivals"},
+		Help: "play --arrivals' first row at this time of the run, s (negative: start this far into it)"},
+	{Key: "sale_threshold_rps", Group: GroupTraffic, Label: "Sale: rate above", Unit: "per s, 0 = start and length", Kind: Real, Min: 0, Max: maxRPS, Zero: "none", Owner: Owner{Kind: ByTrigger, Switch: "arrivals"},
+		Help: "with --arrivals, the sale is the first span where the table's rate, before --arrivals-scale, is above this, in place of --sale-start-s and --sale-s (0: they set it)"},
 	{Key: "duration_s", Group: GroupTraffic, Label: "Run length", Unit: "s", Kind: Real, Min: 10, Max: maxDuration, Owner: Owner{Kind: ByModel},
 		Help: "length of the run, s"},
 	{Key: "timeout_ms", Group: GroupClients, Label: "Client timeout", Unit: "ms", Kind: Real, Min: 0, Max: maxMS, MinOpen: true, Owner: Owner{Kind: ByModel}, validatedHere: true,

@@ -38,11 +38,13 @@ func TestSettings(t *testing.T) {
 			assert.Equal(t, reflect.Float64, typ.Kind(), "%s: a number is a float64", s.Key)
 		case Seed:
 			assert.Equal(t, reflect.Uint64, typ.Kind(), "%s: a seed is a uint64", s.Key)
+		case Table:
+			assert.Equal(t, reflect.String, typ.Kind(), "%s: a table is its text", s.Key)
 		}
 		assert.Contains(t, Groups, s.Group, "%s: in one of the form's groups", s.Key)
 		assert.NotEmpty(t, s.Label, "%s: a label", s.Key)
 		assert.NotEmpty(t, s.Help, "%s: help for the command line", s.Key)
-		if s.Kind != Choice {
+		if s.Kind != Choice && s.Kind != Table {
 			assert.Less(t, s.Min, s.Max, "%s: a range", s.Key)
 		}
 		switch s.Owner.Kind {

@@ -113,6 +113,12 @@ func (c Config) unused(key string, s Scope) string {
 			return "counts for nothing with {client=backoff}, which draws its own delays from {backoff_base_ms} and {backoff_cap_ms}: " +
 				"leave out {" + key + "}, or choose another client"
 		}
+	case (key == "normal_rps" || key == "sale_rps") && c.Arrivals != "":
+		return "counts for nothing with {arrivals}, whose table gives every rate: leave out {" + key + "}, or scale the table with {arrivals_scale}"
+	case (key == "sale_start_s" || key == "sale_s") && c.Arrivals != "" && c.SaleThresholdRPS > 0:
+		return "counts for nothing with {sale_threshold_rps}, which finds the sale's window in the table: leave out {" + key + "}, or {sale_threshold_rps}"
+	case key == "service_ms" && c.Service == HistogramService:
+		return "counts for nothing with {service=histogram}, whose mean is the service time: leave out {service_ms}"
 	case key == "client":
 		if c.Retries == 0 && c.Client != Fixed && c.Client != Throttle && !s.EveryClient {
 			return "needs {retries} above 0: the " + c.Client.String() + " client only decides retries, and there are none: give {retries}, or leave out {client}"

@@ -38,7 +38,7 @@ func (w *widget) formField(s markup.FieldSpec, val string, withHint bool) *field
 // adoptField is the field WriteField wrote for s, drawn: box is its
 // <div class="field">.
 func adoptField(s markup.FieldSpec, box el) *field {
-	return &field{spec: s, box: box, input: query(box, "input, select"), msg: query(box, ".field-msg"), hint: query(box, ".field-hint")}
+	return &field{spec: s, box: box, input: query(box, "input, select, textarea"), msg: query(box, ".field-msg"), hint: query(box, ".field-hint")}
 }
 
 // query is e.querySelector(sel), or nil.

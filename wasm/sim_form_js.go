@@ -4,6 +4,7 @@ package main
 
 import (
 	"maps"
+	"syscall/js"
 
 	"github.com/shedsim/shedsim/sim"
 	"github.com/shedsim/shedsim/sim/report"
@@ -56,6 +57,7 @@ func (f *simForm) buildWidget(specs []markup.FieldSpec, vals map[string]string) 
 		add(row, f.add(s, vals[s.Key]).box)
 	}
 	add(f.el, row)
+	f.dropTables()
 }
 
 // buildPage builds the simulator page's whole form, as WritePageForm
@@ -69,6 +71,7 @@ func (f *simForm) buildPage(vals map[string]string) {
 			f.keep(adoptField(s, query(f.el, `[data-key="`+s.Key+`"]`)))
 		}
 	}
+	f.dropTables()
 	f.sample = query(f.el, "#in-sample")
 	f.sampleAbout = query(f.el, "#sample-about")
 	f.reset = query(f.el, "#reset")
@@ -79,6 +82,15 @@ func (f *simForm) buildPage(vals map[string]string) {
 func (f *simForm) values() map[string]string {
 	vals := maps.Clone(f.startVals)
 	for _, fd := range f.fields {
+		if fd.spec.Mode == markup.TableMode { // a paste past the limit is refused by its length, not copied whole
+			u := fd.input.Underlying()
+			v := u.Get("value")
+			if u.Get("textLength").Int() > sim.MaxTableBytes { // syscall/js calls no method of a string primitive: box it
+				v = js.Global().Get("String").New(v).Call("slice", 0, sim.MaxTableBytes+1)
+			}
+			vals[fd.spec.Key] = v.String()
+			continue
+		}
 		vals[fd.spec.Key] = value(fd.input)
 	}
 	return vals
@@ -97,6 +109,7 @@ func (f *simForm) setValues(vals map[string]string) {
 		}
 		keepChoice(fd.input, adapter.CanonicalChoice(fd.spec.Key, v))
 	}
+	f.previewTables()
 }
 
 // show writes what the form says about a view's inputs: the queue's hint
@@ -110,6 +123,7 @@ func (f *simForm) show(v report.View) {
 	if fd := f.byKey["service_p99_ms"]; fd != nil && fd.hint != nil {
 		fd.hint.SetTextContent(report.ServiceNumbers(v.Config))
 	}
+	f.previewTables()
 	if f.sample != nil {
 		key, about := report.SampleOf(v.Config)
 		setValue(f.sample, key)

@@ -92,10 +92,11 @@ type errNotMade struct{}
 
 func (errNotMade) Error() string { return "report: a run not made yet" }
 
-// madeFrom finds each of cs among done, by its Config; missing is true if
-// any is not there.
+// madeFrom finds each of cs among done, by its Config as the engine ran
+// it (sim.Config.Resolved); missing is true if any is not there.
 func madeFrom(done []sim.Result, cs []sim.Config) (rs []sim.Result, missing bool) {
 	for _, c := range cs {
+		c = c.Resolved()
 		for _, r := range done {
 			if r.Config == c {
 				rs = append(rs, r)

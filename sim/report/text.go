@@ -2,6 +2,7 @@ package report
 
 import (
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -148,6 +149,11 @@ func UpToRetries(n int) string {
 // service is Describe without the clients: the workers, the traffic and
 // the timeout.
 func service(c sim.Config) string {
+	c = c.Resolved()
+	if c.Arrivals != "" {
+		return fill("%s %s at %s (%s/s), %s, a %s timeout%s",
+			strconv.Itoa(c.Workers), plural(c.Workers, "worker", "workers"), serviceTimes(c), Number(c.CapacityRPS(), 1), tableTraffic(c), Duration(c.TimeoutMS), patience(c))
+	}
 	from, to := saleSpan(c)
 	normal, saleRate := apart(c.NormalRPS, c.SaleRPS, 2)
 	sale := fill("a sale of %s/s from %s to %s%s", saleRate, from, to, shape(c))
@@ -168,8 +174,45 @@ func serviceTimes(c sim.Config) string {
 		return fill("a log-normal %s mean, %s median, %s p99", Duration(st.MeanMS), Duration(st.MedianMS), Duration(st.P99MS))
 	case sim.ConstantService:
 		return "a constant " + Duration(c.ServiceMS)
+	case sim.HistogramService:
+		st := c.ServiceStats()
+		return fill("a histogram's %s mean, %s median, %s p99", Duration(st.MeanMS), Duration(st.MedianMS), Duration(st.P99MS))
 	}
 	return Duration(c.ServiceMS)
+}
+
+// tableTraffic is Describe's traffic for a rate table (rule 2b), c
+// Resolved: "traffic from a table of 288 rows, 8/s to 140/s, and a sale
+// of 140/s from 1,800 s to 2,100 s, its span above 100/s".
+func tableTraffic(c sim.Config) string {
+	rows, _ := sim.ParseRates(c.Arrivals)
+	lo, hi := math.Inf(1), 0.0
+	for _, r := range rows {
+		lo, hi = min(lo, r.RPS), max(hi, r.RPS)
+	}
+	scale := 1.0
+	if c.ArrivalsScale > 0 {
+		scale = c.ArrivalsScale
+	}
+	out := fill("traffic from a table of %s %s, %s/s to %s/s", Count(len(rows)), plural(len(rows), "row", "rows"), Number(lo*scale, 2), Number(hi*scale, 2))
+	if scale != 1 {
+		out += fill(" (%s times the table's)", Number(scale, 2))
+	}
+	switch {
+	case c.ArrivalsShiftS < 0:
+		out += fill(" from %s into it", Seconds(-c.ArrivalsShiftS))
+	case c.ArrivalsShiftS > 0:
+		out += fill(", its first row at %s", Seconds(c.ArrivalsShiftS))
+	}
+	from, to := saleSpan(c)
+	sale := fill("a sale of %s/s from %s to %s", Number(c.SaleRPS, 2), from, to)
+	if NoSale(c) {
+		sale = fill("the shares of the people from %s to %s", from, to)
+	}
+	if c.SaleThresholdRPS > 0 {
+		return out + ", and " + sale + ", its span above " + Number(c.SaleThresholdRPS, 2) + "/s"
+	}
+	return out + ", and " + sale + " as set"
 }
 
 // patience is what Describe adds for people who give up before the

@@ -69,6 +69,10 @@ func TestClientComparisonTakesWhatItReads(t *testing.T) {
 	}
 }
 
+// dayTable is a rate table whose sale is not the post's, and whose
+// windows above 80 and 100 a second differ.
+const dayTable = "0:60,100:160,160:90,200:60"
+
 // change is a Config and the same with one setting changed (and, where
 // it needs them, the shape or trigger it belongs to).
 type change struct{ from, to sim.Config }
@@ -81,6 +85,11 @@ type change struct{ from, to sim.Config }
 func changes(base sim.Config, s sim.Setting) []change {
 	starts := []sim.Config{base}
 	group := related(s)
+	if s.Key == "arrivals" || s.Owner.Switch == "arrivals" { // a table its knobs change
+		c := base
+		c.Arrivals = dayTable
+		starts = append(starts, c)
+	}
 	for _, sample := range sim.Samples() {
 		c := base
 		for _, r := range group {
@@ -125,6 +134,16 @@ func related(s sim.Setting) []sim.Setting {
 func values(c sim.Config, s sim.Setting) []sim.Config {
 	var out []sim.Config
 	v := s.Of(&c)
+	if s.Kind == sim.Table {
+		for _, text := range []string{dayTable, "50:100,100:150,inf:160"} {
+			d := c
+			s.Of(&d).SetString(text)
+			if d != c {
+				out = append(out, d)
+			}
+		}
+		return out
+	}
 	if s.Kind == sim.Choice {
 		for i := int64(0); ; i++ {
 			d := c
@@ -147,6 +166,9 @@ func values(c sim.Config, s sim.Setting) []sim.Config {
 		x = float64(v.Uint())
 	}
 	ys := []float64{x * 10, x / 10, 5, 1}
+	if s.Key == "sale_threshold_rps" { // inside dayTable's rates
+		ys = append(ys, 80, 100)
+	}
 	if def, err := strconv.ParseFloat(s.Zero, 64); err == nil && x == 0 {
 		ys = append(ys, def*2+1, def/2)
 	}

@@ -24,8 +24,8 @@ import (
 // sim/PERF.md. Sizes are not timings: the same build gives the same bytes
 // on any machine, so TestWasmSize holds the page to them.
 const (
-	maxWasmBytes     = 5_800_000
-	maxWasmGzipBytes = 1_550_000
+	maxWasmBytes     = 5_900_000
+	maxWasmGzipBytes = 1_575_000
 )
 
 // wasmSizes is site/sim.wasm's size, raw and gzipped at level 9.

@@ -86,6 +86,46 @@ func TestBrowser(t *testing.T) {
 	t.Run("Keyboard", func(t *testing.T) { testKeyboard(t, s) })
 	t.Run("NobodyToMeasure", func(t *testing.T) { testNobodyToMeasure(t, s) })
 	t.Run("ChosenPolicyFirst", func(t *testing.T) { testChosenPolicyFirst(t, s) })
+	t.Run("YourOwnTraffic", func(t *testing.T) { testYourOwnTraffic(t, s) })
+}
+
+// setTable pastes text into a table's field, as a paste does: its value,
+// then an input event.
+func setTable(tb *tab, key, text string) {
+	eval[bool](tb, `(() => { const t = document.querySelector('#in-`+key+`'); t.value = `+js(text)+
+		`; t.dispatchEvent(new Event('input', {bubbles: true})); return true })()`)
+}
+
+// testYourOwnTraffic (issue 26): a rate table pasted into its field draws
+// its preview and its line before the run, gives the engine's numbers,
+// and goes into the address in its short form; a bad table marks the
+// field with its line and column and keeps what was pasted, and so does
+// a 50 MB paste, refused by its length.
+func testYourOwnTraffic(t *testing.T, s *session) {
+	tb := s.newTab(t, recorder)
+	tb.open(s.fileURL("index.html"))
+	tb.summaryOf("#summary", "")
+
+	day := "time_s,rps\n0,70\n60,180\n90,70\n"
+	setTable(tb, "arrivals", day)
+	poll[bool](tb, "the rate table's preview and line", `!!document.querySelector('#preview-arrivals svg path') &&
+		document.querySelector('#hint-arrivals').textContent.startsWith('3 rows')`, `document.querySelector('#in-arrivals').closest('.field').outerHTML`)
+	waitResult(tb, "the results for the table, and the address to hold it", `c.arrivals && c.arrivals.includes('60,180') && location.search.includes('arrivals=0%3A70%2C60%3A180%2C90%3A70')`)
+	c := sim.DefaultConfig()
+	c.Arrivals = day
+	assertRowsMatch(t, tb.readTable("#compare"), c)
+
+	bad := "time_s,rps\n0,70\n60,180\n30,70\n"
+	setTable(tb, "arrivals", bad)
+	poll[bool](tb, "the bad table's line and column", `document.querySelector('#err-arrivals').textContent.includes('line 4, column 1')`,
+		`document.querySelector('#err-arrivals').outerHTML`)
+	assert.Equal(t, bad, eval[string](tb, `document.querySelector('#in-arrivals').value`), "what was pasted stays")
+
+	eval[bool](tb, `(() => { const t = document.querySelector('#in-arrivals'); t.value = 'x'.repeat(50 << 20);
+		t.dispatchEvent(new Event('input', {bubbles: true})); return true })()`)
+	poll[bool](tb, "a 50 MB paste refused by its length", `document.querySelector('#err-arrivals').textContent.includes('262,144')`,
+		`document.querySelector('#err-arrivals').outerHTML`)
+	assert.Equal(t, 50<<20, eval[int](tb, `document.querySelector('#in-arrivals').value.length`), "what was pasted stays")
 }
 
 // assertRowsMatch checks the comparison table against report.Build of c
@@ -690,6 +730,14 @@ func testParity(t *testing.T, s *session) {
 		{"bounded, 3 retries, jitter", jitter},
 		{"the default's series, at 1 s", series(sim.DefaultConfig(), 1)},
 		{"the series of bounded, 3 retries, jitter, at 7 s", series(jitter, 7)},
+	}
+	for _, key := range []string{"table-sale", "morning", "histogram"} { // issue 26's tables
+		sample, ok := sim.SampleByKey(key)
+		require.True(t, ok, key)
+		cases = append(cases, struct {
+			name   string
+			config sim.Config
+		}{"sample " + key, sample.Config})
 	}
 	lab := sim.Lab()
 	for _, i := range []int{0, 26, 67, 107, len(lab) - 1} {

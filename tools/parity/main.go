@@ -246,6 +246,13 @@ func (g generator) shrink(c *sim.Config, f float64) {
 	f = float64(f * float64(g.between(500, 999)) / 1000)
 	c.NormalRPS = float64(c.NormalRPS * f)
 	c.SaleRPS = float64(c.SaleRPS * f)
+	if c.Arrivals != "" { // a rate table's rates (rule 2b)
+		scale := c.ArrivalsScale
+		if scale == 0 {
+			scale = 1
+		}
+		c.ArrivalsScale = max(0.01, float64(scale*f))
+	}
 	c.Workers = max(1, int(math.Round(float64(float64(c.Workers)*f))))
 	c.LossWorkers = min(c.LossWorkers, c.Workers)
 }
@@ -459,6 +466,45 @@ func (g generator) config() sim.Config {
 		if c.DurationS/c.SeriesStepS > sim.MaxSeriesPoints {
 			c.SeriesStepS = sim.SeriesStep(c.DurationS)
 		}
+	}
+
+	// Your own traffic (rules 2b, 3b), drawn last: a rate table a fifth
+	// of the time, in place of the rates and the sale's shape, with a
+	// scale, a shift and a threshold half the time each; a latency
+	// histogram a fifth of the time, +Inf last half the time.
+	if g.chance(0.2) {
+		c.SaleRampS, c.SaleWaves, c.SaleEveryS = 0, 0, 0
+		var rows []sim.RateRow
+		t := 0
+		for n := g.between(1, 20); n > 0; n-- {
+			rows = append(rows, sim.RateRow{TimeS: float64(t), RPS: float64(g.between(0, 3000)) / 10})
+			t += g.between(1, int(c.DurationS)/5+1)
+		}
+		c.Arrivals = sim.FormatRates(rows)
+		if g.chance(0.5) {
+			c.ArrivalsScale = float64(g.between(10, 300)) / 100
+		}
+		if g.chance(0.5) {
+			c.ArrivalsShiftS = float64(g.between(-int(c.DurationS), int(c.DurationS)))
+		}
+		if g.chance(0.5) {
+			c.SaleThresholdRPS = float64(g.between(1, 300))
+		}
+	}
+	if g.chance(0.2) {
+		c.Service, c.ServiceP99MS = sim.HistogramService, 0
+		var bs []sim.Bucket
+		le, n := float64(g.between(1, 50)), 0.0
+		for k := g.between(1, 15); k > 0; k-- {
+			n += float64(g.between(0, 100))
+			bs = append(bs, sim.Bucket{LeMS: le, Count: n})
+			le += float64(g.between(1, 200))
+		}
+		bs[len(bs)-1].Count++
+		if g.chance(0.5) {
+			bs = append(bs, sim.Bucket{LeMS: math.Inf(1), Count: bs[len(bs)-1].Count + float64(g.between(1, 20))})
+		}
+		c.ServiceHistogram = sim.FormatBuckets(bs)
 	}
 	return c
 }

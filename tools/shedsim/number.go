@@ -155,6 +155,8 @@ func typeName(v flag.Value) string {
 		return "float"
 	case *seedValue:
 		return "uint"
+	case *tableValue:
+		return "FILE"
 	}
 	return ""
 }

@@ -128,9 +128,16 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		c.Client = cl
 	}
+	if set["service-histogram"] && !set["service"] { // the histogram is the shape (rule 3b)
+		c.Service = sim.HistogramService
+	}
 	if err := c.Validate(); err != nil {
 		return usageError{flagErrors(err, spell)}
 	}
+	if w := c.HistogramWarning(); w != "" {
+		fmt.Fprintln(stderr, "shedsim: warning: "+spell("service_histogram", "")+": "+sim.NewFieldError("service_histogram", w).Say(spell))
+	}
+	c = c.Resolved() // what the tables set (rules 2b, 3b), for what the reports say
 	c, err := seriesConfig(c, set, o)
 	if err != nil {
 		return err
@@ -585,6 +592,8 @@ func configFlags(fs *flag.FlagSet, c *sim.Config) {
 			fs.Var(&numberValue{p, s.Share()}, name, help)
 		case *uint64:
 			fs.Var(&seedValue{p}, name, help)
+		case *string:
+			fs.Var(&tableValue{p: p, key: s.Key}, name, help)
 		case encoding.TextUnmarshaler:
 			fs.TextVar(p, name, f.(encoding.TextMarshaler), help)
 		default:

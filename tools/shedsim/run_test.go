@@ -369,7 +369,14 @@ func TestEveryFieldIsAFlag(t *testing.T) {
 		if s.Owner.Kind == sim.ByClient {
 			pc[1] = s.Owner.Clients[0].String()
 		}
-		args := []string{"--sample", "retries", "--policy", pc[0], "--client", pc[1], "--json", "--" + f.Name, f.Value.String()}
+		value := f.Value.String()
+		if s.Kind == sim.Table { // a file's name: the field holds its text
+			text := map[string]string{"arrivals": "time_s,rps\n0,60\n30,140\n75,60\n", "service_histogram": "le,count\n0.05,40\n0.1,90\n+Inf,100\n"}[key]
+			value = filepath.Join(t.TempDir(), key+".csv")
+			require.NoError(t, os.WriteFile(value, []byte(text), 0o644))
+			s.Of(&want).SetString(text)
+		}
+		args := []string{"--sample", "retries", "--policy", pc[0], "--client", pc[1], "--json", "--" + f.Name, value}
 		// A shape and its number come together: neither is valid alone;
 		// go-zero's own settings need its rule.
 		gozero := []string{"--bbr-rule", "gozero"}

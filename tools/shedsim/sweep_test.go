@@ -127,7 +127,7 @@ func TestSweepBadInput(t *testing.T) {
 		{"a flag after --, which ends the flags", []string{"--", "--workers", "0"}, []string{`unexpected argument "--workers" after --, which ends the flags: drop the --`}},
 		{"seeds past the largest say how to fit", []string{"--seeds", "3", "--seed", "9007199254740991"}, []string{"pass the largest seed, 9,007,199,254,740,991: start from seed 9,007,199,254,740,989 or below, or run fewer seeds"}},
 		{"a stray word to plan gets the hint", []string{"plan", "fifo"}, []string{`plan: unexpected argument "fifo": flags start with --, such as --rate-rps 150 (see --help)`}},
-		{"a service shape that is not one, in the --flag: form", []string{"--service", "nope"}, []string{`--service: unknown service shape "nope": use one of exponential, lognormal, constant`}},
+		{"a service shape that is not one, in the --flag: form", []string{"--service", "nope"}, []string{`--service: unknown service shape "nope": use one of exponential, lognormal, constant, histogram`}},
 		{"a step the engine refuses", []string{"sweep", "--knob", "sale-rps", "--from", "100", "--to", "2000000", "--steps", "2"}, []string{"sweep: at sale_rps 2,000,000/s: --sale-rps: 2,000,000 is too large"}},
 		{"a bad base", []string{"sweep", "--knob", "sale-rps", "--from", "100", "--to", "200", "--workers", "0"}, []string{"--workers: 0 is out of range"}},
 		{"over the budget", []string{"sweep", "--knob", "sale-rps", "--from", "100", "--to", "250", "--steps", "31", "--seeds", "1000"},
@@ -195,8 +195,8 @@ func TestFlagOwnWordsOnce(t *testing.T) {
 		args   []string
 		want   string
 	}{
-		{"the service's shape", []string{"--service", "nope"}, `--service: unknown service shape "nope": use one of exponential, lognormal, constant`},
-		{"and a sweep's", []string{"sweep", "--knob", "workers", "--from", "1", "--to", "9", "--service", "nope"}, `sweep: --service: unknown service shape "nope": use one of exponential, lognormal, constant`},
+		{"the service's shape", []string{"--service", "nope"}, `--service: unknown service shape "nope": use one of exponential, lognormal, constant, histogram`},
+		{"and a sweep's", []string{"sweep", "--knob", "workers", "--from", "1", "--to", "9", "--service", "nope"}, `sweep: --service: unknown service shape "nope": use one of exponential, lognormal, constant, histogram`},
 	}
 	for _, tc := range cases {
 		_, _, err := runArgs(t, tc.args...)

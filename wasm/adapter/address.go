@@ -9,7 +9,8 @@ import (
 
 // EncodeQuery writes vals in the order of keys, leaving out those equal
 // to defaults, as a URL query: "?policy=bounded&retries=3", or "" when
-// nothing differs, each key and value escaped by url.QueryEscape.
+// nothing differs, each key and value escaped by url.QueryEscape. A table
+// (sim.Table) that reads is written in its compact form (CompactTable).
 func EncodeQuery(keys []string, vals, defaults map[string]string) string {
 	var b strings.Builder
 	for _, k := range keys {
@@ -17,6 +18,7 @@ func EncodeQuery(keys []string, vals, defaults map[string]string) string {
 		if !ok || v == defaults[k] {
 			continue
 		}
+		v = CompactTable(k, v)
 		if b.Len() == 0 {
 			b.WriteByte('?')
 		} else {
@@ -97,4 +99,22 @@ func nthIndex(s string, c byte, n int) int {
 		}
 	}
 	return -1
+}
+
+// CompactTable is v, key's value, in the compact form a table takes in an
+// address ("0:70,60:150,120:70"), when key is a table's and v reads; v as
+// it is otherwise. A table reads only within sim.MaxRateRows or
+// sim.MaxBuckets rows, so an address holds at most that many.
+func CompactTable(key, v string) string {
+	switch key {
+	case "arrivals":
+		if rows, err := sim.ParseRates(v); err == nil {
+			return sim.FormatRates(rows)
+		}
+	case "service_histogram":
+		if bs, err := sim.ParseBuckets(v); err == nil {
+			return sim.FormatBuckets(bs)
+		}
+	}
+	return v
 }

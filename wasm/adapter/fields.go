@@ -19,6 +19,7 @@ const (
 	kindSeed              // a whole number from 0 (uint64)
 	kindText              // a key such as a policy's, read by UnmarshalText
 	kindShare             // a fraction, or a percentage written "5%"
+	kindTable             // a table's text (sim.Table): a file's CSV, or its compact form
 )
 
 // configField is one key of sim.Config as the page, the URL and the JSON
@@ -48,6 +49,8 @@ var configFields = func() []configField {
 			if s.Min == 0 && s.Max <= 1 { // shares: 0.2 or 20%, as the planner's target
 				k = kindShare
 			}
+		case sim.Table:
+			k = kindTable
 		}
 		out = append(out, configField{s.Key, k, s})
 	}
@@ -70,6 +73,8 @@ func (f configField) get(c sim.Config) string {
 		return strconv.FormatInt(v.Int(), 10)
 	case kindSeed:
 		return strconv.FormatUint(v.Uint(), 10)
+	case kindTable:
+		return v.String()
 	}
 	return Fnum(v.Float())
 }
@@ -81,6 +86,14 @@ func (f configField) get(c sim.Config) string {
 func (f configField) set(c *sim.Config, s Scalar, example string) (msg string, clamped bool) {
 	if s.bad != "" {
 		return s.bad, false
+	}
+	if f.kind == kindTable { // its text, read by Validate (sim.ParseRates, sim.ParseBuckets)
+		if s.size > 0 || len(s.text) > sim.MaxTableBytes {
+			return "the table is over " + GroupDigits(strconv.Itoa(sim.MaxTableBytes)) +
+				" characters, the most a table may have: export fewer rows (a coarser step)", false
+		}
+		f.setting.Of(c).SetString(s.text)
+		return "", false
 	}
 	if msg := s.tooLong(); msg != "" {
 		return msg, false

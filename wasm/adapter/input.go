@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/shedsim/shedsim/sim"
 )
 
 // This file reads what a page script passes the JS API: a JSON string
@@ -210,7 +212,7 @@ func ReadJS(v JsValue) (in Input) {
 				vals[Scalar{text: Prefix(k, QuoteChars), quoted: true, size: n}.Show()] = Scalar{}
 				continue
 			}
-			if s := readJSValue(v, k); s != (Scalar{}) { // undefined and null keep the default
+			if s := readJSValue(v, k, valueLimit(k)); s != (Scalar{}) { // undefined and null keep the default
 				vals[k] = s
 			}
 		}
@@ -220,29 +222,43 @@ func ReadJS(v JsValue) (in Input) {
 	}
 }
 
-// readJSValue reads o[k] as a scalar, or marks it bad.
-func readJSValue(o JsValue, k string) (s Scalar) {
+// readJSValue reads o[k] as a scalar of at most most characters, or marks
+// it bad.
+func readJSValue(o JsValue, k string, most int) (s Scalar) {
 	defer func() {
 		if r := recover(); r != nil {
 			s = Scalar{bad: "reading it threw " + shortText(PanicText(r)) + ": give a number or a string"}
 		}
 	}()
-	return JsScalar(o.Get(k))
+	return jsScalar(o.Get(k), most)
+}
+
+// valueLimit is the longest value key's setting reads: a table's
+// (sim.MaxTableBytes), or maxValueChars.
+func valueLimit(key string) int {
+	if f, ok := FieldByKey(key); ok && f.kind == kindTable {
+		return sim.MaxTableBytes
+	}
+	return maxValueChars
 }
 
 // JsScalar reads v as a scalar: a number or a string, or the
 // empty scalar for undefined and null; anything else is marked bad.
-func JsScalar(v JsValue) Scalar {
+func JsScalar(v JsValue) Scalar { return jsScalar(v, maxValueChars) }
+
+// jsScalar is JsScalar for a string of at most most characters: a longer
+// one is not read, but its length kept.
+func jsScalar(v JsValue, most int) Scalar {
 	switch tag := v.Tag(); tag {
 	case "Undefined", "Null":
 		return Scalar{} // as in JSON: keep the default; ReadJS drops it
 	case "Number":
 		return Scalar{text: jsNumber(v.Number())}
 	case "String":
-		if n := v.Length(); n > maxValueChars {
+		if n := v.Length(); n > most {
 			return Scalar{text: v.Text(QuoteChars), quoted: true, size: n}
 		}
-		return Scalar{text: v.Text(maxValueChars), quoted: true}
+		return Scalar{text: v.Text(most), quoted: true}
 	case "BigInt":
 		// Refused as the package's doc promises (numbers as numbers or
 		// strings): a BigInt is neither, and 10n is as easily 10.

@@ -135,7 +135,7 @@ func DecodeRun(data string, sent sim.Config) (sim.Result, error) {
 	case len(answer.Errors) > 0:
 		return sim.Result{}, errors.New("a worker refused the run: " + answer.Errors[0].Field + ": " + answer.Errors[0].Msg)
 	}
-	answer.Result.Config = sent
+	answer.Result.Config = sent.Resolved() // as the engine ran it, its tables' fields filled in
 	return answer.Result, nil
 }
 

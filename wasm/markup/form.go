@@ -54,9 +54,15 @@ func inputMode(k sim.Kind) string {
 		return "numeric"
 	case sim.Real:
 		return "decimal"
+	case sim.Table:
+		return TableMode
 	}
 	return ""
 }
+
+// TableMode is the Mode of a table's field (sim.Table): a <textarea> to
+// paste into or drop a file on, with a preview under it.
+const TableMode = "table"
 
 // CompactFields are the controls of the <shed-sim> simulator widget
 // when its controls attribute names none.
@@ -74,7 +80,9 @@ func ChoicesOf(key string) [][2]string {
 
 // HasHint reports whether a key's field has a hint under it: the queue's
 // bound in seconds of work, the service's median, mean and p99.
-func HasHint(key string) bool { return key == "queue" || key == "service_p99_ms" }
+func HasHint(key string) bool {
+	return key == "queue" || key == "service_p99_ms" || key == "arrivals" || key == "service_histogram"
+}
 
 // WriteField writes one labelled field with its (hidden) message: a menu
 // for a key with choices (ChoicesOf), else a text input, with a hint
@@ -97,7 +105,9 @@ func writeFieldOf(m *Markup, prefix string, s FieldSpec, choices [][2]string, va
 	m.Text(id)
 	m.Raw(`">`)
 	m.Text(s.Label)
-	if choices != nil {
+	if s.Mode == TableMode {
+		writeTableField(m, prefix, s, val, hint)
+	} else if choices != nil {
 		m.Raw(`</label><select id="`)
 		m.Text(id)
 		m.Raw(`" name="`)
@@ -224,6 +234,8 @@ func fieldHint(key string, v report.View) string {
 		return adapter.QueueHint(v)
 	case "service_p99_ms":
 		return report.ServiceNumbers(v.Config)
+	case "arrivals", "service_histogram":
+		return TableHint(key, v.Config)
 	}
 	return ""
 }
