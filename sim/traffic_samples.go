@@ -2,7 +2,7 @@ package sim
 
 import "math"
 
-// The tables the samples replay (samples/ holds them as CSV files, which
+// The tables the samples replay (tools/shedsim/samples/ holds them as CSV files, which
 // TestSampleTables holds to these): the post's sale, a day with a morning
 // ramp and a spike, and a checkout's latency histogram. Made here by
 // integer arithmetic, so every platform makes the same numbers.

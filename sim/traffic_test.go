@@ -68,7 +68,7 @@ func TestPostSaleAsTable(t *testing.T) {
 }
 
 // ratesCSV and bucketsCSV write the sample tables as the files in
-// samples/ hold them: a header, then a row a line (bounds in seconds).
+// tools/shedsim/samples/ hold them: a header, then a row a line (bounds in seconds).
 func ratesCSV(rows []RateRow) string {
 	var b strings.Builder
 	b.WriteString("time_s,rps\n")
@@ -91,7 +91,7 @@ func bucketsCSV(bs []Bucket) string {
 	return b.String()
 }
 
-// TestSampleTables holds the files in samples/ to the tables the samples
+// TestSampleTables holds the files in tools/shedsim/samples/ to the tables the samples
 // replay (-update writes them), and reads them back to the same numbers.
 func TestSampleTables(t *testing.T) {
 	files := map[string]string{
@@ -100,7 +100,7 @@ func TestSampleTables(t *testing.T) {
 		"checkout-latency.csv": bucketsCSV(CheckoutBuckets()),
 	}
 	for name, want := range files {
-		path := filepath.Join("..", "samples", name)
+		path := filepath.Join("..", "tools", "shedsim", "samples", name)
 		if *update {
 			require.NoError(t, os.WriteFile(path, []byte(want), 0o644))
 		}

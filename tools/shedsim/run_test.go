@@ -445,3 +445,25 @@ func TestPlanGroupsDigits(t *testing.T) {
 	assert.Contains(t, out, "With 50,389, 5.04% wait at all; with 50,390, 4.99%.")
 	assert.Contains(t, out, "\n50,390 ")
 }
+
+// TestSamplesREADME runs the commands tools/shedsim/samples/README.md
+// gives for its tables, from the checkout's top, as its paths are
+// written: each works.
+func TestSamplesREADME(t *testing.T) {
+	b, err := os.ReadFile("samples/README.md")
+	require.NoError(t, err)
+	t.Chdir("../..")
+	ran, inBlock := 0, false
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "```") {
+			inBlock = !inBlock
+			continue
+		}
+		if rest, ok := strings.CutPrefix(line, "shedsim "); ok && inBlock {
+			_, _, err := runArgs(t, shellWords(t, rest)...)
+			assert.NoError(t, err, line)
+			ran++
+		}
+	}
+	assert.GreaterOrEqual(t, ran, 3, "the samples' commands")
+}
