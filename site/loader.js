@@ -399,6 +399,11 @@
       var ms = performance.now() - t0;
       console.log('shedsim: runtime ready in ' + ms.toFixed(0) + ' ms (' + window.shedsim.version + ')');
       window.shedsimLoader.readyMS = ms;
+      // The pages' footers name the build (sim/version).
+      var named = document.querySelectorAll('[data-shedsim-version]');
+      for (var i = 0; i < named.length; i++) {
+        named[i].textContent = window.shedsim.version;
+      }
       setState('ready');
       return window.shedsim;
     });
