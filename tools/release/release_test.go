@@ -83,7 +83,9 @@ func TestReleaseRuns(t *testing.T) {
 		run      func(bin string, args ...string) *exec.Cmd
 	}{
 		{"linux-amd64", func(bin string, args ...string) *exec.Cmd { return exec.Command(bin, args...) }},
-		{"linux-arm64", func(bin string, args ...string) *exec.Cmd { return exec.Command(qemu, append([]string{bin}, args...)...) }},
+		{"linux-arm64", func(bin string, args ...string) *exec.Cmd {
+			return exec.Command(qemu, append([]string{bin}, args...)...)
+		}},
 	} {
 		t.Run(c.platform, func(t *testing.T) {
 			bin := binary(t, v, c.platform)
