@@ -8,7 +8,7 @@
 #   make serve      build the page, print the tables and serve the page on
 #                   http://127.0.0.1:8080/
 #   make npm        the widget's npm package in build/npm (tools/npmpkg),
-#                   then npm pack --pack-destination build
+#                   and npm pack's tarball of it in build/
 #   make release    shedsim for linux, darwin and windows on amd64 and
 #                   arm64 in build/release, with SHA256SUMS
 #   make bench      the benchmarks
@@ -16,8 +16,8 @@
 #
 # make test's steps can run one by one: make test-fmt, test-vet, test-vet-wasm,
 # test-staticcheck, site, test-native, test-node, test-parity, test-arm64,
-# test-release, test-browser. A step that needs a program that is missing fails and names
-# the command that installs it; no step is skipped.
+# test-release, test-browser. A step that needs a program that is missing
+# fails and names the command that installs it; no step is skipped.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -113,7 +113,7 @@ release:
 		os=$${p%/*}; arch=$${p#*/}; ext=; \
 		if [ "$$os" = windows ]; then ext=.exe; fi; \
 		GOOS=$$os GOARCH=$$arch CGO_ENABLED=0 $(GO) build -trimpath -buildvcs=false -ldflags='-s -w $(VERSION_LDFLAGS)' \
-			-o $(BUILD)/release/shedsim-$(VERSION)-$$os-$$arch$$ext ./tools/shedsim; \
+			-o "$(BUILD)/release/shedsim-$(VERSION)-$$os-$$arch$$ext" ./tools/shedsim; \
 	done
 	cd $(BUILD)/release && sha256sum shedsim-* > SHA256SUMS
 
