@@ -7,13 +7,17 @@
 #                   what CI runs (.ci/run)
 #   make serve      build the page, print the tables and serve the page on
 #                   http://127.0.0.1:8080/
+#   make npm        the widget's npm package in build/npm (tools/npmpkg),
+#                   and npm pack's tarball of it in build/
+#   make release    shedsim for linux, darwin and windows on amd64 and
+#                   arm64 in build/release, with SHA256SUMS
 #   make bench      the benchmarks
 #   make clean      remove what make built
 #
 # make test's steps can run one by one: make test-fmt, test-vet, test-vet-wasm,
 # test-staticcheck, site, test-native, test-node, test-parity, test-arm64,
-# test-browser. A step that needs a program that is missing fails and names
-# the command that installs it; no step is skipped.
+# test-release, test-browser. A step that needs a program that is missing
+# fails and names the command that installs it; no step is skipped.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -55,11 +59,25 @@ NEED_GO = $(call need,$(GO),install Go 1.26 (see README.md) and put its bin dire
 NEED_NODE = $(call need,node,apt-get install -y nodejs)
 NEED_QEMU = $(call need,qemu-aarch64,apt-get install -y qemu-user)
 NEED_CHROMIUM = $(call need,chromium,apt-get install -y chromium)
+NEED_NPM = $(call need,npm,apt-get install -y npm)
+
+# The version every build of this tree carries (sim/version), as the -X
+# flags that stamp it: the commit as Go writes a pseudo-version, or its
+# tag (tools/buildversion). Worked out once per make, when a recipe first
+# needs it. The page's module and the release binaries are built with
+# -buildvcs=false, so both read the stamp and carry the same string.
+VERSION_LDFLAGS = $(eval VERSION_LDFLAGS := $$(shell $(GO) run ./tools/buildversion -ldflags))$(VERSION_LDFLAGS)
+VERSION = $(patsubst $(VERSION_PKG).Stamp=%,%,$(filter $(VERSION_PKG).Stamp=%,$(VERSION_LDFLAGS)))
+VERSION_PKG := github.com/shedsim/shedsim/sim/version
+
+# What make builds besides the page: the npm package and the release.
+BUILD := build
+RELEASE_PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 
 TEST_STEPS := test-fmt test-vet test-vet-wasm test-staticcheck site \
-	test-native test-node test-parity test-arm64 test-browser
+	test-native test-node test-parity test-arm64 test-release test-browser
 
-.PHONY: all site test $(TEST_STEPS) serve bench clean
+.PHONY: all site npm release test $(TEST_STEPS) serve bench clean
 
 all: site
 
@@ -70,11 +88,34 @@ site:
 	@$(NEED_GO)
 	@test -d wasm || { echo "make: ./wasm does not exist: nothing to build site/sim.wasm from" >&2; exit 1; }
 	@mkdir -p site
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -buildvcs=false $(WASM_GCFLAGS) -ldflags='-s -w' -o site/sim.wasm ./wasm
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -buildvcs=false $(WASM_GCFLAGS) -ldflags='-s -w $(VERSION_LDFLAGS)' -o site/sim.wasm ./wasm
 	cp "$(WASM_EXEC_DIR)/wasm_exec.js" site/wasm_exec.js
 	$(GO) run ./tools/wasmjs -o site/sim.wasm.js site/sim.wasm
 	$(GO) run ./tools/wasmjs -text -global SHEDSIM_WASM_EXEC -o site/wasm_exec.text.js site/wasm_exec.js
 	$(GO) run ./tools/precache -o site/precache.js site
+
+# The widget's npm package, @shedsim/widget, from the page just built:
+# build/npm, and npm pack's tarball of it in build/.
+npm: site
+	@$(NEED_NPM)
+	$(GO) run ./tools/npmpkg -version '$(VERSION)' -site site -o $(BUILD)/npm
+	rm -f $(BUILD)/shedsim-widget-*.tgz
+	cd $(BUILD) && npm pack --silent ./npm
+
+# The command line for every platform in RELEASE_PLATFORMS, static
+# (CGO_ENABLED=0), with -trimpath and the version stamped, and the
+# binaries' SHA-256 sums in the format sha256sum -c reads.
+release:
+	@$(NEED_GO)
+	rm -rf $(BUILD)/release
+	mkdir -p $(BUILD)/release
+	for p in $(RELEASE_PLATFORMS); do \
+		os=$${p%/*}; arch=$${p#*/}; ext=; \
+		if [ "$$os" = windows ]; then ext=.exe; fi; \
+		GOOS=$$os GOARCH=$$arch CGO_ENABLED=0 $(GO) build -trimpath -buildvcs=false -ldflags='-s -w $(VERSION_LDFLAGS)' \
+			-o "$(BUILD)/release/shedsim-$(VERSION)-$$os-$$arch$$ext" ./tools/shedsim; \
+	done
+	cd $(BUILD)/release && sha256sum shedsim-* > SHA256SUMS
 
 # Every step in order, with its time; the first failure stops the rest.
 test:
@@ -117,7 +158,7 @@ test-staticcheck:
 # of their own.
 test-native:
 	@$(NEED_GO)
-	$(GO) test $$($(GO) list ./... | grep -v -e '/tools/browser$$' -e '/tools/parity$$')
+	$(GO) test $$($(GO) list ./... | grep -v -e '/tools/browser$$' -e '/tools/parity$$' -e '/tools/release$$')
 
 # The engine's tests compiled to js/wasm and run under Node. -timeout 30m:
 # the sim package's tests (theory over long runs, the differential test of
@@ -146,14 +187,21 @@ test-arm64:
 	@$(NEED_QEMU)
 	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) test -timeout 30m -exec=qemu-aarch64 -run '$(ARM64_RUN)' ./sim/...
 
+# The release binaries: six of them and SHA256SUMS; linux/amd64 natively
+# and linux/arm64 under qemu print the page's version and run the sale.
+test-release: release npm
+	@$(NEED_QEMU)
+	$(GO) test -count=1 ./tools/release
+
 # The page in a real browser, against the freshly built site: -count=1,
 # because the browser reads files the test cache cannot see.
 # -artifacts keeps the embedding tests' screenshots of each test blog
 # under tools/browser/out/_artifacts (the log names each file).
 # -timeout 30m: the suite takes about 4 minutes on an idle 2-core machine,
 # and ran past go test's default 10 minutes at a load average of 20.
-test-browser: site
+test-browser: site npm
 	@$(NEED_CHROMIUM)
+	@$(NEED_NPM)
 	mkdir -p tools/browser/out
 	$(GO) test -count=1 -timeout 30m -artifacts -outputdir "$(CURDIR)/tools/browser/out" ./tools/browser
 
@@ -178,4 +226,4 @@ bench: site
 
 clean:
 	rm -f site/sim.wasm site/sim.wasm.js site/wasm_exec.js site/wasm_exec.text.js site/precache.js
-	rm -rf bin
+	rm -rf bin $(BUILD)

@@ -1188,6 +1188,7 @@ func (e *engine) result() Result {
 	}
 
 	r := Result{
+		ModelVersion:       ModelVersion,
 		Config:             c,
 		QueueBound:         e.bound,
 		Wasted:             e.wasted,

@@ -1,9 +1,19 @@
 package sim
 
+// ModelVersion is the version of the model's rules (sim/MODEL.md): it
+// goes up by one whenever a change to the engine changes any Result for
+// the same Config and seed, so that two saved Results with the same
+// ModelVersion and Config are the same run. Every Result carries it.
+const ModelVersion = 1
+
 // Result is what one run measured. Shares are fractions in [0, 1]. People are
 // grouped by their first arrival; "the sale" means the people whose first
 // arrival falls in [SaleStartS, SaleStartS+SaleS) (rule 15).
 type Result struct {
+	// ModelVersion is the version of the rules that made this Result
+	// (ModelVersion, sim/MODEL.md's "The model's version"), so that a
+	// saved Result says which rules it was made by.
+	ModelVersion int `json:"model_version"`
 	// Config is the configuration that ran.
 	Config Config `json:"config"`
 	// QueueBound is the bound in force for the bounded and priority policies

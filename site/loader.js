@@ -27,7 +27,8 @@
  * iframes of frame.html from the loader's origin on those messages.
  *
  * window.shedsimLoader.ready() is a promise of the global shedsim object
- * (see wasm/main_js.go for its functions). <html data-shedsim> is
+ * (see wasm/main_js.go for its functions). Once it runs, every element
+ * with data-shedsim-version (the pages' footers) shows shedsim.version. <html data-shedsim> is
  * "loading", "ready" or "error". Widgets dispatch bubbling, composed
  * events, which reach the page as events of the <shed-sim> element:
  * shedsim:result, shedsim:clients (the simulator page), shedsim:lab,
@@ -400,6 +401,11 @@
       var ms = performance.now() - t0;
       console.log('shedsim: runtime ready in ' + ms.toFixed(0) + ' ms (' + window.shedsim.version + ')');
       window.shedsimLoader.readyMS = ms;
+      // The pages' footers name the build (sim/version).
+      var named = document.querySelectorAll('[data-shedsim-version]');
+      for (var i = 0; i < named.length; i++) {
+        named[i].textContent = window.shedsim.version;
+      }
       setState('ready');
       return window.shedsim;
     });

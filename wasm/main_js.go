@@ -14,7 +14,7 @@
 // Whatever JavaScript value a function is given, it answers: it never
 // throws, and never ends the Go program the page's widgets share):
 //
-//	shedsim.version                  the module's version string
+//	shedsim.version                  the build's version (sim/version: what shedsim --version prints first), a string
 //	shedsim.defaults()               {"config", "plan_input", "page_budget", "keys", "policies"}
 //	shedsim.samples()                {"samples": [{"key", "name", "about", "config"}]}
 //	shedsim.view(config)             {"view": report.View} | {"errors": [{"field", "msg"}]} | {"error"}
@@ -34,7 +34,8 @@
 //
 // Widgets (kind "simulator", "full", "compare", "chart", "lab", "planner", "sweep", "map") dispatch bubbling
 // CustomEvents on their element: shedsim:result (detail {"view",
-// "first_ms", "build_ms", "advice_ms"}, once every policy and, on the page
+// "first_ms", "build_ms", "advice_ms", "version"}, version as
+// shedsim.version, once every policy and, on the page
 // and kind "full", which show it, the advice are measured: the other
 // kinds measure no advice, and their view's is null; an input that is not
 // valid while they are leaves them to
@@ -55,11 +56,9 @@ import (
 	"syscall/js"
 
 	"github.com/shedsim/shedsim/sim"
+	"github.com/shedsim/shedsim/sim/version"
 	"github.com/shedsim/shedsim/wasm/adapter"
 )
-
-// version names this build of the page's module.
-const version = "shedsim-wasm 1"
 
 // mounted are the live widgets by id.
 var (
@@ -288,7 +287,7 @@ func main() {
 // is its answer, never the end of the Go program every widget shares.
 func api() js.Value {
 	return js.ValueOf(map[string]any{
-		"version":  version,
+		"version":  version.Stamped(),
 		"defaults": fn0(adapter.DefaultsJSON),
 		"samples":  fn0(adapter.SamplesJSON),
 		"view":     fn(adapter.ViewOf),

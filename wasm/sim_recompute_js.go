@@ -7,6 +7,7 @@ import (
 
 	"github.com/shedsim/shedsim/sim"
 	"github.com/shedsim/shedsim/sim/report"
+	"github.com/shedsim/shedsim/sim/version"
 	"github.com/shedsim/shedsim/wasm/adapter"
 )
 
@@ -253,7 +254,7 @@ func (w *simWidget) advanceStep() bool {
 		w.timings.advice = now() - start
 		console("shedsim: " + f1(w.timings.first) + " ms until your policy was drawn, " + f1(w.timings.build) + " ms until every policy was, " + f1(w.timings.draw) + " ms drawing, " + f1(w.timings.advice) +
 			" ms the advice; " + report.Count(int(c.ExpectedAttempts())) + " attempts expected per run")
-		w.dispatch("shedsim:result", `{"view":`+adapter.MustJSON(*w.view)+`,"first_ms":`+adapter.Fnum(w.timings.first)+`,"build_ms":`+adapter.Fnum(w.timings.build)+`,"advice_ms":`+adapter.Fnum(w.timings.advice)+`}`)
+		w.dispatch("shedsim:result", `{"view":`+adapter.MustJSON(*w.view)+`,"first_ms":`+adapter.Fnum(w.timings.first)+`,"build_ms":`+adapter.Fnum(w.timings.build)+`,"advice_ms":`+adapter.Fnum(w.timings.advice)+`,"version":`+adapter.MustJSON(version.Stamped())+`}`)
 		if l.download != "" {
 			w.download(l.download)
 		}

@@ -40,6 +40,9 @@ type snippets struct {
 	CSP    string // the Content-Security-Policy header's value
 	Iframe string // the <iframe> of frame.html
 	Resize string // the <script> that resizes the iframe
+	// NPM is the shell line that installs the npm package and copies its
+	// site/ folder; Import the module's lines that load it (npm_test.go).
+	NPM, Import string
 }
 
 // readmeSnippets reads the code blocks of the README's "Embedding it in a
@@ -61,6 +64,12 @@ func readmeSnippets(t *testing.T) snippets {
 	for _, m := range regexp.MustCompile("(?s)```[a-z]*\n(.*?)```").FindAllStringSubmatch(section, -1) {
 		block := strings.TrimSpace(m[1])
 		switch {
+		case strings.HasPrefix(block, "npm install "):
+			s.NPM = block
+			found["npm"]++
+		case strings.HasPrefix(block, "import "):
+			s.Import = block
+			found["import"]++
 		case strings.HasPrefix(block, "Content-Security-Policy:"):
 			s.CSP = strings.TrimSpace(strings.TrimPrefix(block, "Content-Security-Policy:"))
 			found["csp"]++
@@ -80,7 +89,7 @@ func readmeSnippets(t *testing.T) snippets {
 			t.Fatalf("README's embedding section has a code block the tests do not know:\n%s", block)
 		}
 	}
-	assert.Equal(t, map[string]int{"csp": 1, "widget": 1, "sweep": 1, "iframe": 1, "resize": 1}, found, "the README's embedding snippets")
+	assert.Equal(t, map[string]int{"csp": 1, "widget": 1, "sweep": 1, "iframe": 1, "resize": 1, "npm": 1, "import": 1}, found, "the README's embedding snippets")
 	require.Contains(t, s.Widget, readmeOrigin+"/shedsim/loader.js", "the widget snippet loads the loader from the README's address")
 	m := regexp.MustCompile(`height="(\d+)"`).FindStringSubmatch(s.Iframe)
 	require.NotNil(t, m, "the iframe snippet gives a starting height")
@@ -95,7 +104,7 @@ var iframeStart string
 // snippet says https://example.org, and its folder for /shedsim/.
 func (s snippets) at(siteURL string) snippets {
 	r := strings.NewReplacer(readmeOrigin+"/shedsim/", siteURL+"/", readmeOrigin, siteURL)
-	return snippets{r.Replace(s.Widget), r.Replace(s.Sweep), r.Replace(s.CSP), r.Replace(s.Iframe), r.Replace(s.Resize)}
+	return snippets{r.Replace(s.Widget), r.Replace(s.Sweep), r.Replace(s.CSP), r.Replace(s.Iframe), r.Replace(s.Resize), s.NPM, s.Import}
 }
 
 // TestEmbedPageShowsTheREADMEsSnippets holds embed.html's snippets, which

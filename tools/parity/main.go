@@ -4,7 +4,7 @@
 //
 // Each line is a label, a space and the compact JSON of the Result:
 //
-//	lab/fifo/r0/s150/t2000 {"config":{...},...}
+//	lab/fifo/r0/s150/t2000 {"model_version":1,"config":{...},...}
 //	samples/sale {...}
 //	random/07/codel/backoff {...}
 //	series/sale {...}

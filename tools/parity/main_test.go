@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -80,7 +81,7 @@ func TestRunOnly(t *testing.T) {
 		t.Fatalf("run -only samples printed %d lines, want %d", len(lines), len(sim.Samples()))
 	}
 	for i, s := range sim.Samples() {
-		want := "samples/" + s.Key + ` {"config":{`
+		want := "samples/" + s.Key + ` {"model_version":` + strconv.Itoa(sim.ModelVersion) + `,"config":{`
 		if !strings.HasPrefix(lines[i], want) {
 			t.Errorf("line %d starts %.60q, want %q", i+1, lines[i], want)
 		}

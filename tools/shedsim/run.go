@@ -51,6 +51,9 @@ func commandFlags(fs *flag.FlagSet, o *options) {
 // (and, for a long command, its progress to stderr). Errors a user can
 // cause are usageErrors.
 func run(args []string, stdout, stderr io.Writer) error {
+	if asked, err := runVersion(args, stdout); asked {
+		return err
+	}
 	if len(args) > 0 && args[0] == "plan" {
 		return runPlan(args[1:], stdout, stderr)
 	}
@@ -536,6 +539,7 @@ func usage(fs *flag.FlagSet, w io.Writer) error {
   shedsim map --x sale-rps ... --y retries ...       two knobs for one policy: seeds back, answered
   shedsim seek --smallest workers --from 1 --to 40 --answered 0.9   the setting that meets a goal
   (shedsim sweep --help, map --help and seek --help list their flags)
+  shedsim --version                              this build's version, commit and Go; the model's version
 
 Flags (a flag given twice takes its last value):
 `)

@@ -18,6 +18,7 @@ import (
 	"github.com/shedsim/shedsim/sim"
 	"github.com/shedsim/shedsim/sim/plan"
 	"github.com/shedsim/shedsim/sim/report"
+	"github.com/shedsim/shedsim/sim/version"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -466,4 +467,31 @@ func TestSamplesREADME(t *testing.T) {
 		}
 	}
 	assert.GreaterOrEqual(t, ran, 3, "the samples' commands")
+}
+
+// TestVersion: shedsim --version and shedsim version print the build's
+// version, commit, dirty flag and Go, and the model's version; with
+// anything else they are refused.
+func TestVersion(t *testing.T) {
+	for _, arg := range []string{"--version", "version", "-version"} {
+		out, _, err := runArgs(t, arg)
+		require.NoError(t, err, arg)
+		assert.Regexp(t, `^shedsim \S+\ncommit  \S+\ndirty   \S+\ngo      go1\.\S+ \S+/\S+\nmodel   `+strconv.Itoa(sim.ModelVersion)+` `, out, arg)
+	}
+	_, _, err := runArgs(t, "--version", "--json")
+	require.Error(t, err)
+	assert.Equal(t, `--version prints the version and takes nothing else: give it alone, without "--json"`, err.Error())
+	_, _, err = runArgs(t, "--policy", "fifo", "--version")
+	assert.ErrorContains(t, err, "--version prints the version and takes nothing else")
+	i := version.Info{Version: "v1.2.0", Commit: "abc", Dirty: "false", Go: "go1.26.8 linux/amd64"}
+	assert.Equal(t, "shedsim v1.2.0\ncommit  abc\ndirty   false\ngo      go1.26.8 linux/amd64\nmodel   "+strconv.Itoa(sim.ModelVersion)+" (the rules of sim/MODEL.md that made every Result)\n", versionText(i))
+}
+
+// TestJSONCarriesTheModel: a saved Result says which rules made it.
+func TestJSONCarriesTheModel(t *testing.T) {
+	out, _, err := runArgs(t, "--policy", "fifo", "--json")
+	require.NoError(t, err)
+	var got map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &got))
+	assert.Equal(t, float64(sim.ModelVersion), got["model_version"])
 }
