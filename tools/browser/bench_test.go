@@ -14,7 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// The page's size budget: sim.wasm at most 1.55 MB gzipped, what a reader
+// The page's size budget: sim.wasm at most 1.575 MB gzipped, what a reader
 // downloads before the engine answers (the page paints first, from its
 // prerendered HTML, and a service worker keeps the module after the first
 // visit). Raw size, what the browser compiles, is measured rather than
