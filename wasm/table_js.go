@@ -38,6 +38,29 @@ func (f *simForm) previewTables() {
 		markup.WriteTablePreview(&m, fd.spec.Key, *c)
 		box.Underlying().Set("innerHTML", m.String())
 	}
+	if c != nil {
+		f.setAsideForTable(*c)
+	}
+}
+
+// setAsideForTable makes the traffic's fields that c's rate table gives
+// (its rates, and the sale's window where the table finds it: rule 2b)
+// read-only while it is set, as the command line refuses them, so that
+// nothing typed there is quietly ignored; the table's hint says why.
+func (f *simForm) setAsideForTable(c sim.Config) {
+	for _, key := range []string{"normal_rps", "sale_rps", "sale_start_s", "sale_s"} {
+		fd := f.byKey[key]
+		if fd == nil {
+			continue
+		}
+		if c.Arrivals != "" && c.Unused([]string{key}, sim.Scope{}) != nil {
+			fd.input.SetAttribute("readonly", "")
+			fd.box.Class().Add("set-aside")
+		} else {
+			fd.input.RemoveAttribute("readonly")
+			fd.box.Class().Remove("set-aside")
+		}
+	}
 }
 
 // dropTables lets a file be dropped on each table's field: one within

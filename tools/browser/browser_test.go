@@ -114,6 +114,10 @@ func testYourOwnTraffic(t *testing.T, s *session) {
 	c := sim.DefaultConfig()
 	c.Arrivals = day
 	assertRowsMatch(t, tb.readTable("#compare"), c)
+	// The rates the table gives are read-only while it is set: nothing
+	// typed there is quietly ignored.
+	assert.Equal(t, []bool{true, true, false, false}, eval[[]bool](tb, `['normal_rps', 'sale_rps', 'sale_start_s', 'sale_s'].map(k => document.querySelector('#in-' + k).readOnly)`),
+		"the normal and sale rates are read-only; the sale's window, set by hand here, is not")
 
 	bad := "time_s,rps\n0,70\n60,180\n30,70\n"
 	setTable(tb, "arrivals", bad)
@@ -126,6 +130,10 @@ func testYourOwnTraffic(t *testing.T, s *session) {
 	poll[bool](tb, "a 50 MB paste refused by its length", `document.querySelector('#err-arrivals').textContent.includes('262,144')`,
 		`document.querySelector('#err-arrivals').outerHTML`)
 	assert.Equal(t, 50<<20, eval[int](tb, `document.querySelector('#in-arrivals').value.length`), "what was pasted stays")
+
+	setTable(tb, "arrivals", "")
+	poll[bool](tb, "the rates editable again once the table is gone", `!document.querySelector('#in-normal_rps').readOnly`,
+		`document.querySelector('#in-normal_rps').closest('.field').outerHTML`)
 }
 
 // assertRowsMatch checks the comparison table against report.Build of c

@@ -71,7 +71,8 @@ func TableHint(key string, c sim.Config) string {
 			how = "found above " + report.Number(c.SaleThresholdRPS, 2) + "/s"
 		}
 		return strconv.Itoa(len(rows)) + " rows over " + report.Seconds(rows[len(rows)-1].TimeS) + ", " + report.Number(lo, 2) + " to " +
-			report.Number(hi, 2) + "/s; the sale's window " + report.Seconds(c.SaleStartS) + " to " + report.Seconds(c.SaleEndS()) + ", " + how + "."
+			report.Number(hi, 2) + "/s; the sale's window " + report.Seconds(c.SaleStartS) + " to " + report.Seconds(c.SaleEndS()) + ", " + how +
+			". It gives every rate: the traffic's fields it sets are read-only while it is here."
 	case "service_histogram":
 		if c.ServiceHistogram == "" {
 			return tableHelp[key]
