@@ -200,6 +200,13 @@ type Config struct {
 	Gradient2Settings
 	EnvoySettings
 	BBRSettings
+
+	// Hops are the services behind this one, the entry (rule 40), as text
+	// (ParseHops): a hop a line, "payments: workers=4 service_ms=50
+	// proxy=envoy", each called by the one before it through the proxy in
+	// front of it. At most MaxHops-1 lines; "" for a service alone, as in
+	// the post.
+	Hops string `json:"hops,omitempty"`
 }
 
 // DefaultConfig returns the post's shop: 8 workers at 80 ms, 70 people a
