@@ -56,6 +56,10 @@ func Runs(cs []Config) ([]Result, error) {
 			if i >= int64(len(cs)) {
 				break
 			}
+			if cs[i].Hops != "" {
+				out[i] = runChain(cs[i])
+				continue
+			}
 			e = simulate(cs[i], e)
 			out[i] = e.result()
 		}

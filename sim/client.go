@@ -151,6 +151,10 @@ func (c Config) patientTries(n int) float64 {
 // send is the client sending attempt i: the throttle client may refuse it
 // itself (Client Throttle), otherwise it arrives at the service.
 func (e *engine) send(i id) {
+	if e.proxy != nil {
+		e.proxySend(i)
+		return
+	}
 	a := e.at(i)
 	switch e.cfg.Client {
 	case Ratio:
@@ -199,6 +203,10 @@ func (e *engine) countAccept(a *attempt) {
 // out), whether its client tries again and when (rule 13 and Client);
 // otherwise the person ends with o (rule 14).
 func (e *engine) retryOrSettle(a *attempt, o outcome) {
+	if e.proxy != nil {
+		e.proxyRetryOrSettle(a, o)
+		return
+	}
 	if e.final(a) {
 		e.settle(a, o, 0)
 		return

@@ -473,8 +473,13 @@ func (c Config) Validate() error {
 	if c.Seed > MaxSeed {
 		bad("seed", limits.CountU(c.Seed)+" is too large: use a whole number from 0 to "+limits.CountU(MaxSeed))
 	}
+	if len(errs) == 0 && c.Hops != "" {
+		c.validateHops(bad)
+	}
 	if len(errs) == 0 {
-		if n := c.ExpectedAttempts(); n > MaxAttempts {
+		if n := c.entryAttempts(); n <= MaxAttempts && c.ExpectedAttempts() > MaxAttempts {
+			c.refuseAmplification(bad)
+		} else if n > MaxAttempts {
 			field := "sale_rps"
 			if c.NormalRPS*(c.DurationS-c.SaleTimeS()) > c.SaleRPS*c.SaleTimeS() {
 				field = "normal_rps"
@@ -530,9 +535,21 @@ func (c Config) validateShapes(bad func(field, msg string), real func(string, fl
 }
 
 // ExpectedAttempts is the most attempts the run is expected to send: the
-// expected number of people times 1 + Retries. Validate refuses a Config
+// expected number of people times 1 + Retries, and in a chain the most
+// tries each hop may receive as well, every layer's retries multiplied
+// (rule 40). Validate refuses a Config
 // whose ExpectedAttempts is over MaxAttempts.
 func (c Config) ExpectedAttempts() float64 {
+	n := c.entryAttempts()
+	for _, k := range c.hopAttempts(n) {
+		n += k
+	}
+	return n
+}
+
+// entryAttempts is ExpectedAttempts at the entry alone: the expected
+// number of people times 1 + Retries.
+func (c Config) entryAttempts() float64 {
 	// Each product is rounded on its own, so no platform fuses a
 	// multiply-add here and Validate decides the same everywhere.
 	sale := c.SaleTimeS() // a ramp's time counted at the sale's rate: an upper bound

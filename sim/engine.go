@@ -79,6 +79,7 @@ type engine struct {
 	policyState
 	incidentState
 	clientState
+	hopLink // its place in a chain of hops (chain.go); zero for a service alone
 
 	// the event loop's: the clock, what is due, the queue and the workers
 	now  int64
@@ -217,6 +218,9 @@ type measures struct {
 func Run(c Config) (Result, error) {
 	if err := c.Validate(); err != nil {
 		return Result{}, err
+	}
+	if c.Hops != "" {
+		return runChain(c), nil
 	}
 	e := simulate(c, spentEngines.Get().(*engine))
 	r := e.result()
@@ -487,6 +491,9 @@ func (e *engine) final(a *attempt) bool { return a.try > e.retries }
 // person's last attempt, nothing else will settle the person, who timed out
 // or gave up (rule 4a).
 func (e *engine) lost(a *attempt) {
+	if e.proxy != nil { // its proxy heard its timeout already
+		return
+	}
 	if e.final(a) || e.gaveUp(a) {
 		e.settle(a, e.expired(a), 0)
 	}
@@ -685,6 +692,8 @@ func (e *engine) handleLine(next int) {
 			e.send(ev.a)
 		case limitTimer:
 			e.lim.timer(e, ev)
+		case timeoutDue: // a proxy's try (chain.go)
+			e.giveUp(ev.a)
 		default:
 			e.incident(ev.kind)
 		}
@@ -782,7 +791,9 @@ func (e *engine) arrive(i id, a *attempt) {
 		}
 	}
 	// a.refs is 1 already: the sender's hold passes to the system
-	if !e.final(a) && !e.gaveUp(a) {
+	if e.proxy != nil { // a try a proxy sends (rule 41)
+		e.tryTimeout(i, a)
+	} else if !e.final(a) && !e.gaveUp(a) {
 		// Only an attempt that may be followed by a retry needs its timeout
 		// as an event: that is when the retry is decided (rule 13). One
 		// whose person gives up first is followed by none (rule 4a), so
@@ -1054,6 +1065,10 @@ func (e *engine) giveUp(i id) (cancelled bool) {
 // answered settles its person: count's case answered, by the sale flag the
 // attempt carries.
 func (e *engine) endService() {
+	if e.chained {
+		e.endChained()
+		return
+	}
 	i := e.services.buf[0].a
 	e.free++
 	a := e.at(i)
@@ -1087,6 +1102,9 @@ func (e *engine) endService() {
 // settle records how a person ended, by their last attempt (rule 14).
 func (e *engine) settle(a *attempt, o outcome, waitNS int64) {
 	e.count(&e.windows[a.window], e.inSale(a), a.order, o, waitNS)
+	if e.upstream != nil {
+		e.callEnded(a, o)
+	}
 }
 
 // count records a person who ended with o, in their window w, and in the
@@ -1144,6 +1162,9 @@ func (e *engine) result() Result {
 		}
 	}
 	caught := func(i id) {
+		if e.proxy != nil { // its try's timeout is still to come: below
+			return
+		}
 		if a := e.at(i); e.final(a) || e.gaveUp(a) {
 			if e.deadline(a) < e.end { // a timeout at the end itself is not processed
 				e.settle(a, e.expired(a), 0)
@@ -1167,7 +1188,14 @@ func (e *engine) result() Result {
 				o = refused
 			}
 			e.settle(e.at(ev.a), o, 0)
+		case timeoutDue: // a proxy's try, in flight at the end
+			if a := e.at(ev.a); !a.replied {
+				e.settle(a, unfinished, 0)
+			}
 		}
+	}
+	for _, h := range e.held {
+		caught(h.i)
 	}
 	for _, ev := range e.events.buf[:e.events.n] {
 		pending(ev)
@@ -1261,7 +1289,8 @@ func (e *engine) result() Result {
 	}
 
 	total := int64(c.Workers) * e.end
-	idle := total - e.usefulNS - e.wastedNS - e.refusingNS - e.goneNS
+	calling := e.callingBy(e.end)
+	idle := total - e.usefulNS - e.wastedNS - e.refusingNS - e.goneNS - calling
 	if idle < 0 {
 		panic("sim: worker time over budget: " + strconv.FormatInt(total-idle, 10) + " ns used of " + strconv.FormatInt(total, 10))
 	}
@@ -1271,7 +1300,9 @@ func (e *engine) result() Result {
 		Refusing: float64(e.refusingNS) / 1e9,
 		Idle:     float64(idle) / 1e9,
 		Gone:     float64(e.goneNS) / 1e9,
+		Calling:  float64(calling) / 1e9,
 	}
+	r.CallsFailed, r.ErrorAnswers = e.callsFailed, e.errorAnswers
 	r.LostInService = e.killed
 	if e.lim != nil {
 		r.Limit = e.lim.stats(e.end, r.Attempts, e.saleAttempts)

@@ -1,5 +1,12 @@
 package sim
 
+import (
+	"strconv"
+	"strings"
+
+	"github.com/shedsim/shedsim/sim/internal/limits"
+)
+
 // MaxHops is the most services a chain may hold, the entry included.
 const MaxHops = 4
 
@@ -7,10 +14,12 @@ const MaxHops = 4
 // calls, with a proxy in front of it that retries on the caller's behalf.
 // A worker of the hop before is held for the whole call, retries
 // included. A hop reads the entry's settings for what it does not set
-// itself: its policy's own settings, the refusal's cost, the seed.
+// itself: its policy's own settings, the refusal's cost, the order share,
+// the seed.
 type Hop struct {
 	// Name is the hop as the chain's drawing and tables label it
-	// ("payments"): letters, digits, spaces, dashes, up to 20 characters.
+	// ("payments"): letters, digits, dashes and underscores, up to
+	// MaxHopName characters.
 	Name string `json:"name"`
 	// Workers and ServiceMS are the hop's workers and its own mean
 	// service time, ms, before any call it makes itself.
@@ -19,14 +28,297 @@ type Hop struct {
 	// Service and ServiceP99MS are its service times' shape (rule 3a).
 	Service      ServiceShape `json:"service,omitempty"`
 	ServiceP99MS float64      `json:"service_p99_ms,omitempty"`
-	// Policy is what it does with a request that does not fit, and Queue
-	// its bound for the policies with one (0 automatic).
+	// Policy is what it does with a request that does not fit (default
+	// fifo), and Queue its bound for the policies with one (0 automatic).
 	Policy Policy `json:"policy"`
 	Queue  int    `json:"queue,omitempty"`
+	// ErrorShare is the share of the hop's own answers that are errors
+	// (a 503 after its service time), 0 to 1: a flaky dependency.
+	ErrorShare float64 `json:"errors,omitempty"`
 	// TimeoutMS is the caller's timeout on the whole call to this hop, ms,
 	// its proxy's retries included.
 	TimeoutMS float64 `json:"timeout_ms"`
-	// Proxy is the retry policy of the proxy in front of it.
+	// Proxy is the retry policy of the proxy in front of it (default
+	// none: no retries).
 	Proxy Proxy `json:"proxy"`
 }
 
+// MaxHopName is the longest a hop's name may be, in characters.
+const MaxHopName = 20
+
+// ParseHops reads a chain's hops from its text (Config.Hops): a hop a line
+// (or separated by ";"), its name, a colon, then key=value settings
+// separated by spaces:
+//
+//	payments: workers=4 service_ms=50 timeout_ms=1000 proxy=envoy
+//
+// The hop's keys are workers, service_ms, service, service_p99_ms,
+// policy, queue, errors and timeout_ms; workers, service_ms and
+// timeout_ms are required. The proxy's are proxy (a preset: envoy, istio,
+// linkerd, grpc or none), then any of its settings (Proxy.set), which
+// change the preset's. Blank lines and lines starting with # are skipped.
+// An error names the line, the hop and the key.
+func ParseHops(text string) ([]Hop, error) {
+	if len(text) > MaxTableBytes {
+		return nil, &TableError{Msg: "the hops are " + limits.Count(int64(len(text))) + " bytes, over the " + limits.Count(MaxTableBytes) + " they may take"}
+	}
+	var hops []Hop
+	for n, line := range strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == ';' }) {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		where := func(msg string) error { return &TableError{Line: n + 1, Col: 1, Msg: msg} }
+		if len(hops) == MaxHops-1 {
+			return nil, where("a chain holds at most " + strconv.Itoa(MaxHops) + " services, the entry and " + strconv.Itoa(MaxHops-1) + " hops: remove a hop")
+		}
+		name, rest, ok := strings.Cut(line, ":")
+		name = strings.TrimSpace(name)
+		if !ok || strings.Contains(name, "=") {
+			return nil, where("a hop starts with its name and a colon: \"payments: workers=4 service_ms=50 timeout_ms=1000\"")
+		}
+		if msg := hopNameProblem(name); msg != "" {
+			return nil, where(msg)
+		}
+		h := Hop{Name: name}
+		about := "hop " + strconv.Itoa(len(hops)+1) + " (" + name + "): "
+		given := map[string]bool{}
+		for _, kv := range strings.Fields(rest) {
+			k, v, ok := strings.Cut(kv, "=")
+			if !ok || k == "" || v == "" {
+				return nil, where(about + "\"" + kv + "\" is not key=value: write, say, workers=4")
+			}
+			if given[k] {
+				return nil, where(about + k + " is given twice: keep one")
+			}
+			given[k] = true
+			if err := h.set(k, v); err != nil {
+				return nil, where(about + err.Error())
+			}
+		}
+		for _, k := range []string{"workers", "service_ms", "timeout_ms"} {
+			if !given[k] {
+				return nil, where(about + "give its " + k + "=")
+			}
+		}
+		for _, other := range hops {
+			if other.Name == name {
+				return nil, where(about + "another hop is named " + name + ": give each its own name")
+			}
+		}
+		hops = append(hops, h)
+	}
+	return hops, nil
+}
+
+// hopNameProblem says what is wrong with a hop's name, "" for nothing.
+func hopNameProblem(name string) string {
+	switch {
+	case name == "":
+		return "a hop needs a name before its colon, such as payments"
+	case len(name) > MaxHopName:
+		return "the name " + name + " is over " + strconv.Itoa(MaxHopName) + " characters: shorten it"
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return "the name " + name + " has " + strconv.QuoteRune(r) + ": use letters, digits, - and _"
+		}
+	}
+	return ""
+}
+
+// set sets the hop's key to v, or the proxy's.
+func (h *Hop) set(k, v string) error {
+	num := func() (float64, error) {
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return 0, &hopKeyError{k, v + " is not a number"}
+		}
+		return x, nil
+	}
+	whole := func() (int, error) {
+		x, err := strconv.Atoi(v)
+		if err != nil {
+			return 0, &hopKeyError{k, v + " is not a whole number"}
+		}
+		return x, nil
+	}
+	var err error
+	switch k {
+	case "workers":
+		h.Workers, err = whole()
+	case "queue":
+		h.Queue, err = whole()
+	case "service_ms":
+		h.ServiceMS, err = num()
+	case "service_p99_ms":
+		h.ServiceP99MS, err = num()
+	case "errors":
+		h.ErrorShare, err = num()
+	case "timeout_ms":
+		h.TimeoutMS, err = num()
+	case "service":
+		var s ServiceShape
+		if s, err = ParseServiceShape(v); err == nil && s == HistogramService {
+			err = &hopKeyError{k, "a hop's service times are exponential, lognormal or constant"}
+		}
+		h.Service = s
+	case "policy":
+		h.Policy, err = ParsePolicy(v)
+	default:
+		return h.Proxy.set(k, v)
+	}
+	if err != nil {
+		if _, ok := err.(*hopKeyError); !ok {
+			err = &hopKeyError{k, err.Error()}
+		}
+	}
+	return err
+}
+
+// hopKeyError is a bad value for one of a hop's keys.
+type hopKeyError struct{ key, msg string }
+
+func (e *hopKeyError) Error() string { return e.key + ": " + e.msg }
+
+// FormatHops writes hops as ParseHops reads them, a hop a line, giving
+// each hop's keys that differ from their zero value (workers, service_ms
+// and timeout_ms always).
+func FormatHops(hops []Hop) string {
+	var b []byte
+	for k, h := range hops {
+		if k > 0 {
+			b = append(b, '\n')
+		}
+		b = append(b, h.Name...)
+		b = append(b, ": workers="...)
+		b = strconv.AppendInt(b, int64(h.Workers), 10)
+		b = appendKey(b, "service_ms", h.ServiceMS, true)
+		if h.Service != ExponentialService {
+			b = append(b, " service="+h.Service.String()...)
+		}
+		b = appendKey(b, "service_p99_ms", h.ServiceP99MS, false)
+		if h.Policy != FIFO {
+			b = append(b, " policy="+h.Policy.String()...)
+		}
+		b = appendKey(b, "queue", float64(h.Queue), false)
+		b = appendKey(b, "errors", h.ErrorShare, false)
+		b = appendKey(b, "timeout_ms", h.TimeoutMS, true)
+		b = h.Proxy.appendText(append(b, ' '))
+		b = []byte(strings.TrimRight(string(b), " "))
+	}
+	return string(b)
+}
+
+// appendKey appends " key=x" to b, unless x is 0 and not always.
+func appendKey(b []byte, key string, x float64, always bool) []byte {
+	if x == 0 && !always {
+		return b
+	}
+	b = append(b, ' ')
+	b = append(b, key...)
+	b = append(b, '=')
+	return strconv.AppendFloat(b, x, 'g', -1, 64)
+}
+
+// hops returns c's hops, nil for none or for text ParseHops refuses
+// (which Validate reports).
+func (c Config) hops() []Hop {
+	if c.Hops == "" {
+		return nil
+	}
+	h, err := ParseHops(c.Hops)
+	if err != nil {
+		return nil
+	}
+	return h
+}
+
+// hopConfig is the Config hop h of c runs as (rule 40): the entry's, less
+// its people, its triggers and its client, with h's service and policy,
+// and its proxy as the client whose tries h serves. Each try's timeout is
+// the proxy's per-try timeout, or else the whole call's.
+func (c Config) hopConfig(h Hop) Config {
+	d := c.Resolved()
+	d.Hops = ""
+	d.Workers, d.ServiceMS, d.Service, d.ServiceP99MS, d.ServiceHistogram = h.Workers, h.ServiceMS, h.Service, h.ServiceP99MS, ""
+	d.Policy, d.Queue = h.Policy, h.Queue
+	// no people of its own, and the sale's window, as the entry's, for
+	// who is the sale's: a call made in it
+	d.NormalRPS, d.SaleRPS, d.Arrivals, d.ArrivalsScale, d.ArrivalsShiftS, d.SaleThresholdRPS = 0, 0, "", 0, 0, 0
+	d.SaleRampS, d.SaleWaves, d.SaleEveryS = 0, 0, 0
+	// the incidents strike the entry
+	d.LossWorkers, d.LossStartS, d.LossS = 0, 0, 0
+	d.SlowFactor, d.SlowStartS, d.SlowS, d.HeapRequests = 0, 0, 0, 0
+	// the proxy is its client
+	d.Patience, d.PatienceMS = NoPatience, 0
+	d.Client, d.RetryDelayMS, d.RetryJitterMS = Fixed, 0, 0
+	d.Retries = h.Proxy.Retries
+	d.TimeoutMS = h.TimeoutMS
+	if h.Proxy.PerTryTimeoutMS > 0 {
+		d.TimeoutMS = h.Proxy.PerTryTimeoutMS
+	}
+	return d
+}
+
+// hopAttempts is the most tries each hop of c may receive when the entry
+// is sent entry attempts: each layer's 1 + retries, multiplied (rule 40).
+func (c Config) hopAttempts(entry float64) []float64 {
+	var out []float64
+	n := entry
+	for _, h := range c.hops() {
+		n = float64(n * float64(1+h.Proxy.Retries))
+		out = append(out, n)
+	}
+	return out
+}
+
+// validateHops checks c's hops: their text, then each hop as the Config
+// it runs as, and its proxy. Each message names the hop and its key.
+func (c Config) validateHops(bad func(field, msg string)) {
+	hops, err := ParseHops(c.Hops)
+	if err != nil {
+		bad("hops", err.Error())
+		return
+	}
+	for k, h := range hops {
+		about := "hop " + strconv.Itoa(k+1) + " (" + h.Name + "): "
+		if h.Proxy.PerTryTimeoutMS > h.TimeoutMS && h.TimeoutMS > 0 {
+			bad("hops", about+"per_try_timeout_ms: "+limits.Num(h.Proxy.PerTryTimeoutMS)+" ms is longer than the whole call's timeout_ms, "+
+				limits.Num(h.TimeoutMS)+": use at most "+limits.Num(h.TimeoutMS)+", or 0 for none")
+		}
+		if !(h.ErrorShare >= 0 && h.ErrorShare <= 1) {
+			bad("hops", about+"errors: "+limits.Num(h.ErrorShare)+" is not a share: use a number from 0 to 1")
+		}
+		h.Proxy.check(func(key, msg string) { bad("hops", about+key+": "+msg) })
+		for _, fe := range FieldErrors(c.hopConfig(h).Validate()) {
+			key := fe.Field
+			switch {
+			case key == "timeout_ms" && h.Proxy.PerTryTimeoutMS > 0:
+				key = "per_try_timeout_ms"
+			case key == "duration_s" || key == "seed":
+				continue // the entry's, checked as its own
+			}
+			bad("hops", about+key+": "+fe.Msg)
+		}
+	}
+}
+
+// refuseAmplification refuses a chain whose hops would receive more tries
+// than the run's budget (MaxAttempts), naming the first hop that takes it
+// over.
+func (c Config) refuseAmplification(bad func(field, msg string)) {
+	entry := c.entryAttempts()
+	total := entry
+	hops := c.hops()
+	for k, n := range c.hopAttempts(entry) {
+		total += n
+		if total > MaxAttempts {
+			h := hops[k]
+			bad("hops", "hop "+strconv.Itoa(k+1)+" ("+h.Name+") may receive about "+limits.Count(int64(n))+
+				" tries, every layer's retries multiplied, and the chain about "+limits.Count(int64(c.ExpectedAttempts()))+
+				" in all, over the budget of "+limits.Count(MaxAttempts)+" a run: lower its proxy's retries, or those above it, the traffic or the duration")
+			return
+		}
+	}
+}

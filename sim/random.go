@@ -18,6 +18,7 @@ const (
 	streamClient
 	streamPatience
 	streamLimiter // an adaptive limit's own draws (Vegas's probe jitter)
+	streamErrors  // a hop's error answers (Hop.ErrorShare)
 )
 
 func mix64(z uint64) uint64 {
@@ -43,4 +44,11 @@ func (s *stream) Uint64() uint64 {
 // Float64 returns a uniform draw in [0, 1), with 53 random bits.
 func (s *stream) Float64() float64 {
 	return float64(s.Uint64()>>11) * 0x1p-53
+}
+
+// hopSeed is the seed hop k of a chain (1 for the first behind the entry)
+// runs with: its own streams, drawn from the entry's seed, so that no two
+// hops draw the same service times.
+func hopSeed(seed uint64, k int) uint64 {
+	return mix64(seed^mix64(uint64(k)*splitmixGamma)) & MaxSeed
 }

@@ -65,6 +65,14 @@ type Result struct {
 	// Series is the run's time series, when the Config asks for one
 	// (Config.SeriesStepS), and nil otherwise.
 	Series *Series `json:"series,omitempty"`
+	// CallsFailed counts the calls this service made downstream that
+	// failed, and ErrorAnswers its own answers that were errors
+	// (Hop.ErrorShare), in a chain (rule 40).
+	CallsFailed  int `json:"calls_failed,omitempty"`
+	ErrorAnswers int `json:"error_answers,omitempty"`
+	// Hops are the hops behind this service, the entry, in the order
+	// they are called, for a Config with Hops (rule 40).
+	Hops []HopResult `json:"hops,omitempty"`
 }
 
 // ClientStats is what the sending side did over the whole run (see Client).
@@ -177,6 +185,9 @@ type WorkerTime struct {
 	// Gone is the time of the workers a capacity loss took away (rule 22);
 	// with it the five add up to Workers x DurationS.
 	Gone float64 `json:"gone,omitempty"`
+	// Calling is workers held for a call downstream, in a chain (rule
+	// 40): not serving, and not free to.
+	Calling float64 `json:"calling,omitempty"`
 }
 
 // Recovery says how a run ended after the sale (rule 18).

@@ -216,6 +216,8 @@ var settings = []Setting{
 		Help: "BBR limit: whose rule, kratos (go-kratos/aegis's ratelimit/bbr, the default) or gozero (go-zero's adaptive shedder)"},
 	{Key: "series_step_s", Group: GroupAdvanced, Label: "Series step", Unit: "s", Kind: Real, Min: 0.001, Max: maxDuration, Zero: "none", Owner: Owner{Kind: BySeries},
 		Help: "record the run's time series at this step, s (0: none)"},
+	{Key: "hops", Group: GroupService, Label: "Services it calls", Unit: "a hop a line: name: workers= service_ms= timeout_ms= proxy=", Kind: Table, Owner: Owner{Kind: ByModel},
+		Help: "the services behind this one, each called by the one before through a proxy that retries (rule 40): a hop a line, \"payments: workers=4 service_ms=50 timeout_ms=1000 proxy=envoy\", or ; between hops"},
 }
 
 // Settings returns every setting, in the order of Config's fields: the
