@@ -15,7 +15,7 @@ import "math"
 // hopLink is an engine's place in a chain; its zero value is a service
 // alone.
 type hopLink struct {
-	chained  bool    // part of a chain: the service's end and the tries' timeouts take the chain's path
+	chained              bool    // part of a chain: the service's end and the tries' timeouts take the chain's path
 	upstream, downstream *engine // the hop that calls it and the one it calls; nil at the ends
 	// the proxy in front of it and its budget, nil for the entry, whose
 	// client is the people's
