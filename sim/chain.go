@@ -33,9 +33,9 @@ type hopLink struct {
 	held []heldCall
 	// callingNS is the worker time held for calls that have returned
 	callingNS int64
-	// callsFailed counts the calls downstream that failed, and
-	// errorAnswers the hop's own answers that were errors
-	callsFailed, errorAnswers int
+	// callsMade counts the calls it made downstream, callsFailed those
+	// that failed, and errorAnswers the hop's own answers that were errors
+	callsMade, callsFailed, errorAnswers int
 }
 
 type heldCall struct {
@@ -205,6 +205,7 @@ func (e *engine) endChained() {
 	case e.downstream != nil:
 		a.seq = uint64(len(e.held))
 		e.held = append(e.held, heldCall{i, e.now})
+		e.callsMade++
 		e.downstream.call(e.now, i, a.order)
 		e.yield()
 	default:

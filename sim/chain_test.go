@@ -1,7 +1,11 @@
 package sim
 
 import (
+	"encoding/json"
+	"fmt"
 	"math"
+	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -55,4 +59,79 @@ func replaceAll(s, old string, n int) string {
 		}
 	}
 	return out
+}
+
+// randomChain is a chain of 1 to 3 hops behind a shop with a sale, each
+// hop with a policy, a proxy and an error share drawn from rng.
+func randomChain(rng *rand.Rand) Config {
+	c := DefaultConfig()
+	c.DurationS, c.SaleStartS, c.SaleS = 120, 20, 30
+	c.Workers = 4 + rng.IntN(20)
+	c.Retries = rng.IntN(3)
+	c.Policy = Policies[rng.IntN(len(Policies))]
+	c.Seed = rng.Uint64N(1000)
+	if rng.IntN(3) == 0 {
+		c.SeriesStepS = 1
+	}
+	if rng.IntN(4) == 0 {
+		c.LossWorkers, c.LossStartS, c.LossS = 2, 30, 20
+	}
+	var lines []string
+	for k := range 1 + rng.IntN(3) {
+		line := fmt.Sprintf("hop%d: workers=%d service_ms=%g timeout_ms=%g policy=%s retries=%d per_try_timeout_ms=%g backoff_base_ms=%g backoff_max_ms=%g",
+			k+1, 2+rng.IntN(16), 5+float64(rng.IntN(100)), 200+float64(rng.IntN(2000)), Policies[rng.IntN(len(Policies))],
+			rng.IntN(3), float64(rng.IntN(300)), float64(rng.IntN(50)), 50+float64(rng.IntN(200)))
+		if rng.IntN(3) == 0 {
+			line += fmt.Sprintf(" errors=%g", float64(rng.IntN(10))/10)
+		}
+		lines = append(lines, line)
+	}
+	c.Hops = strings.Join(lines, "\n")
+	return c
+}
+
+// TestChainInvariants holds random chains to what every run keeps, hop by
+// hop: every person (call) ends once, a hop receives exactly the calls the
+// hop before made, a failed call fails no more than were made, the workers'
+// time adds up (result panics otherwise), and the same Config gives the
+// same bytes.
+func TestChainInvariants(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 40))
+	for n := range 60 {
+		c := randomChain(rng)
+		if err := c.Validate(); err != nil {
+			t.Log(err)
+			continue // a per-try timeout over the call's, say
+		}
+		r, err := Run(c)
+		require.NoError(t, err, "run %d", n)
+		again, _ := Run(c)
+		a, _ := json.Marshal(r)
+		b, _ := json.Marshal(again)
+		require.Equal(t, string(a), string(b), "run %d: the same Config, the same bytes", n)
+		runs := append([]Result{r}, func() (rs []Result) {
+			for _, h := range r.Hops {
+				rs = append(rs, h.Result)
+			}
+			return
+		}()...)
+		for k, hr := range runs {
+			var ended, people int
+			for _, w := range hr.Windows {
+				people += w.People
+				ended += w.Answered + w.Refused + w.TimedOut + w.Unfinished
+			}
+			assert.Equal(t, people, ended, "run %d hop %d: every call ends once", n, k)
+			assert.LessOrEqual(t, hr.CallsFailed, hr.CallsMade, "run %d hop %d", n, k)
+			if k > 0 {
+				assert.Equal(t, runs[k-1].CallsMade, hr.People, "run %d hop %d receives the calls the hop before made", n, k)
+			}
+			if k == len(runs)-1 {
+				assert.Zero(t, hr.CallsMade, "run %d: the bottom calls nobody", n)
+			}
+			total := float64(hr.Config.Workers) * hr.Config.DurationS
+			w := hr.WorkerTimeS
+			assert.InDelta(t, total, w.Useful+w.Wasted+w.Refusing+w.Idle+w.Gone+w.Calling, 1e-6*total, "run %d hop %d", n, k)
+		}
+	}
 }

@@ -1302,7 +1302,7 @@ func (e *engine) result() Result {
 		Gone:     float64(e.goneNS) / 1e9,
 		Calling:  float64(calling) / 1e9,
 	}
-	r.CallsFailed, r.ErrorAnswers = e.callsFailed, e.errorAnswers
+	r.CallsMade, r.CallsFailed, r.ErrorAnswers = e.callsMade, e.callsFailed, e.errorAnswers
 	r.LostInService = e.killed
 	if e.lim != nil {
 		r.Limit = e.lim.stats(e.end, r.Attempts, e.saleAttempts)

@@ -65,9 +65,10 @@ type Result struct {
 	// Series is the run's time series, when the Config asks for one
 	// (Config.SeriesStepS), and nil otherwise.
 	Series *Series `json:"series,omitempty"`
-	// CallsFailed counts the calls this service made downstream that
-	// failed, and ErrorAnswers its own answers that were errors
-	// (Hop.ErrorShare), in a chain (rule 40).
+	// CallsMade counts the calls this service made downstream, in a chain
+	// (rule 40), CallsFailed those that failed, and ErrorAnswers its own
+	// answers that were errors (Hop.ErrorShare).
+	CallsMade    int `json:"calls_made,omitempty"`
 	CallsFailed  int `json:"calls_failed,omitempty"`
 	ErrorAnswers int `json:"error_answers,omitempty"`
 	// Hops are the hops behind this service, the entry, in the order

@@ -74,6 +74,9 @@ type SeriesPoint struct {
 	// Gone is the workers a capacity loss took (rule 22), on average over
 	// the step: at most Workers less the busy ones. Omitted when 0.
 	Gone float64 `json:"gone,omitempty"`
+	// BusyCalling is the workers held for a call downstream, in a chain
+	// (rule 40), on average over the step. Omitted when 0.
+	BusyCalling float64 `json:"busy_calling,omitempty"`
 	// FirstAttempts and Retries are the attempts that reached the service
 	// during the step: people's first attempts, and their retries.
 	FirstAttempts int `json:"first_attempts"`
@@ -103,7 +106,8 @@ type seriesRecorder struct {
 	// at the last boundary
 	attempts, retries, wasted, answered int
 	useful, wastedNS, refusing, gone    int64 // worker ns spent
-	queueAtStart                        int   // waiting when the step began
+	calling                             int64
+	queueAtStart                        int // waiting when the step began
 	// the most over the steps closed; the engine's own longestQueue and
 	// longestWait then hold the current step's
 	longestQueue int
@@ -111,7 +115,7 @@ type seriesRecorder struct {
 }
 
 // stepBusy is a step's worker time by use, ns.
-type stepBusy struct{ useful, wasted, refusing, gone int64 }
+type stepBusy struct{ useful, wasted, refusing, gone, calling int64 }
 
 // newSeries prepares the series of a run of end ns at step ns.
 func newSeries(step, end int64) *seriesRecorder {
@@ -182,7 +186,9 @@ func (e *engine) closeStep() {
 		p.Limit, p.InFlight = e.lim.rule.limit(), e.lim.inFlight
 	}
 	s.points = append(s.points, p)
-	s.busy = append(s.busy, stepBusy{useful - s.useful, wasted - s.wastedNS, refusing - s.refusing, gone - s.gone})
+	calling := e.callingBy(b)
+	s.busy = append(s.busy, stepBusy{useful - s.useful, wasted - s.wastedNS, refusing - s.refusing, gone - s.gone, calling - s.calling})
+	s.calling = calling
 
 	s.attempts, s.retries, s.wasted, s.answered = attempts, e.retriesSent, e.wasted, answered
 	s.useful, s.wastedNS, s.refusing, s.gone = useful, wasted, refusing, gone
@@ -213,6 +219,7 @@ func (e *engine) finishSeries() *Series {
 		p.BusyWasted = float64(t.wasted) / span
 		p.BusyRefusing = float64(t.refusing) / span
 		p.Gone = float64(t.gone) / span
+		p.BusyCalling = float64(t.calling) / span
 	}
 	return &Series{
 		StepS:       float64(s.step) / 1e9,

@@ -73,6 +73,9 @@ func TestClientComparisonTakesWhatItReads(t *testing.T) {
 // windows above 80 and 100 a second differ.
 const dayTable = "0:60,100:160,160:90,200:60"
 
+// chainText is a hop behind the shop (rule 40) that retries as Envoy does.
+const chainText = "payments: workers=8 service_ms=40 timeout_ms=1500 proxy=envoy"
+
 // change is a Config and the same with one setting changed (and, where
 // it needs them, the shape or trigger it belongs to).
 type change struct{ from, to sim.Config }
@@ -135,7 +138,7 @@ func values(c sim.Config, s sim.Setting) []sim.Config {
 	var out []sim.Config
 	v := s.Of(&c)
 	if s.Kind == sim.Table {
-		for _, text := range []string{dayTable, "50:100,100:150,inf:160"} {
+		for _, text := range []string{dayTable, "50:100,100:150,inf:160", chainText} {
 			d := c
 			s.Of(&d).SetString(text)
 			if d != c {

@@ -75,8 +75,9 @@ func TestConfigFieldsMatchJSONTags(t *testing.T) {
 	tc := sim.DefaultConfig()
 	tc.Service, tc.ServiceHistogram = sim.HistogramService, "le,count\n0.05,40\n0.1,90\n+Inf,100\n"
 	tc.Arrivals, tc.ArrivalsScale, tc.ArrivalsShiftS, tc.SaleThresholdRPS = "0:60,100:160,160:60", 1.5, -10, 100
+	tc.Hops = "payments: workers=4 service_ms=50 timeout_ms=1000 proxy=envoy\nbank: workers=2 service_ms=20 policy=bounded queue=10 timeout_ms=500"
 	require.NoError(t, tc.Validate())
-	tables := []string{"ServiceHistogram", "Arrivals", "ArrivalsScale", "ArrivalsShiftS", "SaleThresholdRPS"}
+	tables := []string{"ServiceHistogram", "Arrivals", "ArrivalsScale", "ArrivalsShiftS", "SaleThresholdRPS", "Hops"}
 	d := sim.DefaultConfig()
 	for _, f := range fields {
 		in := c

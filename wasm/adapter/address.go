@@ -115,6 +115,10 @@ func CompactTable(key, v string) string {
 		if bs, err := sim.ParseBuckets(v); err == nil {
 			return sim.FormatBuckets(bs)
 		}
+	case "hops":
+		if hs, err := sim.ParseHops(v); err == nil {
+			return strings.ReplaceAll(sim.FormatHops(hs), "\n", "; ")
+		}
 	}
 	return v
 }
