@@ -322,3 +322,7 @@ func (c Config) refuseAmplification(bad func(field, msg string)) {
 		}
 	}
 }
+
+// HopList returns c's hops as ParseHops reads them, nil for none or for
+// text it refuses (which Validate reports).
+func (c Config) HopList() []Hop { return c.hops() }

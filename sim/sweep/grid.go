@@ -48,11 +48,11 @@ type Map struct {
 
 // check validates m and returns its axes' values and the settings, Y-major.
 func (m MapSpec) check() ([]float64, []float64, []sim.Config, error) {
-	kx, xs, ex := rangeErrors("x_", m.X.Knob, m.X.From, m.X.To, m.X.Steps)
-	ky, ys, ey := rangeErrors("y_", m.Y.Knob, m.Y.From, m.Y.To, m.Y.Steps)
+	kx, xs, ex := rangeErrors("x_", m.X.Knob, m.Base, m.X.From, m.X.To, m.X.Steps)
+	ky, ys, ey := rangeErrors("y_", m.Y.Knob, m.Base, m.Y.From, m.Y.To, m.Y.Steps)
 	err := errors.Join(ex, ey, seedsFrom(m.Base, m.Seeds))
-	if ex == nil && ey == nil && kx.Key == ky.Key {
-		err = errors.Join(err, sim.NewFieldError("y_knob", "is {"+kx.Key+"}, the same knob as the other axis: a map needs two different knobs"))
+	if ex == nil && ey == nil && kx.Name() == ky.Name() {
+		err = errors.Join(err, sim.NewFieldError("y_knob", "is {"+kx.Name()+"}, the same knob as the other axis: a map needs two different knobs"))
 	}
 	if err == nil && len(xs)*len(ys) > MaxCells {
 		err = &sim.FieldError{Field: "y_steps", Msg: limits.Count(int64(len(xs))) + " x " + limits.Count(int64(len(ys))) + " steps make " +

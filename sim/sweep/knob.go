@@ -22,6 +22,10 @@ type Knob struct {
 	// Whole is true for a field that holds a whole number (workers,
 	// retries, queue, the budget's tokens): its values must be whole.
 	Whole bool
+	// Hop is, for a hop's setting in a chain (rule 40), the hop's name:
+	// the knob "payments.retries" is Hop "payments", Key "retries" (a
+	// key of sim.HopNumberKeys); "" for the Config's own.
+	Hop string
 }
 
 // knobs are sim.Config's numeric settings but the seed, in the order of the
@@ -71,6 +75,15 @@ func KnobKeys() []string {
 // ("sale_rps") or as the command line's flag ("sale-rps", "--sale-rps");
 // the command line's "spike" is sale_rps, as the post spells it.
 func ParseKnob(s string) (Knob, error) {
+	if hop, key, ok := strings.Cut(strings.TrimLeft(strings.TrimSpace(s), "-"), "."); ok {
+		key = strings.ReplaceAll(strings.ToLower(key), "-", "_")
+		whole, known := sim.HopNumberKey(key)
+		if !known || hop == "" {
+			return Knob{}, &sim.FieldError{Field: "knob", Msg: strconv.Quote(clip(s)) + " is not a hop's numeric setting: write the hop's name, a dot and one of " +
+				strings.Join(sim.HopNumberKeys(), ", ") + " (payments.retries)"}
+		}
+		return Knob{Key: key, Whole: whole, Hop: hop}, nil
+	}
 	key := strings.ReplaceAll(strings.TrimLeft(strings.ToLower(strings.TrimSpace(s)), "-"), "-", "_")
 	if key == "spike" {
 		key = "sale_rps"
@@ -92,8 +105,39 @@ func (k Knob) of(c *sim.Config) reflect.Value {
 	return s.Of(c)
 }
 
+// Name is the knob as ParseKnob reads it: "workers", "payments.retries".
+func (k Knob) Name() string {
+	if k.Hop != "" {
+		return k.Hop + "." + k.Key
+	}
+	return k.Key
+}
+
+// checkBase says what is wrong with the knob in base, "" for nothing: a
+// hop's knob needs base to have the hop.
+func (k Knob) checkBase(base sim.Config) string {
+	if k.Hop == "" {
+		return ""
+	}
+	if _, ok := base.HopNumber(k.Hop, k.Key); !ok {
+		var names []string
+		for _, h := range base.HopList() {
+			names = append(names, h.Name)
+		}
+		if len(names) == 0 {
+			return "the run has no hops, so no " + strconv.Quote(clip(k.Hop)) + " to vary: give {hops}"
+		}
+		return "the run has no hop named " + strconv.Quote(clip(k.Hop)) + ": use one of " + strings.Join(names, ", ")
+	}
+	return ""
+}
+
 // Get returns the knob's value in c.
 func (k Knob) Get(c sim.Config) float64 {
+	if k.Hop != "" {
+		x, _ := c.HopNumber(k.Hop, k.Key)
+		return x
+	}
 	v := k.of(&c)
 	if k.Whole {
 		return float64(v.Int())
@@ -104,6 +148,9 @@ func (k Knob) Get(c sim.Config) float64 {
 // With returns c with the knob set to x. A whole knob takes x as a whole
 // number: checkValue has refused any other.
 func (k Knob) With(c sim.Config, x float64) sim.Config {
+	if k.Hop != "" {
+		return c.WithHopNumber(k.Hop, k.Key, x)
+	}
 	v := k.of(&c)
 	if k.Whole {
 		v.SetInt(int64(x))
@@ -138,6 +185,15 @@ func (k Knob) checkValue(x float64) string {
 // 180/s", "timeout_ms 1500 ms".
 func (k Knob) Label(c sim.Config) string {
 	x := k.Get(c)
+	if k.Hop != "" {
+		switch k.Key {
+		case "workers":
+			return plural(x, "worker", "workers") + " at " + k.Hop
+		case "retries":
+			return plural(x, "retry", "retries") + " at " + k.Hop
+		}
+		return k.Name() + " " + num(x) + k.Unit()
+	}
 	switch k.Key {
 	case "workers":
 		return plural(x, "worker", "workers")

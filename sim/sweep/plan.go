@@ -107,7 +107,7 @@ func (m MapSpec) Assemble(outs []Outcome) Map {
 // page's key. A name that is no knob stays as it is (Plan has refused it).
 func keyOf(name string) string {
 	if k, err := ParseKnob(name); err == nil {
-		return k.Key
+		return k.Name()
 	}
 	return name
 }

@@ -198,6 +198,11 @@ const MaxSeekSteps = 1 << 20
 // check validates s and returns its knob and grid.
 func (s SeekSpec) check() (Knob, grid, error) {
 	k, err := ParseKnob(s.Knob)
+	if err == nil {
+		if msg := k.checkBase(s.Base); msg != "" {
+			err = sim.NewFieldError("knob", msg)
+		}
+	}
 	if err != nil {
 		return k, grid{}, errors.Join(err, s.Goal.errors(), seedsFrom(s.Base, s.Seeds))
 	}
@@ -391,7 +396,7 @@ func (a Answer) Says() string {
 		if a.Other != nil && a.Other.Value != a.At.Value {
 			even = "neither end does: " + quote(a.At) + " (" + join(a.At.Misses, "and") + "); " + quote(*a.Other) + " (" + join(a.Other.Misses, "and") + ")"
 		}
-		return "No value of " + k.Key + " from " + num(s.From) + " to " + num(s.To) + " gives " + s.Goal.String() + " over " + seeds +
+		return "No value of " + k.Name() + " from " + num(s.From) + " to " + num(s.To) + " gives " + s.Goal.String() + " over " + seeds +
 			"; " + even + ". Widen the range " + end + ", or ask less" +
 			" (the search assumes the goal only gets easier towards that end; a bounded queue over a timeout's worth of work, for one, answers fewer, not more)."
 	}
@@ -409,6 +414,9 @@ func (a Answer) Says() string {
 // superlative is what a seek finds: "The fewest workers", "The most
 // retries", "The smallest bound", "The largest sale_rps".
 func superlative(k Knob, largest bool) string {
+	if k.Hop != "" {
+		return superlative(Knob{Key: k.Key, Whole: k.Whole}, largest) + " at " + k.Hop
+	}
 	switch {
 	case k.Key == "workers" && !largest:
 		return "The fewest workers"
@@ -431,6 +439,9 @@ func superlative(k Knob, largest bool) string {
 // easier is which way a goal gets easier, after "with": "more workers",
 // "fewer retries", "a larger bound", "a smaller sale_rps".
 func easier(k Knob, larger bool) string {
+	if k.Hop != "" {
+		return easier(Knob{Key: k.Key, Whole: k.Whole}, larger) + " at " + k.Hop
+	}
 	switch {
 	case k.Key == "workers" && larger:
 		return "more workers"

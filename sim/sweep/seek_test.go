@@ -218,3 +218,32 @@ func TestSeekEitherWait(t *testing.T) {
 		}
 	}
 }
+
+// TestSeekHopRetries seeks the most retries a hop's proxy may make behind
+// the shop's sale and still get back: a hop's setting as a knob (rule
+// 40). With 200 workers at the entry, payments (133/s) is the bottleneck,
+// and its proxy's retries of 400 ms tries keep it from draining; a hop
+// the run lacks, or a key no hop has, is refused by name.
+func TestSeekHopRetries(t *testing.T) {
+	base := sim.DefaultConfig()
+	base.Workers = 200
+	base.Hops = "payments: workers=8 service_ms=60 timeout_ms=1500 per_try_timeout_ms=400 retries=0 backoff_base_ms=25 backoff_max_ms=250"
+	spec := SeekSpec{Base: base, Knob: "payments.retries", From: 0, To: 4, Step: 1, Largest: true, Seeds: 3,
+		Goal: Goal{Back: 1}}
+	a, err := Seek(spec)
+	require.NoError(t, err)
+	require.True(t, a.Found)
+	assert.Equal(t, 0.0, a.At.Value, "no retry at payments gets back")
+	says := a.Says()
+	assert.Contains(t, says, "The most retries at payments")
+	assert.Contains(t, says, "1 retry at payments")
+
+	spec.Knob = "bank.retries"
+	_, err = Seek(spec)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `no hop named "bank": use one of payments`)
+	spec.Knob = "payments.nothing"
+	_, err = Seek(spec)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "hop's numeric setting")
+}

@@ -93,12 +93,15 @@ func Values(from, to float64, steps int) []float64 {
 // rangeErrors checks one range of a knob: its ends, its steps and, for a
 // whole knob, that every step is whole. The fields are named with prefix
 // ("" for a sweep, "x_" or "y_" for a map's axes).
-func rangeErrors(prefix, key string, from, to float64, steps int) (Knob, []float64, error) {
+func rangeErrors(prefix, key string, base sim.Config, from, to float64, steps int) (Knob, []float64, error) {
 	k, err := ParseKnob(key)
 	if err != nil {
 		fe := err.(*sim.FieldError)
 		fe.Field = prefix + fe.Field
 		return Knob{}, nil, fe
+	}
+	if msg := k.checkBase(base); msg != "" {
+		return Knob{}, nil, sim.NewFieldError(prefix+"knob", msg)
 	}
 	var errs []error
 	for _, end := range []struct {
@@ -190,7 +193,7 @@ func (e *SettingError) Unwrap() error { return e.Err }
 // check validates s and returns its knob, values, policies and settings
 // (one Config per policy and value, policy-major).
 func (s Spec) check() (Knob, []float64, []sim.Policy, []sim.Config, error) {
-	k, values, err := rangeErrors("", s.Knob, s.From, s.To, s.Steps)
+	k, values, err := rangeErrors("", s.Knob, s.Base, s.From, s.To, s.Steps)
 	err = errors.Join(err, seedsFrom(s.Base, s.Seeds))
 	if !(s.Below >= 0 && s.Below <= 1) {
 		err = errors.Join(err, &sim.FieldError{Field: "below", Msg: num(s.Below) + " is out of range: use a share from 0 to 1 (0.5 is half the sale)"})
