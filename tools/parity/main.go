@@ -40,6 +40,7 @@ import (
 	"os"
 	"reflect"
 	"strconv"
+	"strings"
 
 	"github.com/shedsim/shedsim/sim"
 )
@@ -505,6 +506,31 @@ func (g generator) config() sim.Config {
 			bs = append(bs, sim.Bucket{LeMS: math.Inf(1), Count: bs[len(bs)-1].Count + float64(g.between(1, 20))})
 		}
 		c.ServiceHistogram = sim.FormatBuckets(bs)
+	}
+
+	// A chain (rule 40), drawn last, a quarter of the time: 1 to 3 hops,
+	// each with its own service, policy and proxy.
+	if g.chance(0.25) {
+		var lines []string
+		for k := g.between(1, sim.MaxHops-1); k > 0; k-- {
+			timeout := g.spread(1, 60_000)
+			line := fmt.Sprintf("h%d: workers=%d service_ms=%s policy=%s timeout_ms=%s retries=%d",
+				k, g.between(1, 300), num(g.spread(0.01, 1000)), sim.Policies[g.r.IntN(len(sim.Policies))], num(timeout), g.between(0, 3))
+			if g.chance(0.5) {
+				line += " per_try_timeout_ms=" + num(float64(timeout*float64(g.between(1, 1000))/1000))
+			}
+			if g.chance(0.5) {
+				line += " backoff_base_ms=" + num(g.spread(0.1, 100)) + " backoff_max_ms=" + num(g.spread(100, 10_000))
+			}
+			if g.chance(0.3) {
+				line += " errors=" + num(float64(g.between(0, 1000))/1000)
+			}
+			if g.chance(0.3) {
+				line += " queue=" + strconv.Itoa(g.between(1, 2000))
+			}
+			lines = append(lines, line)
+		}
+		c.Hops = strings.Join(lines, "\n")
 	}
 	return c
 }
