@@ -68,10 +68,20 @@ func runChain(c Config) Result {
 		e.chained = true
 	}
 	runLinked(es)
+	loads := c.ChainLoads()
+	classify := func(r *Result, k int, hc Config) {
+		switch r.Recovery {
+		case Normal, Unmeasured, Throttled, Stuck:
+		default:
+			r.Recovery = chainRecovery(loads, k, hc)
+		}
+	}
 	r := es[0].result()
+	classify(&r, 0, es[0].cfg)
 	people := float64(r.People)
 	for k, e := range es[1:] {
 		hr := HopResult{Hop: hops[k], Result: e.result()}
+		classify(&hr.Result, k+1, e.cfg)
 		if people > 0 {
 			hr.TriesPerPerson = float64(hr.Result.Attempts) / people
 		}

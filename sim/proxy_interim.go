@@ -51,3 +51,5 @@ func (p Proxy) retriesOn(refused bool) bool {
 }
 
 func (p Proxy) check(bad func(key, msg string)) {}
+
+func (p Proxy) fluidTries() float64 { return float64(1 + p.Retries) }
