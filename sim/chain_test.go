@@ -135,3 +135,26 @@ func TestChainInvariants(t *testing.T) {
 		}
 	}
 }
+
+// TestChainLoads: the fluid view of the example, derived by hand.
+// The shop's 70/s, no retries at the entry; orders retries once (2 tries
+// a call), payments once: payments is offered 70 x 1 x 2 x 2 = 280/s
+// against its 8 workers at 80 ms, 100/s, and cannot drain, so payments and
+// every service above it is stuck once the sale has tipped it.
+func TestChainLoads(t *testing.T) {
+	c := DefaultConfig()
+	c.Hops = "orders: workers=16 service_ms=20 timeout_ms=1500 retries=1\npayments: workers=8 service_ms=80 timeout_ms=1000 retries=1"
+	require.NoError(t, c.Validate())
+	loads := c.ChainLoads()
+	require.Len(t, loads, 3)
+	assert.Equal(t, HopLoad{Name: "", Tries: []float64{1}, OfferedRPS: 70, CapacityRPS: 100, Drains: true}, loads[0])
+	assert.Equal(t, HopLoad{Name: "orders", Tries: []float64{1, 2}, OfferedRPS: 140, CapacityRPS: 800, Drains: true}, loads[1])
+	assert.Equal(t, HopLoad{Name: "payments", Tries: []float64{1, 2, 2}, OfferedRPS: 280, CapacityRPS: 100, Drains: false}, loads[2])
+	for k := range loads {
+		assert.Equal(t, Stuck, chainRecovery(loads, k, c), "service %d: payments behind it cannot drain", k)
+	}
+	c.Hops = "orders: workers=16 service_ms=20 timeout_ms=1500 retries=1\npayments: workers=32 service_ms=80 timeout_ms=1000 retries=1"
+	loads = c.ChainLoads()
+	assert.True(t, loads[2].Drains, "280/s against 400/s")
+	assert.Equal(t, Backlog, chainRecovery(loads, 0, c))
+}
