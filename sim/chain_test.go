@@ -158,3 +158,51 @@ func TestChainLoads(t *testing.T) {
 	assert.True(t, loads[2].Drains, "280/s against 400/s")
 	assert.Equal(t, Backlog, chainRecovery(loads, 0, c))
 }
+
+// FuzzHops reads a chain's text as a person may type it: ParseHops never
+// panics, what it reads FormatHops writes back to the same hops, and a
+// Config with them is refused with the field "hops" or runs, small, with
+// every call ended once at every hop, the same twice.
+//
+//	go test ./sim -run='^$' -fuzz=FuzzHops -fuzztime=60s
+func FuzzHops(f *testing.F) {
+	f.Add("payments: workers=4 service_ms=50 timeout_ms=1000 proxy=envoy")
+	f.Add("a: workers=2 service_ms=5 timeout_ms=100 retries=3 per_try_timeout_ms=20 errors=0.5; b: workers=1 service_ms=80 timeout_ms=50 policy=bounded queue=2")
+	f.Add("x: workers=1 service_ms=1 timeout_ms=1\ny: workers=1 service_ms=1 timeout_ms=1\nz: workers=1 service_ms=1 timeout_ms=1\nw: workers=1 service_ms=1 timeout_ms=1")
+	f.Add("p: workers=0 service_ms=-1 timeout_ms=NaN retries=1e9")
+	f.Add("p workers=1")
+	f.Add("#\n\n;;p: workers=3 service_ms=3 timeout_ms=3 policy=aimd retry_on=timeouts backoff_base_ms=1 backoff_max_ms=2")
+	f.Fuzz(func(t *testing.T, text string) {
+		hops, err := ParseHops(text)
+		if err == nil && len(hops) > 0 {
+			again, err := ParseHops(FormatHops(hops))
+			require.NoError(t, err, "FormatHops writes what ParseHops reads: %q", FormatHops(hops))
+			require.Equal(t, hops, again)
+		}
+		c := DefaultConfig()
+		c.NormalRPS, c.SaleRPS, c.DurationS, c.SaleStartS, c.SaleS = 20, 40, 30, 5, 10
+		c.Hops = text
+		if err := c.Validate(); err != nil {
+			for _, fe := range FieldErrors(err) {
+				assert.Equal(t, "hops", fe.Field, "only the hops are new here: %v", err)
+				assert.NotEmpty(t, fe.Msg)
+			}
+			return
+		}
+		if c.ExpectedAttempts() > fuzzAttempts {
+			return
+		}
+		r, err := Run(c)
+		require.NoError(t, err)
+		again, _ := Run(c)
+		require.Equal(t, r, again)
+		for k, h := range r.Hops {
+			var ended, people int
+			for _, w := range h.Result.Windows {
+				people += w.People
+				ended += w.Answered + w.Refused + w.TimedOut + w.Unfinished
+			}
+			assert.Equal(t, people, ended, "hop %d: every call ends once", k+1)
+		}
+	})
+}

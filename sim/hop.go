@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -131,8 +132,8 @@ func hopNameProblem(name string) string {
 func (h *Hop) set(k, v string) error {
 	num := func() (float64, error) {
 		x, err := strconv.ParseFloat(v, 64)
-		if err != nil {
-			return 0, &hopKeyError{k, v + " is not a number"}
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+			return 0, &hopKeyError{k, v + " is not a finite number: write one such as 50 or 0.5"}
 		}
 		return x, nil
 	}

@@ -37,6 +37,9 @@ func (p Proxy) appendText(b []byte) []byte {
 	b = appendKey(b, "per_try_timeout_ms", p.PerTryTimeoutMS, false)
 	b = appendKey(b, "backoff_base_ms", p.BackoffBaseMS, false)
 	b = appendKey(b, "backoff_max_ms", p.BackoffMaxMS, false)
+	if p.RetryOn != RetryBoth {
+		b = append(b, []string{"", " retry_on=refusals", " retry_on=timeouts"}[p.RetryOn]...)
+	}
 	return b
 }
 
