@@ -46,6 +46,14 @@ type heldCall struct {
 // runChain runs c, whose Hops are not empty, and returns the entry's
 // Result with each hop's.
 func runChain(c Config) Result {
+	es := newChain(c)
+	runLinked(es)
+	return chainResult(c, es)
+}
+
+// newChain prepares a run of c's chain: an engine a service, the entry
+// first, each linked to the hop it calls.
+func newChain(c Config) []*engine {
 	hops := c.hops()
 	es := make([]*engine, 1+len(hops))
 	es[0] = newEngine(c, nil)
@@ -67,7 +75,13 @@ func runChain(c Config) Result {
 	for _, e := range es {
 		e.chained = true
 	}
-	runLinked(es)
+	return es
+}
+
+// chainResult is the Result of c's chain, run on es: the entry's, with
+// each hop's, and each service's recovery by the chain's fluid view.
+func chainResult(c Config, es []*engine) Result {
+	hops := c.hops()
 	loads := c.ChainLoads()
 	classify := func(r *Result, k int, hc Config) {
 		switch r.Recovery {
