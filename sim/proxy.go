@@ -423,6 +423,10 @@ type retryBudget interface {
 // newBudget returns p's budget, fresh at time 0; nil for none.
 func (p Proxy) newBudget() retryBudget {
 	switch p.Budget {
+	case EnvoyBudget:
+		return newEnvoyBudget(p.BudgetPercent, p.MinRetryConcurrency)
+	case EnvoyMaxRetries:
+		return newEnvoyMaxRetries(p.MaxRetries)
 	}
 	return nil
 }
