@@ -427,6 +427,8 @@ func (p Proxy) newBudget() retryBudget {
 		return newEnvoyBudget(p.BudgetPercent, p.MinRetryConcurrency)
 	case EnvoyMaxRetries:
 		return newEnvoyMaxRetries(p.MaxRetries)
+	case LinkerdBudget:
+		return newLinkerdBudget(p)
 	}
 	return nil
 }
