@@ -429,6 +429,8 @@ func (p Proxy) newBudget() retryBudget {
 		return newEnvoyMaxRetries(p.MaxRetries)
 	case LinkerdBudget:
 		return newLinkerdBudget(p)
+	case GRPCThrottle:
+		return newGRPCThrottle(p)
 	}
 	return nil
 }
