@@ -281,7 +281,7 @@ func (e *engine) reply(i id, a *attempt, ok bool) {
 		if e.upstream == nil {
 			e.accepted(a)
 		} else if e.budget != nil {
-			e.budget.ended(e.now, a.try > 1, true)
+			e.budget.ended(e.now, a.try > 1, tryAnswered)
 		}
 		e.windows[a.window].Answered++
 		if a.sale {
@@ -308,11 +308,18 @@ func (e *engine) reply(i id, a *attempt, ok bool) {
 // that, its tries are spent, or its budget refuses; else the call ends
 // with o, and its caller hears.
 func (e *engine) proxyRetryOrSettle(a *attempt, o outcome) {
-	if e.budget != nil {
-		e.budget.ended(e.now, a.try > 1, false)
-	}
 	if o == timedOut && e.gaveUp(a) {
 		o = gaveUp // the call's own deadline
+	}
+	if e.budget != nil {
+		end := tryRefused
+		switch o {
+		case timedOut:
+			end = tryTimedOut
+		case gaveUp:
+			end = tryAbandoned
+		}
+		e.budget.ended(e.now, a.try > 1, end)
 	}
 	if o == gaveUp || e.final(a) || !e.proxy.retriesOn(o == refused) {
 		e.settle(a, o, 0)
@@ -343,7 +350,7 @@ func (e *engine) proxySend(i id) {
 	a := e.at(i)
 	if e.now >= a.first+e.callTimeout {
 		if e.budget != nil {
-			e.budget.ended(e.now, true, false) // allowed, never sent
+			e.budget.ended(e.now, true, tryUnsent) // allowed, never sent
 		}
 		e.settle(a, gaveUp, 0)
 		e.release(i, a)

@@ -1,5 +1,7 @@
 package sim
 
+import "math"
+
 // The fluid view of a chain (rules 18 and 40): once everyone times out,
 // each layer retries every try that fails, so each hop is offered the
 // entry's normal rate times every layer's tries down to it. A hop drains
@@ -59,4 +61,31 @@ func chainRecovery(loads []HopLoad, k int, hc Config) Recovery {
 		return Overloaded
 	}
 	return Backlog
+}
+
+// fluidTries is the most tries a call through p makes, on average, once
+// every try fails (rules 41 to 44): 1 + Retries, or what its budget lets
+// through. Envoy's retry_budget keeps retries at once under BudgetPercent
+// of the tries out, so under 1 / (1 - BudgetPercent/100) tries a call;
+// Linkerd's withdraws trunc(1/RetryRatio) tokens a retry against one a
+// call, so 1 + 1/trunc(1/RetryRatio); gRPC's throttle stops retrying
+// once failures have taken half its tokens, so 1. Envoy's max_retries
+// bounds retries at once by a count, not a share: 1 + Retries.
+func (p Proxy) fluidTries() float64 {
+	most := float64(1 + p.Retries)
+	switch p.Budget {
+	case EnvoyBudget:
+		if p.BudgetPercent < 100 {
+			most = atMost(most, 1/(1-p.BudgetPercent/100))
+		}
+	case LinkerdBudget:
+		if w := math.Trunc(1 / p.RetryRatio); p.RetryRatio > 0 && w >= 1 {
+			most = atMost(most, 1+1/w)
+		} else if p.RetryRatio == 0 {
+			most = 1
+		}
+	case GRPCThrottle:
+		most = 1
+	}
+	return most
 }

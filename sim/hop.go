@@ -1,7 +1,9 @@
 package sim
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -56,8 +58,8 @@ const MaxHopName = 20
 // The hop's keys are workers, service_ms, service, service_p99_ms,
 // policy, queue, errors and timeout_ms; workers, service_ms and
 // timeout_ms are required. The proxy's are proxy (a preset: envoy, istio,
-// linkerd, grpc or none), then any of its settings (Proxy.set), which
-// change the preset's. Blank lines and lines starting with # are skipped.
+// linkerd, grpc or none, the default), read first wherever it is, then
+// any of its settings (Proxy.set), which change the preset's. Blank lines and lines starting with # are skipped.
 // An error names the line, the hop and the key.
 func ParseHops(text string) ([]Hop, error) {
 	if len(text) > MaxTableBytes {
@@ -82,9 +84,15 @@ func ParseHops(text string) ([]Hop, error) {
 			return nil, where(msg)
 		}
 		h := Hop{Name: name}
+		h.Proxy, _ = ProxyPreset("none")
 		about := "hop " + strconv.Itoa(len(hops)+1) + " (" + name + "): "
 		given := map[string]bool{}
-		for _, kv := range strings.Fields(rest) {
+		// the preset first, wherever it is, so that the keys change it
+		fields := strings.Fields(rest)
+		slices.SortStableFunc(fields, func(a, b string) int {
+			return cmp.Compare(boolInt(!strings.HasPrefix(a, "proxy=")), boolInt(!strings.HasPrefix(b, "proxy=")))
+		})
+		for _, kv := range fields {
 			k, v, ok := strings.Cut(kv, "=")
 			if !ok || k == "" || v == "" {
 				return nil, where(about + "\"" + kv + "\" is not key=value: write, say, workers=4")
@@ -327,3 +335,10 @@ func (c Config) refuseAmplification(bad func(field, msg string)) {
 // HopList returns c's hops as ParseHops reads them, nil for none or for
 // text it refuses (which Validate reports).
 func (c Config) HopList() []Hop { return c.hops() }
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
