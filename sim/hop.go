@@ -276,10 +276,28 @@ func (c Config) hopAttempts(entry float64) []float64 {
 	var out []float64
 	n := entry
 	for _, h := range c.hops() {
-		n = float64(n * float64(1+h.Proxy.Retries))
+		n = h.Proxy.mostTries(n, c.DurationS)
 		out = append(out, n)
 	}
 	return out
+}
+
+// mostTries is the most tries p sends for calls calls over a run of
+// durationS seconds: each call's 1 + Retries, or under Linkerd's budget,
+// whose retries have no count of their own, its share of the calls (rule
+// 43) and twice its reserve over the run, which tower's windows can let
+// through.
+func (p Proxy) mostTries(calls, durationS float64) float64 {
+	most := float64(calls * float64(1+p.Retries))
+	if p.Budget == LinkerdBudget {
+		w := math.Trunc(1 / p.RetryRatio)
+		if !(w >= 1) || math.IsInf(w, 0) {
+			w = math.Inf(1)
+		}
+		budgeted := float64(calls*float64(1+1/w)) + float64(2*float64(p.MinRetriesPerS)*durationS)
+		most = min(most, budgeted)
+	}
+	return most
 }
 
 // validateHops checks c's hops: their text, then each hop as the Config
