@@ -15,7 +15,7 @@ type HopLoad struct {
 	Name string `json:"name"`
 	// Tries are the factors of its offered load, entry first: the
 	// entry's tries per person (FluidTries), then each proxy's tries per
-	// call down to this hop (1 + retries, or what its budget lets
+	// call down to this hop (1 + retries, or what its limit lets
 	// through; Proxy.fluidTries).
 	Tries []float64 `json:"tries"`
 	// OfferedRPS is the entry's normal rate times every factor, and
@@ -35,7 +35,7 @@ func (c Config) ChainLoads() []HopLoad {
 	out := []HopLoad{{Tries: tries, OfferedRPS: float64(c.NormalRPS * tries[0]), CapacityRPS: c.CapacityAfterRPS()}}
 	offered := out[0].OfferedRPS
 	for _, h := range c.hops() {
-		t := h.Proxy.fluidTries()
+		t := h.Proxy.fluidTries(offered, h.TimeoutMS)
 		offered = float64(offered * t)
 		tries = append(tries[:len(tries):len(tries)], t)
 		out = append(out, HopLoad{Name: h.Name, Tries: tries, OfferedRPS: offered, CapacityRPS: float64(h.Workers) * 1000 / h.ServiceMS})
@@ -64,16 +64,26 @@ func chainRecovery(loads []HopLoad, k int, hc Config) Recovery {
 }
 
 // fluidTries is the most tries a call through p makes, on average, once
-// every try fails (rules 41 to 44): 1 + Retries, or what its budget lets
-// through. Envoy's retry_budget keeps retries at once under BudgetPercent
-// of the tries out, so under 1 / (1 - BudgetPercent/100) tries a call;
-// Linkerd's withdraws trunc(1/RetryRatio) tokens a retry against one a
-// call, so 1 + 1/trunc(1/RetryRatio); gRPC's throttle stops retrying
-// once failures have taken half its tokens, so 1. Envoy's max_retries
-// bounds retries at once by a count, not a share: 1 + Retries.
-func (p Proxy) fluidTries() float64 {
+// every try fails and calls come at calls a second (rules 41 to 44): 1 +
+// Retries, or what its limit lets through. Envoy's max_retries keeps at
+// most MaxRetries retries out at once, each out for a failing try's time
+// (the per-try timeout, else the call's timeout, timeoutMS), so at most
+// MaxRetries over that time a second. Envoy's retry_budget keeps retries
+// at once under BudgetPercent of the tries out, so under 1 / (1 -
+// BudgetPercent/100) tries a call; Linkerd's withdraws trunc(1/RetryRatio)
+// tokens a retry against one a call, so 1 + 1/trunc(1/RetryRatio); gRPC's
+// throttle stops retrying once failures have taken half its tokens, so 1.
+func (p Proxy) fluidTries(calls, timeoutMS float64) float64 {
 	most := float64(1 + p.Retries)
 	switch p.Budget {
+	case EnvoyMaxRetries:
+		out := timeoutMS
+		if p.PerTryTimeoutMS > 0 {
+			out = p.PerTryTimeoutMS
+		}
+		if calls > 0 && out > 0 {
+			most = atMost(most, 1+float64(p.MaxRetries)*1000/out/calls)
+		}
 	case EnvoyBudget:
 		if p.BudgetPercent < 100 {
 			most = atMost(most, 1/(1-p.BudgetPercent/100))

@@ -59,6 +59,17 @@ var goldenConfigs = []struct {
 		shop(LIFO, withRetries(1))},
 	{"result-priority.json", "priority for orders: exercises the two lines of the queue",
 		shop(Priority)},
+	{"result-chain-envoy-budget.json", "three hops with Envoy's retry budget: exercises the chain, per-try timeouts, backoff and a budget (rules 40 to 42)",
+		sampleConfig("chain-envoy-budget")},
+}
+
+// sampleConfig is the Config of the sample named key.
+func sampleConfig(key string) Config {
+	s, ok := SampleByKey(key)
+	if !ok {
+		panic("no sample " + key)
+	}
+	return s.Config
 }
 
 func TestGoldenResults(t *testing.T) {

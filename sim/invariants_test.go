@@ -149,7 +149,8 @@ func checkInvariants(t testing.TB, c Config, r Result) {
 	assert.LessOrEqual(t, r.LongestQueue, r.Attempts)
 	assert.GreaterOrEqual(t, r.LongestQueueWaitMS, 0.0)
 	assert.LessOrEqual(t, r.LongestQueueWaitMS, c.DurationS*1000, "no wait outlasts the run")
-	if (c.Policy == FIFO || c.Policy == Skip) && c.Client != Throttle {
+	if (c.Policy == FIFO || c.Policy == Skip) && c.Client != Throttle && r.CallsFailed == 0 {
+		// (in a chain a call that failed is heard as a refusal: rule 40)
 		assert.Zero(t, s.Refused, "%v never refuses", c.Policy)
 		for _, w := range r.Windows {
 			assert.Zero(t, w.Refused, "%v never refuses (window at %g s)", c.Policy, w.StartS)
@@ -158,12 +159,18 @@ func checkInvariants(t testing.TB, c Config, r Result) {
 
 	// Worker time adds up to workers x duration (rule 19).
 	wt := r.WorkerTimeS
-	for name, x := range map[string]float64{"useful": wt.Useful, "wasted": wt.Wasted, "refusing": wt.Refusing, "idle": wt.Idle, "gone": wt.Gone} {
+	for name, x := range map[string]float64{"useful": wt.Useful, "wasted": wt.Wasted, "refusing": wt.Refusing, "idle": wt.Idle, "gone": wt.Gone, "calling": wt.Calling} {
 		assert.GreaterOrEqual(t, x, 0.0, "worker time %s", name)
 	}
 	total := float64(c.Workers) * c.DurationS
-	assert.InDelta(t, total, wt.Useful+wt.Wasted+wt.Refusing+wt.Idle+wt.Gone, 1e-6+1e-15*total,
-		"useful + wasted + refusing + idle + gone = workers x duration")
+	assert.InDelta(t, total, wt.Useful+wt.Wasted+wt.Refusing+wt.Idle+wt.Gone+wt.Calling, 1e-6+1e-15*total,
+		"useful + wasted + refusing + idle + gone + calling = workers x duration")
+	if c.Hops == "" {
+		assert.Zero(t, wt.Calling, "a service alone calls nobody")
+		assert.Empty(t, r.Hops)
+	} else {
+		assert.Len(t, r.Hops, len(c.HopList()), "a Result for every hop")
+	}
 	// Lost capacity (rule 22): the workers gone for the loss, no more
 	// (those refusing when it starts go when they finish, so less).
 	if c.LossWorkers == 0 {
@@ -227,6 +234,8 @@ func checkInvariants(t testing.TB, c Config, r Result) {
 			assert.Equal(t, Unmeasured, r.Recovery, "not back: nobody arrived after the sale to measure")
 		case c.Client == Throttle && r.Recovery == Throttled:
 			// The clients refuse their own requests: nothing to drain.
+		case c.Hops != "" && !c.CollapsedAt(r.QueueAtEnd): // the chain's fluid view (rule 40)
+			assert.Equal(t, chainRecovery(c.ChainLoads(), 0, c), r.Recovery, "not back: as the chain's fluid view says")
 		case !c.HoldsTimeout():
 			assert.Equal(t, Overloaded, r.Recovery, "not back, and no queue of abandoned work to drain")
 		case c.Drains(c.Retries) && !c.CollapsedAt(r.QueueAtEnd):

@@ -93,7 +93,7 @@ func Samples() []Sample {
 	for _, p := range Policies { // then each policy's own (policySpec.samples)
 		out = append(out, p.spec().samples...)
 	}
-	return out
+	return append(out, chainSamples()...)
 }
 
 // withPolicy is the default Config under policy p, changed by f: a

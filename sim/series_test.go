@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -105,6 +106,11 @@ func TestSeriesInvariants(t *testing.T) {
 				checkSeries(t, c, r)
 				checkInvariants(t, c, r)
 				r.Series, r.Config = nil, plain.Config
+				r.Hops = slices.Clone(r.Hops)
+				for k := range r.Hops { // each hop's series too (rule 40)
+					require.NotNil(t, r.Hops[k].Result.Series, "hop %d has a series", k+1)
+					r.Hops[k].Result.Series, r.Hops[k].Result.Config = nil, plain.Hops[k].Result.Config
+				}
 				assert.Equal(t, plain, r, "step %g s: the series changes nothing else", c.SeriesStepS)
 			}
 		})
