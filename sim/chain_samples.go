@@ -4,11 +4,11 @@ package sim
 // checkout that calls orders, which calls payments, through proxies that
 // retry. The checkout has 200 workers and 20 ms of its own work, orders
 // 64 at 10 ms, so that payments, 8 workers at 60 ms (133 a second), is
-// the hop the sale tips.
+// the hop the sale tips. The run ends 2 minutes after the sale.
 func chainSamples() []Sample {
 	chain := func(orders, payments string) Config {
 		c := DefaultConfig()
-		c.Workers, c.ServiceMS = 200, 20
+		c.Workers, c.ServiceMS, c.DurationS = 200, 20, 240
 		c.Hops = "orders: workers=64 service_ms=10 timeout_ms=1500 " + orders + "\n" +
 			"payments: workers=8 service_ms=60 timeout_ms=1000 " + payments
 		return c

@@ -283,12 +283,18 @@ func (c Config) hopAttempts(entry float64) []float64 {
 }
 
 // mostTries is the most tries p sends for calls calls over a run of
-// durationS seconds: each call's 1 + Retries, or under Linkerd's budget,
-// whose retries have no count of their own, its share of the calls (rule
-// 43) and twice its reserve over the run, which tower's windows can let
-// through.
+// durationS seconds: each call's 1 + Retries; under gRPC's throttle (rule
+// 44) no more than its tokens and a token_ratio of the calls; under
+// Linkerd's budget, whose retries have no count of their own, its share
+// of the calls (rule 43) and twice its reserve over the run, which
+// tower's windows can let through.
 func (p Proxy) mostTries(calls, durationS float64) float64 {
 	most := float64(calls * float64(1+p.Retries))
+	if p.Budget == GRPCThrottle {
+		// a retry needs the tokens over half, each retried failure takes
+		// one, and only a success, one a call at most, earns any back
+		most = min(most, float64(calls*float64(1+p.TokenRatio))+float64(p.MaxTokens))
+	}
 	if p.Budget == LinkerdBudget {
 		w := math.Trunc(1 / p.RetryRatio)
 		if !(w >= 1) || math.IsInf(w, 0) {

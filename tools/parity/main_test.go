@@ -91,8 +91,12 @@ func TestRunOnly(t *testing.T) {
 	if err := run([]string{"-only", "series"}, &stdout, &stderr); err != nil {
 		t.Fatalf("run -only series: %v\n%s", err, stderr.String())
 	}
-	if n := strings.Count(stdout.String(), `,"series":{"step_s":`); n != len(sim.Samples()) {
-		t.Errorf("run -only series: %d lines carry a series, want one for each of the %d samples", n, len(sim.Samples()))
+	series := 0 // each sample's, and each hop's of a chain (rule 40)
+	for _, s := range sim.Samples() {
+		series += 1 + len(s.Config.HopList())
+	}
+	if n := strings.Count(stdout.String(), `,"series":{"step_s":`); n != series {
+		t.Errorf("run -only series: %d series, want one for each of the %d samples and their hops, %d", n, len(sim.Samples()), series)
 	}
 
 	for _, args := range [][]string{{"-only", "nope"}, {"extra"}, {"-bad-flag"}} {
