@@ -206,3 +206,42 @@ func FuzzHops(f *testing.F) {
 		}
 	})
 }
+
+// TestChainBadInput: what the issue names, and the rest a person may type,
+// is refused with the field "hops" and a message naming the hop and its
+// key, and with the fix; an amplification over the attempt budget names
+// the hop that takes it over.
+func TestChainBadInput(t *testing.T) {
+	ok := "a: workers=2 service_ms=10 timeout_ms=500"
+	for _, tt := range []struct{ hops, says string }{
+		{"a: workers=0 service_ms=10 timeout_ms=500", "hop 1 (a): workers: 0 is out of range: use a whole number from 1 to 100,000"},
+		{ok + "\nb: workers=2 service_ms=10 timeout_ms=500\nc: workers=2 service_ms=10 timeout_ms=500\nd: workers=2 service_ms=10 timeout_ms=500",
+			"line 4, column 1: a chain holds at most 4 services, the entry and 3 hops: remove a hop"},
+		{"a: workers=2 service_ms=10 timeout_ms=500 proxy=envoy budget=envoy budget_percent=-5", "hop 1 (a): budget_percent: "},
+		{"a: workers=2 service_ms=10 timeout_ms=500 per_try_timeout_ms=900", "hop 1 (a): per_try_timeout_ms: 900 ms is longer than the whole call's timeout_ms, 500: use at most 500, or 0 for none"},
+		{ok + "\nb: workers=2 service_ms=10", "line 2, column 1: hop 2 (b): give its timeout_ms="},
+		{"a workers=2", "a hop starts with its name and a colon"},
+		{ok + "\na: workers=2 service_ms=10 timeout_ms=500", "another hop is named a"},
+		{"a: workers=2 service_ms=ten timeout_ms=500", "hop 1 (a): service_ms: ten is not a finite number"},
+		{"a: workers=2 service_ms=10 timeout_ms=500 colour=red", "hop 1 (a): colour"},
+		{"a: workers=2 service_ms=10 timeout_ms=500 errors=2", "hop 1 (a): errors: 2 is not a share"},
+		{"a: workers=2 service_ms=10 timeout_ms=500 policy=lifo2", "hop 1 (a): policy:"},
+		{"pay ments: workers=2 service_ms=10 timeout_ms=500", `the name pay ments has ' '`},
+	} {
+		c := DefaultConfig()
+		c.Hops = tt.hops
+		err := c.Validate()
+		require.Error(t, err, tt.hops)
+		fes := FieldErrors(err)
+		require.NotEmpty(t, fes)
+		assert.Equal(t, "hops", fes[0].Field, tt.hops)
+		assert.Contains(t, err.Error(), tt.says, tt.hops)
+	}
+
+	c := DefaultConfig()
+	c.Hops = "a: workers=64 service_ms=1 timeout_ms=5000 retries=100\nb: workers=64 service_ms=1 timeout_ms=4000 retries=100"
+	err := c.Validate()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "hop 2 (b) may receive about 263,")
+	assert.Contains(t, err.Error(), "lower its proxy's retries")
+}
