@@ -176,7 +176,7 @@ func (h *Hop) set(k, v string) error {
 		h.Policy, err = ParsePolicy(v)
 	default:
 		if !isProxyKey(k) {
-			return &hopKeyError{k, "is no hop's key: use workers, service_ms, service, service_p99_ms, policy, queue, errors or timeout_ms, " +
+			return &hopKeyError{k, "no such key for a hop: use workers, service_ms, service, service_p99_ms, policy, queue, errors or timeout_ms, " +
 				"or a proxy's: proxy, " + strings.Join(proxyKeys, ", ")}
 		}
 		return h.Proxy.set(k, v)
