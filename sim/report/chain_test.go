@@ -195,6 +195,14 @@ func TestChainFluid(t *testing.T) {
 	}
 }
 
+// TestDescribeNamesTheChain: the line that says what a run simulates
+// names the services the entry calls, in order.
+func TestDescribeNamesTheChain(t *testing.T) {
+	assert.Equal(t, "24 workers at 20 ms (1,200/s), 70/s normally and a sale of 150/s from 60 s to 120 s, a 2 s timeout, calling payments, then bank, no retries, seed 1",
+		report.Describe(chainShop()), "a chain: the hops, in the order they are called")
+	assert.NotContains(t, report.Describe(shop()), "calling", "a service alone calls nothing")
+}
+
 // TestChainEndsTheText: one run's view and the post's tables end with
 // the chain of the Config's own policy, as WriteChain writes it.
 func TestChainEndsTheText(t *testing.T) {
