@@ -180,7 +180,7 @@ func bottleneckLine(services []ChainService, k int) Line {
 }
 
 // retriesLine says where the chain's retries come from: "the proxy to
-// bank made the most, 1,330 of 1,444 (92.1%); the proxy to payments 114."
+// bank made the most, 1,330 of 1,444 (92.1%)."
 func retriesLine(services []ChainService) Line {
 	total, most := 0, 0
 	for i, s := range services {
@@ -196,15 +196,6 @@ func retriesLine(services []ChainService) Line {
 	text := fill("%s made the most, %s of %s (%s)", retrier(s), Count(s.Retries), Count(total), Percent(float64(s.Retries)/float64(total)))
 	if s.Declined > 0 {
 		text += fill("; its budget declined %s more", Count(s.Declined))
-	}
-	if more := total - s.Retries; more > 0 {
-		var others []string
-		for i, o := range services {
-			if i != most && o.Retries > 0 {
-				others = append(others, retrier(o)+" "+Count(o.Retries))
-			}
-		}
-		text += "; " + strings.Join(others, ", ")
 	}
 	return Line{"Retries", text + "."}
 }
@@ -305,4 +296,55 @@ func WriteChain(w io.Writer, r sim.Result) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// HopRun is hop k of r's chain (r.Hops[k]) as a run's own reports read it
+// (Timeline, WindowTable): the hop's counts under r's Config, with the
+// hop's workers, service and policy and without the entry's incidents,
+// so that its chart spans the run and shades the entry's sale; the hop's
+// own Config has no traffic of its own, so no sale to shade.
+func HopRun(r sim.Result, k int) sim.Result {
+	h := r.Hops[k]
+	out := h.Result
+	c := r.Config
+	c.Hops = ""
+	c.Workers, c.ServiceMS, c.Service, c.ServiceP99MS, c.ServiceHistogram = h.Hop.Workers, h.Hop.ServiceMS, h.Hop.Service, h.Hop.ServiceP99MS, ""
+	c.Policy, c.Queue, c.TimeoutMS, c.Retries = h.Hop.Policy, h.Hop.Queue, h.Hop.TimeoutMS, h.Hop.Proxy.Retries
+	if !IncidentOnly(c) { // the incidents strike the entry; with no sale they are the band
+		c.LossWorkers, c.SlowFactor, c.HeapRequests = 0, 0, 0
+	}
+	out.Config = c
+	return out
+}
+
+// HopChartTitle heads hop name's chart over time: "Calls to payments over
+// time".
+func HopChartTitle(name string) string { return "Calls to " + name + " over time" }
+
+// HopChartCaption is the caption under hop name's chart over time, for
+// HopRun's Config c.
+func HopChartCaption(name string, c sim.Config) string {
+	return "Answered, refused and timed out per " + Seconds(BarSeconds(c)) + " of the calls made to " + name + ", by when each call was made; " + SaleBand(c) + "."
+}
+
+// HopSummary says what a hop is, for a form's preview of the hops typed:
+// "payments: 16 workers at 30 ms (533.3/s), a 1,500 ms timeout on the
+// whole call, its proxy making up to 1 retry, 700 ms a try".
+func HopSummary(h sim.Hop) string {
+	s := fill("%s: %s %s at %s (%s/s)", h.Name, strconv.Itoa(h.Workers), plural(h.Workers, "worker", "workers"), Duration(h.ServiceMS),
+		Number(float64(h.Workers)*1000/h.ServiceMS, 1))
+	if h.Policy != sim.FIFO {
+		s += ", " + PolicyNoun(h.Policy)
+	}
+	if h.ErrorShare > 0 {
+		s += ", " + Percent(h.ErrorShare) + " of its answers errors"
+	}
+	s += ", a " + Duration(h.TimeoutMS) + " timeout on the whole call, its proxy making " + UpToRetries(h.Proxy.Retries)
+	if h.Proxy.PerTryTimeoutMS > 0 {
+		s += ", " + Duration(h.Proxy.PerTryTimeoutMS) + " a try"
+	}
+	if h.Proxy.Budget != sim.NoBudget {
+		s += ", within a retry budget"
+	}
+	return s
 }

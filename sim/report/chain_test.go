@@ -135,8 +135,8 @@ func TestChainLines(t *testing.T) {
 			"the first hop, named, and why: the entry waits on it"},
 		{chainResult(service(report.EntryName, 0.1, 0.8, 10), service("payments", 0.2, 0.7, 30), declining),
 			"Bottleneck: bank: its workers were busy 90.0% of the run, all on its own work; the services before it spent more of their workers' time waiting on the next than working.",
-			"Retries: the proxy to bank made the most, 40 of 80 (50.0%); its budget declined 7 more; the people's clients 10, the proxy to payments 30.",
-			"the deepest hop; the proxy that retried most, what its budget declined, and the others"},
+			"Retries: the proxy to bank made the most, 40 of 80 (50.0%); its budget declined 7 more.",
+			"the deepest hop; the proxy that retried most of all the chain's, and what its budget declined"},
 		{chainResult(service(report.EntryName, 0.6, 0.3, 5), service("payments", 0.2, 0, 0)),
 			"Bottleneck: checkout (entry): its workers were busy 90.0% of the run, 60.0% on its own work and 30.0% waiting on payments.",
 			"Retries: the people's clients made the most, 5 of 5 (100.0%).",
@@ -195,14 +195,6 @@ func TestChainFluid(t *testing.T) {
 	}
 }
 
-// TestDescribeNamesTheChain: the line that says what a run simulates
-// names the services the entry calls, in order.
-func TestDescribeNamesTheChain(t *testing.T) {
-	assert.Equal(t, "24 workers at 20 ms (1,200/s), 70/s normally and a sale of 150/s from 60 s to 120 s, a 2 s timeout, calling payments, then bank, no retries, seed 1",
-		report.Describe(chainShop()), "a chain: the hops, in the order they are called")
-	assert.NotContains(t, report.Describe(shop()), "calling", "a service alone calls nothing")
-}
-
 // TestChainEndsTheText: one run's view and the post's tables end with
 // the chain of the Config's own policy, as WriteChain writes it.
 func TestChainEndsTheText(t *testing.T) {
@@ -215,4 +207,40 @@ func TestChainEndsTheText(t *testing.T) {
 	var tables bytes.Buffer
 	require.NoError(t, report.WritePostTables(&tables, c))
 	assert.True(t, bytes.HasSuffix(tables.Bytes(), chain.Bytes()), "the post's tables end with the chain of the Config's policy:\n%s", tables.String())
+}
+
+// TestHopRun: a hop's run read as a run of its own keeps its counts and
+// takes the entry's sale and length, so that its chart shades the sale;
+// the hop's own Config, with no traffic of its own, has none to shade.
+func TestHopRun(t *testing.T) {
+	r := run(t, chainShop())
+	h := report.HopRun(r, 1)
+	assert.Equal(t, r.Hops[1].Result.Windows, h.Windows, "its own windows")
+	assert.Equal(t, r.Hops[1].Result.Sale, h.Sale, "its own counts")
+	assert.Equal(t, r.Config.SaleStartS, h.Config.SaleStartS)
+	assert.Equal(t, 6, h.Config.Workers, "the hop's workers")
+	assert.Empty(t, h.Config.Hops, "a hop alone")
+	assert.Positive(t, report.Timeline(h).Sale.W, "its chart shades the entry's sale")
+	assert.Zero(t, report.Timeline(r.Hops[1].Result).Sale.W, "the hop's own Config has no sale")
+	assert.Equal(t, "Answered, refused and timed out per 10 s of the calls made to bank, by when each call was made; the shaded band is the sale.",
+		report.HopChartCaption("bank", h.Config))
+}
+
+func TestHopSummary(t *testing.T) {
+	tests := []struct {
+		hop    sim.Hop
+		want   string
+		reason string
+	}{
+		{sim.Hop{Name: "payments", Workers: 4, ServiceMS: 50, TimeoutMS: 1000},
+			"payments: 4 workers at 50 ms (80/s), a 1 s timeout on the whole call, its proxy making no retries",
+			"the least a hop gives"},
+		{sim.Hop{Name: "bank", Workers: 1, ServiceMS: 40, TimeoutMS: 500, Policy: sim.Bounded, ErrorShare: 0.05,
+			Proxy: sim.Proxy{Retries: 2, PerTryTimeoutMS: 200, Budget: sim.LinkerdBudget}},
+			"bank: 1 worker at 40 ms (25/s), the bounded queue, 5.0% of its answers errors, a 500 ms timeout on the whole call, its proxy making up to 2 retries, 200 ms a try, within a retry budget",
+			"every part a hop may set"},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, report.HopSummary(tt.hop), tt.reason)
+	}
 }

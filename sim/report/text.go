@@ -125,21 +125,7 @@ func Describe(c sim.Config) string {
 	case c.Client == sim.Throttle:
 		retries += ", adaptive throttling"
 	}
-	return service(c) + calling(c) + ", " + retries + ", seed " + strconv.FormatUint(c.Seed, 10)
-}
-
-// calling is what Describe adds for a chain (rule 40): ", calling
-// payments, then bank"; "" for a service alone.
-func calling(c sim.Config) string {
-	hops, err := sim.ParseHops(c.Hops)
-	if err != nil || len(hops) == 0 {
-		return ""
-	}
-	names := make([]string, len(hops))
-	for k, h := range hops {
-		names[k] = h.Name
-	}
-	return ", calling " + strings.Join(names, ", then ")
+	return service(c) + ", " + retries + ", seed " + strconv.FormatUint(c.Seed, 10)
 }
 
 // Retries is a count of retries in words: "no retries", "1 retry", "3
