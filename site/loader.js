@@ -63,7 +63,7 @@
     'envoy_min_rtt_interval_s', 'envoy_request_count', 'envoy_jitter_pct', 'envoy_buffer_pct', 'envoy_percentile',
     'envoy_min_concurrency', 'envoy_max_concurrency', 'bbr_rule', 'bbr_window_s', 'bbr_buckets',
     'bbr_cpu_threshold_pct', 'bbr_cpu_period_ms', 'bbr_cpu_decay', 'bbr_cool_off_ms', 'bbr_flying_beta',
-    'bbr_min_rt_ms', 'bbr_overload_floor'];
+    'bbr_min_rt_ms', 'bbr_overload_floor', 'hops'];
   // /generated
   var KEYS = SETTINGS.concat(['sample', 'kind', 'controls', 'theme',
     'knob', 'from', 'to', 'steps', 'seeds', 'below', 'x', 'x_from', 'x_to', 'x_steps', 'y', 'y_from', 'y_to', 'y_steps',

@@ -75,8 +75,12 @@ func embedSettings() string {
 	return b.String()
 }
 
-// settingValues says what a setting takes: its words, or its range.
+// settingValues says what a setting takes: its words, its range, or for
+// a table (a rate table, a histogram, the hops) its text.
 func settingValues(s sim.Setting) string {
+	if s.Kind == sim.Table {
+		return "text, up to " + report.Count(sim.MaxTableBytes>>10) + " KB"
+	}
 	var words []string
 	for _, c := range s.Choices() {
 		words = append(words, c[0])

@@ -34,6 +34,8 @@ func TestGeneratedCovers(t *testing.T) {
 		assert.Contains(t, loader, "'"+s.Key+"'", "the loader watches %s", s.Key)
 		assert.Contains(t, embed, "<code>"+s.Key+"</code>", "the embedding page lists %s", s.Key)
 	}
+	assert.False(t, strings.Contains(embed, "<td>0 to 0</td>"), "a table's attribute takes text, not a range")
+	assert.Contains(t, embed, "<code>hops</code></th><td>Services it calls", "the chain's attribute")
 	for _, p := range sim.Policies {
 		light, dark, _ := p.Colours()
 		assert.Contains(t, styles, ".pol-"+p.String()+" { --pol: light-dark("+light+", "+dark+")", "%s has its colours", p)

@@ -85,6 +85,7 @@ func (w *simWidget) compute(vals map[string]string) {
 		// What is still to come belongs to the last valid input, whose
 		// results stay on show: it finishes.
 		problem := firstProblem(fields, errs)
+		w.form.previewTables() // a table's field says what it reads, or nothing, as it is typed
 		if len(rest) > 0 && !w.page {
 			w.showError("This widget's settings have a problem: " + strings.Join(rest, "; "))
 		}
@@ -197,7 +198,8 @@ func (w *simWidget) advanceStep() bool {
 		w.timings.draw += now() - start
 		w.timings.first = now() - l.startMS
 		w.announceResult()
-		w.drawing.add(append([]func(){w.drawLines, w.drawChart, w.drawChartTable}, w.mechanismSteps()...)...)
+		steps := append([]func(){w.drawLines, w.drawChart, w.drawChartTable}, w.chainSteps()...)
+		w.drawing.add(append(steps, w.mechanismSteps()...)...)
 		return true
 	}
 	if !l.drawn {

@@ -39,6 +39,7 @@ type simWidget struct {
 	form     *simForm
 	compare  *comparePart
 	timeline *timelinePart
+	chain    el           // the chosen run's chain (sim_chain_js.go), hidden without one
 	advice   *advicePart  // the page and kind "full" only
 	clients  *clientsPart // the page and kind "full" only
 	timing   timingLine   // the page and kind "full" only
@@ -219,6 +220,7 @@ func (w *simWidget) buildResults() {
 	w.stale, w.empty, w.body = find("stale-note"), find("empty-note"), find("results-body")
 	w.compare = newComparePart(find, w.id("compare"))
 	w.timeline = newTimelinePart(find, w.id)
+	w.chain = find("chain")
 	if w.kind == "chart" {
 		w.timeline.title = w.resultsTitle // the section's heading is the chart's title
 	}

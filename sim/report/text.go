@@ -469,6 +469,20 @@ func WritePostTables(w io.Writer, base sim.Config) error {
 			p("  %s\n", l)
 		}
 	}
+	if err == nil && base.Hops != "" { // the chain behind base's own policy
+		chosen := sim.Result{}
+		for _, r := range rs {
+			if r.Config.Policy == base.Policy {
+				chosen = r
+			}
+		}
+		if chosen.Hops == nil {
+			chosen = run(base)
+		}
+		if err == nil {
+			err = WriteChain(w, chosen)
+		}
+	}
 	return err
 }
 
@@ -600,6 +614,9 @@ func WriteView(w io.Writer, v View) error {
 			p("\n")
 			err = WriteClients(w, cv)
 		}
+	}
+	if err == nil {
+		err = WriteChain(w, v.Chosen)
 	}
 	return err
 }

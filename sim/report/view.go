@@ -30,6 +30,9 @@ type View struct {
 	// (sim.Config.SeriesStepS; sim.SeriesStep gives the step to ask for);
 	// nil otherwise.
 	Mechanism *Mechanism `json:"mechanism,omitempty"`
+	// Chain is the chosen run's chain (BuildChain), for a Config with
+	// hops (sim/MODEL.md rule 40); nil otherwise.
+	Chain *Chain `json:"chain,omitempty"`
 }
 
 // Build runs c under every policy, plus the alternatives its advice quotes,
@@ -86,7 +89,16 @@ func ChosenView(c sim.Config, chosen sim.Result) View {
 		ThisRun:      ThisRun(chosen),
 		Fluid:        Fluid(c),
 		Mechanism:    mechanismOf(chosen),
+		Chain:        chainOf(chosen),
 	}
+}
+
+// chainOf is BuildChain's view of r, or nil when r has no hops.
+func chainOf(r sim.Result) *Chain {
+	if ch, ok := BuildChain(r); ok {
+		return &ch
+	}
+	return nil
 }
 
 // mechanismOf is BuildMechanism's chart of r, or nil when r has no series.

@@ -37,6 +37,7 @@ const readmeOrigin = "https://example.org"
 type snippets struct {
 	Widget string // <script src=".../loader.js" async> and a <shed-sim>
 	Sweep  string // a <shed-sim kind="sweep">, on a page that has the loader
+	Chain  string // a <shed-sim> with hops, on a page that has the loader
 	CSP    string // the Content-Security-Policy header's value
 	Iframe string // the <iframe> of frame.html
 	Resize string // the <script> that resizes the iframe
@@ -76,6 +77,9 @@ func readmeSnippets(t *testing.T) snippets {
 		case strings.Contains(block, `<shed-sim kind="sweep"`) && !strings.Contains(block, "loader.js"):
 			s.Sweep = block
 			found["sweep"]++
+		case strings.Contains(block, ` hops="`) && !strings.Contains(block, "loader.js"):
+			s.Chain = block
+			found["chain"]++
 		case strings.Contains(block, "<shed-sim"):
 			s.Widget = block
 			found["widget"]++
@@ -89,7 +93,7 @@ func readmeSnippets(t *testing.T) snippets {
 			t.Fatalf("README's embedding section has a code block the tests do not know:\n%s", block)
 		}
 	}
-	assert.Equal(t, map[string]int{"csp": 1, "widget": 1, "sweep": 1, "iframe": 1, "resize": 1, "npm": 1, "import": 1}, found, "the README's embedding snippets")
+	assert.Equal(t, map[string]int{"csp": 1, "widget": 1, "sweep": 1, "chain": 1, "iframe": 1, "resize": 1, "npm": 1, "import": 1}, found, "the README's embedding snippets")
 	require.Contains(t, s.Widget, readmeOrigin+"/shedsim/loader.js", "the widget snippet loads the loader from the README's address")
 	m := regexp.MustCompile(`height="(\d+)"`).FindStringSubmatch(s.Iframe)
 	require.NotNil(t, m, "the iframe snippet gives a starting height")
@@ -104,7 +108,7 @@ var iframeStart string
 // snippet says https://example.org, and its folder for /shedsim/.
 func (s snippets) at(siteURL string) snippets {
 	r := strings.NewReplacer(readmeOrigin+"/shedsim/", siteURL+"/", readmeOrigin, siteURL)
-	return snippets{r.Replace(s.Widget), r.Replace(s.Sweep), r.Replace(s.CSP), r.Replace(s.Iframe), r.Replace(s.Resize), s.NPM, s.Import}
+	return snippets{r.Replace(s.Widget), r.Replace(s.Sweep), r.Replace(s.Chain), r.Replace(s.CSP), r.Replace(s.Iframe), r.Replace(s.Resize), s.NPM, s.Import}
 }
 
 // TestEmbedPageShowsTheREADMEsSnippets holds embed.html's snippets, which
@@ -136,7 +140,7 @@ type blog struct {
 	theme   string // the widgets' theme under theme="auto"
 	// widgets are the attributes of each <shed-sim> of a page that tries
 	// kinds and attributes (no README snippets but the loader's, and the
-	// sweep's if sweep).
+	// sweep's and the chain's if sweep).
 	widgets []string
 	sweep   bool
 }
@@ -225,7 +229,7 @@ func (b blog) page(sn snippets, widgets bool) string {
 				fmt.Fprintf(&post, "<h2>%s</h2>\n<shed-sim %s></shed-sim>\n", html.EscapeString(attrs), attrs)
 			}
 			if b.sweep {
-				post.WriteString("<h2>Where it flips</h2>\n" + sn.Sweep + "\n")
+				post.WriteString("<h2>Where it flips</h2>\n" + sn.Sweep + "\n<h2>A chain</h2>\n" + sn.Chain + "\n")
 			}
 		}
 	} else {
@@ -639,7 +643,13 @@ func TestEmbedOnAForeignBlog(t *testing.T) {
 				tb := s.newTab(t, recorder, hostRecorder)
 				tb.do(fmt.Sprintf("a %d px viewport", width), chromedp.EmulateViewport(width, 900))
 				tb.open(host.URL + "/" + b.name + ".html")
-				allWidgetsDone(tb, len(b.widgets)+1) // and the README's sweep
+				allWidgetsDone(tb, len(b.widgets)+2) // and the README's sweep and chain
+				// The chain's widget draws its services, the entry first.
+				poll[bool](tb, "the chain's widget to draw its hops' charts", `!!document.querySelector('shed-sim[hops]').shadowRoot.querySelector('[id$="chain-2-chart"]')`,
+					`document.querySelector('shed-sim[hops]').shadowRoot.querySelector('.chain') ? 'a chain box' : 'no chain box'`)
+				assert.Equal(t, []string{"checkout (entry)", "payments", "bank"},
+					eval[[]string](tb, `[...document.querySelector('shed-sim[hops]').shadowRoot.querySelectorAll('.chain-name')].map(e => e.textContent)`),
+					"%s at %d px: the chain's widget draws its services in the order of the calls", b.name, width)
 				for _, f := range eval[[]fit](tb, fits) {
 					t.Logf("%s at %d px: %s is %.0f px wide", b.name, width, f.ID, f.Width)
 					assert.Zero(t, f.Out, "%s sticks out of its column by %v px", f.ID, f.Out)

@@ -145,10 +145,10 @@ func wholeVar(fs *flag.FlagSet, p *int, name string, value int, usage string) {
 }
 
 // typeName is a number flag's type as --help writes it: "int", "float" or
-// "uint", as flag.PrintDefaults names the flag package's own; "" for
-// another flag.
+// "uint", as flag.PrintDefaults names the flag package's own; a table's
+// "FILE", and --hops' "HOPS"; "" for another flag.
 func typeName(v flag.Value) string {
-	switch v.(type) {
+	switch t := v.(type) {
 	case *wholeValue:
 		return "int"
 	case *numberValue:
@@ -156,6 +156,9 @@ func typeName(v flag.Value) string {
 	case *seedValue:
 		return "uint"
 	case *tableValue:
+		if t.key == "hops" {
+			return "HOPS"
+		}
 		return "FILE"
 	}
 	return ""

@@ -588,6 +588,9 @@ func configFlags(fs *flag.FlagSet, c *sim.Config) {
 		if owners := policiesReading(s.Key); owners != nil {
 			help += "; read by " + orList(owners) + " alone"
 		}
+		if s.Key == "hops" { // tableValue reads either
+			help += "; HOPS is the hops themselves, or the name of a FILE that holds them"
+		}
 		f := s.Of(c).Addr().Interface()
 		switch p := f.(type) {
 		case *int:

@@ -40,6 +40,8 @@ func TestGolden(t *testing.T) {
 		{"timeline", "shedsim --timeline prints answered per 10 s, every policy", []string{"--timeline"}},
 		{"fifo-retries1-spike150", "the post's own one-run invocation", []string{"--policy", "fifo", "--retries", "1", "--spike", "150"}},
 		{"sample-envoy", "a sample by name", []string{"--sample", "envoy"}},
+		{"chain", "one run of a chain, from its file: the run, then the chain's table, bottleneck, retries and fluid view",
+			[]string{"--policy", "fifo", "--workers", "24", "--service-ms", "20", "--hops", "samples/chain.txt"}},
 		{"plan-sale", "the planner at the sale's numbers", []string{"plan", "--rate-rps", "150", "--service-ms", "80"}},
 	}
 	for _, tc := range cases {
@@ -372,7 +374,9 @@ func TestEveryFieldIsAFlag(t *testing.T) {
 		}
 		value := f.Value.String()
 		if s.Kind == sim.Table { // a file's name: the field holds its text
-			text := map[string]string{"arrivals": "time_s,rps\n0,60\n30,140\n75,60\n", "service_histogram": "le,count\n0.05,40\n0.1,90\n+Inf,100\n"}[key]
+			text := map[string]string{"arrivals": "time_s,rps\n0,60\n30,140\n75,60\n", "service_histogram": "le,count\n0.05,40\n0.1,90\n+Inf,100\n",
+				"hops": "payments: workers=4 service_ms=10 timeout_ms=1000"}[key]
+			require.NotEmpty(t, text, "--%s: a table to read", f.Name)
 			value = filepath.Join(t.TempDir(), key+".csv")
 			require.NoError(t, os.WriteFile(value, []byte(text), 0o644))
 			s.Of(&want).SetString(text)
@@ -400,6 +404,7 @@ func TestREADME(t *testing.T) {
 	require.NoError(t, err)
 	_, section, ok := strings.Cut(string(b), "## The command line\n")
 	require.True(t, ok, "the README has a command-line section")
+	t.Chdir("../..") // its commands run from the checkout's top, its paths written from there
 	section, _, _ = strings.Cut(section, "\n## ")
 	lines := strings.Split(section, "\n")
 	var ran, examples int

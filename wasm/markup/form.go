@@ -81,7 +81,7 @@ func ChoicesOf(key string) [][2]string {
 // HasHint reports whether a key's field has a hint under it: the queue's
 // bound in seconds of work, the service's median, mean and p99.
 func HasHint(key string) bool {
-	return key == "queue" || key == "service_p99_ms" || key == "arrivals" || key == "service_histogram"
+	return key == "queue" || key == "service_p99_ms" || key == "arrivals" || key == "service_histogram" || key == "hops"
 }
 
 // WriteField writes one labelled field with its (hidden) message: a menu
@@ -234,7 +234,7 @@ func fieldHint(key string, v report.View) string {
 		return adapter.QueueHint(v)
 	case "service_p99_ms":
 		return report.ServiceNumbers(v.Config)
-	case "arrivals", "service_histogram":
+	case "arrivals", "service_histogram", "hops":
 		return TableHint(key, v.Config)
 	}
 	return ""

@@ -90,18 +90,22 @@ func WriteResults(m *Markup, f ResultsFrame, fill *FrameFill) {
 		m.tag(`<section class="block" aria-labelledby="%">`, f.id("chart-title"))
 		writeTimeline(m, f, fill)
 		m.tag(`<div class="mechanism" id="%"></div></section>`, f.id("mechanism"))
+		writeChainBox(m, f, fill)
 		if fill == nil {
 			writeLaterParts(m, f)
 		}
 	case f.Kind == "chart":
 		// The section's heading is the chart's title.
 		writeChartBox(m, f, fill)
+		writeChainBox(m, f, fill)
 	case f.Kind == "compare":
 		writeBarsBox(m, f, fill)
 		m.tag(`<details class="compare-details"><summary>Every number, as a table</summary><div id="%"></div></details>`, f.id("table-box"))
+		writeChainBox(m, f, fill)
 	default:
 		writeBarsBox(m, f, fill)
 		writeTimeline(m, f, fill)
+		writeChainBox(m, f, fill)
 	}
 	if !f.Page {
 		WriteOpenLink(m, f.id("open-full"), f.Base+"index.html", "Open in the full simulator")
@@ -163,6 +167,18 @@ func writeChartBox(m *Markup, f ResultsFrame, fill *FrameFill) {
 		WriteLine(m, f.id("this-run"), fill.V.ThisRun)
 	}
 	m.Raw(`</div>`)
+}
+
+// writeChainBox writes the box of the chosen run's chain (WriteChain),
+// hidden while it has none.
+func writeChainBox(m *Markup, f ResultsFrame, fill *FrameFill) {
+	if fill == nil || fill.V.Chain == nil {
+		m.tag(`<section class="block chain" id="%" aria-labelledby="%" hidden=""></section>`, f.id("chain"), f.id("chain-title"))
+		return
+	}
+	m.tag(`<section class="block chain" id="%" aria-labelledby="%">`, f.id("chain"), f.id("chain-title"))
+	WriteChain(m, f.Prefix, *fill.V, true)
+	m.Raw(`</section>`)
 }
 
 // writeLaterParts writes the whole simulator's parts that its later runs

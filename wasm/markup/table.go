@@ -9,15 +9,17 @@ import (
 )
 
 // This file writes a table's field (sim.Table: the rate over time, the
-// latency histogram): a <textarea> to paste a CSV into or drop a file on,
-// a line that says what it read, and a small chart of it, drawn before
-// the run: the rate over the run's time with the sale's window shaded, or
-// the histogram's buckets as densities.
+// latency histogram, the hops of a chain): a <textarea> to paste a CSV
+// (or type the hops) into or drop a file on, a line that says what it
+// read, and a small chart of it, drawn before the run: the rate over the
+// run's time with the sale's window shaded, or the histogram's buckets as
+// densities; for the hops, a list of them in words.
 
 // tableHelp is what an empty table's field says.
 var tableHelp = map[string]string{
 	"arrivals":          "Paste a CSV of time_s,rps (a dashboard's export), or drop the file here: it replaces the normal and sale rates.",
 	"service_histogram": "Paste Prometheus buckets as le,count (seconds, or a le_ms column), or drop the file here; set Service times to From a histogram.",
+	"hops":              "Type the services this one calls, a hop a line, such as payments: workers=16 service_ms=30 timeout_ms=1000 retries=1 (its proxy's retries), or drop a file here.",
 }
 
 // writeTableField writes the textarea, the hint and the preview of s,
@@ -85,6 +87,19 @@ func TableHint(key string, c sim.Config) string {
 			out += ". Warning: " + sim.NewFieldError(key, w).Msg
 		}
 		return out
+	case "hops":
+		if c.Hops == "" {
+			return tableHelp[key]
+		}
+		hops, err := sim.ParseHops(c.Hops)
+		if err != nil || len(hops) == 0 {
+			return ""
+		}
+		names := report.EntryName
+		for _, h := range hops {
+			names += ", then " + h.Name
+		}
+		return "The calls go " + names + "; the results draw the chain under the chart."
 	}
 	return ""
 }
@@ -93,9 +108,22 @@ func TableHint(key string, c sim.Config) string {
 // (nothing when it is empty or does not read), 300 by 48 units: the rate,
 // scaled and shifted, as a step line over the run's time, the sale's
 // window shaded; or the histogram's finite buckets as steps, each as tall
-// as its density (its share per ms).
+// as its density (its share per ms). The hops are a list instead, a hop
+// an item in words (report.HopSummary).
 func WriteTablePreview(m *Markup, key string, c sim.Config) {
 	c = c.Resolved()
+	if key == "hops" {
+		hops, err := sim.ParseHops(c.Hops)
+		if err != nil || len(hops) == 0 {
+			return
+		}
+		m.Raw(`<ol class="hops-preview">`)
+		for _, h := range hops {
+			m.Elem("li", report.HopSummary(h))
+		}
+		m.Raw(`</ol>`)
+		return
+	}
 	// steps: from x[i-1] to x[i] at height y[i], both from 0 to 1
 	var x, y []float64
 	shade := [2]float64{}
