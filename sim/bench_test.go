@@ -199,9 +199,9 @@ func BenchmarkHourAt1000(b *testing.B) {
 func BenchmarkChain(b *testing.B) {
 	c := DefaultConfig()
 	c.Workers = 64
-	c.Hops = "orders: workers=32 service_ms=20 timeout_ms=1500 retries=1 backoff_base_ms=25 backoff_max_ms=250\n" +
-		"payments: workers=16 service_ms=40 timeout_ms=1000 retries=1 backoff_base_ms=25 backoff_max_ms=250\n" +
-		"bank: workers=8 service_ms=80 timeout_ms=800 retries=1 backoff_base_ms=25 backoff_max_ms=250"
+	c.Hops = "orders: workers=32 service_ms=20 timeout_ms=1500 retries=1 backoff=envoy backoff_base_ms=25 backoff_max_ms=250\n" +
+		"payments: workers=16 service_ms=40 timeout_ms=1000 retries=1 backoff=envoy backoff_base_ms=25 backoff_max_ms=250\n" +
+		"bank: workers=8 service_ms=80 timeout_ms=800 retries=1 backoff=envoy backoff_base_ms=25 backoff_max_ms=250"
 	b.ReportAllocs()
 	var attempts int
 	for b.Loop() {

@@ -78,7 +78,7 @@ func randomChain(rng *rand.Rand) Config {
 	}
 	var lines []string
 	for k := range 1 + rng.IntN(3) {
-		line := fmt.Sprintf("hop%d: workers=%d service_ms=%g timeout_ms=%g policy=%s retries=%d per_try_timeout_ms=%g backoff_base_ms=%g backoff_max_ms=%g",
+		line := fmt.Sprintf("hop%d: workers=%d service_ms=%g timeout_ms=%g policy=%s retries=%d per_try_timeout_ms=%g backoff=envoy backoff_base_ms=%g backoff_max_ms=%g",
 			k+1, 2+rng.IntN(16), 5+float64(rng.IntN(100)), 200+float64(rng.IntN(2000)), Policies[rng.IntN(len(Policies))],
 			rng.IntN(3), float64(rng.IntN(300)), float64(rng.IntN(50)), 50+float64(rng.IntN(200)))
 		if rng.IntN(3) == 0 {
@@ -171,7 +171,7 @@ func FuzzHops(f *testing.F) {
 	f.Add("x: workers=1 service_ms=1 timeout_ms=1\ny: workers=1 service_ms=1 timeout_ms=1\nz: workers=1 service_ms=1 timeout_ms=1\nw: workers=1 service_ms=1 timeout_ms=1")
 	f.Add("p: workers=0 service_ms=-1 timeout_ms=NaN retries=1e9")
 	f.Add("p workers=1")
-	f.Add("#\n\n;;p: workers=3 service_ms=3 timeout_ms=3 policy=aimd retry_on=timeouts backoff_base_ms=1 backoff_max_ms=2")
+	f.Add("#\n\n;;p: workers=3 service_ms=3 timeout_ms=3 policy=aimd retry_on=timeouts backoff=envoy backoff_base_ms=1 backoff_max_ms=2")
 	f.Fuzz(func(t *testing.T, text string) {
 		hops, err := ParseHops(text)
 		if err == nil && len(hops) > 0 {

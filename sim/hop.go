@@ -110,6 +110,9 @@ func ParseHops(text string) ([]Hop, error) {
 				return nil, where(about + "give its " + k + "=")
 			}
 		}
+		if msg := h.Proxy.unread(given); msg != "" {
+			return nil, where(about + msg)
+		}
 		for _, other := range hops {
 			if other.Name == name {
 				return nil, where(about + "another hop is named " + name + ": give each its own name")
@@ -369,4 +372,31 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// unread says which of the keys given p's backoff or budget does not read,
+// and how to fix it; "" for none. A key the proxy would ignore is
+// refused, not quietly dropped.
+func (p Proxy) unread(given map[string]bool) string {
+	readers := []struct {
+		keys  []string
+		reads bool
+		what  string
+	}{
+		{[]string{"backoff_base_ms", "backoff_max_ms"}, p.Backoff != NoBackoff, "backoff=envoy or backoff=grpc"},
+		{[]string{"backoff_multiplier"}, p.Backoff == GRPCBackoff, "backoff=grpc"},
+		{[]string{"budget_percent", "min_retry_concurrency"}, p.Budget == EnvoyBudget, "budget=envoy"},
+		{[]string{"max_retries"}, p.Budget == EnvoyMaxRetries, "budget=max-retries"},
+		{[]string{"retry_ratio", "min_retries_per_s", "ttl_s"}, p.Budget == LinkerdBudget, "budget=linkerd"},
+		{[]string{"max_tokens", "token_ratio"}, p.Budget == GRPCThrottle, "budget=grpc"},
+	}
+	for _, r := range readers {
+		for _, k := range r.keys {
+			if given[k] && !r.reads {
+				return k + ": only " + r.what + " reads it, and this proxy's backoff is " + p.Backoff.String() +
+					" and its budget " + p.Budget.String() + ": set " + r.what + " (or a proxy= preset with it), or remove " + k
+			}
+		}
+	}
+	return ""
 }

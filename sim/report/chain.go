@@ -108,7 +108,7 @@ func BuildChain(r sim.Result) (Chain, bool) {
 	for k, h := range r.Hops {
 		hops[k] = h.Hop
 	}
-	ch.Fluid = ChainFluid(c, hops)
+	ch.Fluid = ChainFluid(c)
 	return ch, true
 }
 
@@ -231,7 +231,7 @@ func ChainCaption(c sim.Config) string {
 
 // ChainFluidLead introduces ChainFluid's lines.
 const ChainFluidLead = "Once every try fails, each service receives the normal traffic times each layer's tries down to it " +
-	"(the people's, then each proxy's 1 + retries), against its own capacity; one that calls another serves fewer, its workers held for the call"
+	"(the people's, then each proxy's 1 + retries, or what its limit lets through), against its own capacity; one that calls another serves fewer, its workers held for the call"
 
 // ChainFluid is the fluid view of the chain of c's entry and hops (rule
 // 18, generalised to rule 40's chain): once every try fails, each
@@ -241,36 +241,37 @@ const ChainFluidLead = "Once every try fails, each service receives the normal t
 // against 100/s, never drains". Below a proxy with a budget, which lets
 // fewer retries through, the load is the most it can be. With adaptive
 // throttling at the entry, one line: almost nothing reaches any service.
-func ChainFluid(c sim.Config, hops []sim.Hop) []string {
+func ChainFluid(c sim.Config) []string {
 	c = c.Resolved()
+	hops := c.HopList()
 	if c.Client == sim.Throttle {
 		return []string{fill("%s: the clients send at most %s x what is accepted, so with nothing accepted almost nothing reaches the chain: every service drains",
 			EntryName, Number(c.ThrottleK, 2))}
 	}
-	verdict := func(load, capacity float64) string {
-		if load < capacity {
+	verdict := func(l sim.HopLoad) string {
+		if l.Drains {
 			return "drains"
 		}
 		return "never drains"
 	}
-	entry := c.FluidTries(c.Retries)
-	load := float64(c.NormalRPS * entry)
-	loadText, capacityText := apart(load, c.CapacityAfterRPS(), 2)
-	out := []string{fill("%s: %s/s x %s = %s/s against %s/s, %s", EntryName, Number(c.NormalRPS, 2), triesCount(entry), loadText, capacityText,
-		verdict(load, c.CapacityAfterRPS()))}
-	factors := Number(c.NormalRPS, 2) + "/s x " + triesNumber(entry)
-	budget := ""
-	for _, h := range hops {
-		load = float64(load * float64(1+h.Proxy.Retries))
-		factors += " x " + strconv.Itoa(1+h.Proxy.Retries)
-		if h.Proxy.Budget != sim.NoBudget && budget == "" {
-			budget = h.Name
+	var out []string
+	limited := ""
+	for k, l := range c.ChainLoads() {
+		loadText, capacityText := apart(l.OfferedRPS, l.CapacityRPS, 2)
+		if k == 0 {
+			out = append(out, fill("%s: %s/s x %s = %s/s against %s/s, %s", EntryName, Number(c.NormalRPS, 2), triesCount(l.Tries[0]), loadText, capacityText, verdict(l)))
+			continue
 		}
-		capacity := float64(h.Workers) * 1000 / h.ServiceMS
-		loadText, capacityText := apart(load, capacity, 2)
-		line := fill("%s: %s = %s/s against %s/s, %s", h.Name, factors, loadText, capacityText, verdict(load, capacity))
-		if budget != "" {
-			line += " (at most: the proxy to " + budget + " keeps a retry budget)"
+		factors := Number(c.NormalRPS, 2) + "/s x " + triesNumber(l.Tries[0])
+		for _, t := range l.Tries[1:] {
+			factors += " x " + Number(t, 2)
+		}
+		if h := hops[k-1]; h.Proxy.Budget != sim.NoBudget && limited == "" {
+			limited = h.Name
+		}
+		line := fill("%s: %s = %s/s against %s/s, %s", l.Name, factors, loadText, capacityText, verdict(l))
+		if limited != "" {
+			line += " (the proxy to " + limited + " lets through only what its limit allows)"
 		}
 		out = append(out, line)
 	}

@@ -3,6 +3,7 @@ package report_test
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -14,8 +15,8 @@ import (
 
 // chainHops is a chain behind the shop: payments, then a bank with too
 // few workers for the sale, each behind a proxy that retries once.
-const chainHops = "payments: workers=16 service_ms=30 timeout_ms=1500 per_try_timeout_ms=700 retries=1 backoff_base_ms=25 backoff_max_ms=250\n" +
-	"bank: workers=6 service_ms=60 timeout_ms=600 per_try_timeout_ms=250 retries=1 backoff_base_ms=25 backoff_max_ms=250"
+const chainHops = "payments: workers=16 service_ms=30 timeout_ms=1500 per_try_timeout_ms=700 retries=1 backoff=envoy backoff_base_ms=25 backoff_max_ms=250\n" +
+	"bank: workers=6 service_ms=60 timeout_ms=600 per_try_timeout_ms=250 retries=1 backoff=envoy backoff_base_ms=25 backoff_max_ms=250"
 
 // chainShop is the shop with a thin entry, 24 workers at 20 ms, in front
 // of chainHops.
@@ -155,43 +156,36 @@ func TestChainLines(t *testing.T) {
 }
 
 func TestChainFluid(t *testing.T) {
-	hops := func(text string) []sim.Hop {
-		h, err := sim.ParseHops(text)
-		require.NoError(t, err)
-		return h
-	}
-	budgeted := hops(chainHops)
-	budgeted[0].Proxy.Budget = sim.EnvoyBudget
+	with := func(text string) func(*sim.Config) { return func(c *sim.Config) { c.Hops = text } }
 	tests := []struct {
 		c      sim.Config
-		hops   []sim.Hop
 		want   []string
 		reason string
 	}{
-		{chainShop(), hops(chainHops), []string{
+		{chainShop(), []string{
 			"checkout (entry): 70/s x 1 try = 70/s against 1,200/s, drains",
 			"payments: 70/s x 1 x 2 = 140/s against 533.33/s, drains",
 			"bank: 70/s x 1 x 2 x 2 = 280/s against 100/s, never drains",
 		}, "every layer's tries multiply down the chain, each against its own capacity"},
-		{chainShop(retries(3)), hops("payments: workers=2 service_ms=20 timeout_ms=500 retries=2"), []string{
+		{chainShop(retries(3), with("payments: workers=2 service_ms=20 timeout_ms=500 retries=2")), []string{
 			"checkout (entry): 70/s x 4 tries = 280/s against 1,200/s, drains",
 			"payments: 70/s x 4 x 3 = 840/s against 100/s, never drains",
 		}, "the people's retries are the first layer"},
-		{chainShop(), hops("payments: workers=7 service_ms=100 timeout_ms=500"), []string{
+		{chainShop(with("payments: workers=7 service_ms=100 timeout_ms=500")), []string{
 			"checkout (entry): 70/s x 1 try = 70/s against 1,200/s, drains",
 			"payments: 70/s x 1 x 1 = 70/s against 70/s, never drains",
 		}, "a load equal to the capacity never drains, as sim.Config.Drains says"},
-		{chainShop(), budgeted, []string{
+		{chainShop(with(strings.Replace(chainHops, "retries=1", "retries=1 budget=envoy", 1))), []string{
 			"checkout (entry): 70/s x 1 try = 70/s against 1,200/s, drains",
-			"payments: 70/s x 1 x 2 = 140/s against 533.33/s, drains (at most: the proxy to payments keeps a retry budget)",
-			"bank: 70/s x 1 x 2 x 2 = 280/s against 100/s, never drains (at most: the proxy to payments keeps a retry budget)",
-		}, "below a proxy with a budget the load is the most it can be"},
-		{chainShop(client(sim.Throttle)), hops(chainHops), []string{
+			"payments: 70/s x 1 x 1.25 = 87.5/s against 533.33/s, drains (the proxy to payments lets through only what its limit allows)",
+			"bank: 70/s x 1 x 1.25 x 2 = 175/s against 100/s, never drains (the proxy to payments lets through only what its limit allows)",
+		}, "Envoy's retry budget: 20% of the tries out, so 1 / 0.8 = 1.25 tries a call (rule 42)"},
+		{chainShop(client(sim.Throttle)), []string{
 			"checkout (entry): the clients send at most 2 x what is accepted, so with nothing accepted almost nothing reaches the chain: every service drains",
 		}, "adaptive throttling at the entry shuts the whole chain"},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, report.ChainFluid(tt.c, tt.hops), tt.reason)
+		assert.Equal(t, tt.want, report.ChainFluid(tt.c), tt.reason)
 	}
 }
 

@@ -227,7 +227,7 @@ func TestSeekEitherWait(t *testing.T) {
 func TestSeekHopRetries(t *testing.T) {
 	base := sim.DefaultConfig()
 	base.Workers = 200
-	base.Hops = "payments: workers=8 service_ms=60 timeout_ms=1500 per_try_timeout_ms=400 retries=0 backoff_base_ms=25 backoff_max_ms=250"
+	base.Hops = "payments: workers=8 service_ms=60 timeout_ms=1500 per_try_timeout_ms=400 retries=0 backoff=envoy backoff_base_ms=25 backoff_max_ms=250"
 	spec := SeekSpec{Base: base, Knob: "payments.retries", From: 0, To: 4, Step: 1, Largest: true, Seeds: 3,
 		Goal: Goal{Back: 1}}
 	a, err := Seek(spec)

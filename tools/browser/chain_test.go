@@ -15,8 +15,8 @@ import (
 // chainHops is a checkout's chain (tools/shedsim/samples/chain.txt):
 // payments, then a bank too small for the sale, each behind a proxy that
 // retries once.
-const chainHops = "payments: workers=16 service_ms=30 timeout_ms=1500 per_try_timeout_ms=700 retries=1 backoff_base_ms=25 backoff_max_ms=250\n" +
-	"bank: workers=6 service_ms=60 timeout_ms=600 per_try_timeout_ms=250 retries=1 backoff_base_ms=25 backoff_max_ms=250"
+const chainHops = "payments: workers=16 service_ms=30 timeout_ms=1500 per_try_timeout_ms=700 retries=1 backoff=envoy backoff_base_ms=25 backoff_max_ms=250\n" +
+	"bank: workers=6 service_ms=60 timeout_ms=600 per_try_timeout_ms=250 retries=1 backoff=envoy backoff_base_ms=25 backoff_max_ms=250"
 
 // chainBox is a chain's box on screen.
 type chainBox struct {

@@ -171,7 +171,7 @@ func num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 // draw that fails Validate or is over budget is drawn again, so the set
 // depends only on the generator below and on Validate.
 func randomConfigs() []sim.Config {
-	g := generator{r: rand.New(rand.NewPCG(1, 2))}
+	g := generator{r: rand.New(rand.NewPCG(1, 2)), hops: &generator{r: rand.New(rand.NewPCG(3, 4))}}
 	out := make([]sim.Config, 0, randomCount)
 	for draws := 0; len(out) < randomCount; draws++ {
 		if draws > 1000*randomCount {
@@ -195,7 +195,12 @@ func randomConfigs() []sim.Config {
 // Every float it makes is an integer, or a quotient or product of two
 // floats, each rounded once and the same way on every platform: no
 // math.Exp or math.Pow, and no a*b + c that a compiler could fuse.
-type generator struct{ r *rand.Rand }
+type generator struct {
+	r *rand.Rand
+	// hops draws the chains (rule 40) apart from r, so that adding them
+	// left every other field of the set as it was
+	hops *generator
+}
 
 // chance is true with probability p.
 func (g generator) chance(p float64) bool { return g.r.Float64() < p }
@@ -510,23 +515,30 @@ func (g generator) config() sim.Config {
 
 	// A chain (rule 40), drawn last, a quarter of the time: 1 to 3 hops,
 	// each with its own service, policy and proxy.
-	if g.chance(0.25) {
+	if h := g.hops; h != nil && h.chance(0.25) {
 		var lines []string
-		for k := g.between(1, sim.MaxHops-1); k > 0; k-- {
-			timeout := g.spread(1, 60_000)
+		for k := h.between(1, sim.MaxHops-1); k > 0; k-- {
+			timeout := h.spread(1, 60_000)
 			line := fmt.Sprintf("h%d: workers=%d service_ms=%s policy=%s timeout_ms=%s retries=%d",
-				k, g.between(1, 300), num(g.spread(0.01, 1000)), sim.Policies[g.r.IntN(len(sim.Policies))], num(timeout), g.between(0, 3))
-			if g.chance(0.5) {
-				line += " per_try_timeout_ms=" + num(float64(timeout*float64(g.between(1, 1000))/1000))
+				k, h.between(1, 300), num(h.spread(0.01, 1000)), sim.Policies[h.r.IntN(len(sim.Policies))], num(timeout), h.between(0, 3))
+			if h.chance(0.5) {
+				line += " per_try_timeout_ms=" + num(float64(timeout*float64(h.between(1, 1000))/1000))
 			}
-			if g.chance(0.5) {
-				line += " backoff_base_ms=" + num(g.spread(0.1, 100)) + " backoff_max_ms=" + num(g.spread(100, 10_000))
+			if h.chance(0.5) {
+				line += " backoff=envoy backoff_base_ms=" + num(max(1, math.Round(h.spread(0.1, 100)))) + " backoff_max_ms=" + num(math.Round(h.spread(100, 10_000)))
 			}
-			if g.chance(0.3) {
-				line += " errors=" + num(float64(g.between(0, 1000))/1000)
+			if h.chance(0.3) {
+				line += " errors=" + num(float64(h.between(0, 1000))/1000)
 			}
-			if g.chance(0.3) {
-				line += " queue=" + strconv.Itoa(g.between(1, 2000))
+			if h.chance(0.3) {
+				line += " queue=" + strconv.Itoa(h.between(1, 2000))
+			}
+			if h.chance(0.5) { // a preset, read before the keys above
+				presets := sim.ProxyPresetKeys()
+				line += " proxy=" + presets[h.r.IntN(len(presets))]
+			}
+			if h.chance(0.5) {
+				line += " budget=" + []string{"none", "envoy", "max-retries", "linkerd", "grpc"}[h.r.IntN(5)]
 			}
 			lines = append(lines, line)
 		}

@@ -15,7 +15,7 @@ import (
 
 // chainText is a chain of two hops, as --hops takes it on the command
 // line.
-const chainText = "payments: workers=4 service_ms=10 timeout_ms=1000 retries=1 backoff_base_ms=25 backoff_max_ms=250; bank: workers=2 service_ms=20 timeout_ms=500"
+const chainText = "payments: workers=4 service_ms=10 timeout_ms=1000 retries=1 backoff=envoy backoff_base_ms=25 backoff_max_ms=250; bank: workers=2 service_ms=20 timeout_ms=500"
 
 // TestHopsTextOrFile: --hops takes the hops themselves or the name of a
 // file that holds them, and the run is the same.
