@@ -71,6 +71,11 @@ func newChain(c Config) []*engine {
 		e.upstream = es[k]
 		es[k].downstream = e
 		es[k+1] = e
+		// a call is the sale's when the entry's person would be: made in
+		// the sale's window, or its waves, or the incident's (rule 40)
+		entry := es[0]
+		e.peopleStart, e.peopleEnd, e.peopleNS, e.calm = entry.peopleStart, entry.peopleEnd, entry.peopleNS, entry.calm
+		e.waveLen, e.waveEvery = entry.waveLen, entry.waveEvery
 	}
 	for _, e := range es {
 		e.chained = true
@@ -83,19 +88,18 @@ func newChain(c Config) []*engine {
 func chainResult(c Config, es []*engine) Result {
 	hops := c.hops()
 	loads := c.ChainLoads()
-	classify := func(r *Result, k int, hc Config) {
-		switch r.Recovery {
-		case Normal, Unmeasured, Throttled, Stuck:
-		default:
-			r.Recovery = chainRecovery(loads, k, hc)
-		}
-	}
 	r := es[0].result()
-	classify(&r, 0, es[0].cfg)
+	if r.Recovery == Backlog && !stillDrains(loads[1:]) {
+		r.Recovery = Stuck // it drains alone, but a hop behind it does not
+	}
 	people := float64(r.People)
 	for k, e := range es[1:] {
 		hr := HopResult{Hop: hops[k], Result: e.result()}
-		classify(&hr.Result, k+1, e.cfg)
+		switch hr.Result.Recovery { // rule 18 by the chain's fluid view: the hop has no traffic of its own
+		case Normal, Unmeasured:
+		default:
+			hr.Result.Recovery = chainRecovery(loads, k+1, e.cfg)
+		}
 		if people > 0 {
 			hr.TriesPerPerson = float64(hr.Result.Attempts) / people
 		}
@@ -308,8 +312,8 @@ func (e *engine) reply(i id, a *attempt, ok bool) {
 // that, its tries are spent, or its budget refuses; else the call ends
 // with o, and its caller hears.
 func (e *engine) proxyRetryOrSettle(a *attempt, o outcome) {
-	if o == timedOut && e.gaveUp(a) {
-		o = gaveUp // the call's own deadline
+	if o == timedOut && e.now >= a.first+e.callTimeout {
+		o = gaveUp // the call's own deadline, not the try's
 	}
 	if e.budget != nil {
 		end := tryRefused

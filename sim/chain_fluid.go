@@ -1,7 +1,5 @@
 package sim
 
-import "math"
-
 // The fluid view of a chain (rules 18 and 40): once everyone times out,
 // each layer retries every try that fails, so each hop is offered the
 // entry's normal rate times every layer's tries down to it. A hop drains
@@ -52,15 +50,23 @@ func (c Config) ChainLoads() []HopLoad {
 // failing; else overloaded when its policy cannot hold a timeout's wait
 // (hc is the Config it ran), a backlog otherwise.
 func chainRecovery(loads []HopLoad, k int, hc Config) Recovery {
-	for _, l := range loads[k:] {
-		if !l.Drains {
-			return Stuck
-		}
+	if !stillDrains(loads[k:]) {
+		return Stuck
 	}
 	if !hc.HoldsTimeout() {
 		return Overloaded
 	}
 	return Backlog
+}
+
+// stillDrains says every service of loads drains.
+func stillDrains(loads []HopLoad) bool {
+	for _, l := range loads {
+		if !l.Drains {
+			return false
+		}
+	}
+	return true
 }
 
 // fluidTries is the most tries a call through p makes, on average, once
@@ -70,8 +76,9 @@ func chainRecovery(loads []HopLoad, k int, hc Config) Recovery {
 // (the per-try timeout, else the call's timeout, timeoutMS), so at most
 // MaxRetries over that time a second. Envoy's retry_budget keeps retries
 // at once under BudgetPercent of the tries out, so under 1 / (1 -
-// BudgetPercent/100) tries a call; Linkerd's withdraws trunc(1/RetryRatio)
-// tokens a retry against one a call, so 1 + 1/trunc(1/RetryRatio); gRPC's
+// BudgetPercent/100) tries a call; Linkerd's deposits, a call, what pays
+// for deposit/withdraw retries (1/trunc(1/RetryRatio) up to a ratio of 1),
+// so 1 + that; gRPC's
 // throttle stops retrying once failures have taken half its tokens, so 1.
 func (p Proxy) fluidTries(calls, timeoutMS float64) float64 {
 	most := float64(1 + p.Retries)
@@ -89,10 +96,8 @@ func (p Proxy) fluidTries(calls, timeoutMS float64) float64 {
 			most = atMost(most, 1/(1-p.BudgetPercent/100))
 		}
 	case LinkerdBudget:
-		if w := math.Trunc(1 / p.RetryRatio); p.RetryRatio > 0 && w >= 1 {
-			most = atMost(most, 1+1/w)
-		} else if p.RetryRatio == 0 {
-			most = 1
+		if b := newLinkerdBudget(p); b.withdraw > 0 {
+			most = atMost(most, 1+float64(b.deposit)/float64(b.withdraw))
 		}
 	case GRPCThrottle:
 		most = 1

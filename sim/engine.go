@@ -219,7 +219,7 @@ func Run(c Config) (Result, error) {
 	if err := c.Validate(); err != nil {
 		return Result{}, err
 	}
-	if c.Hops != "" {
+	if len(c.hops()) > 0 {
 		return runChain(c), nil
 	}
 	e := simulate(c, spentEngines.Get().(*engine))
@@ -752,7 +752,7 @@ func (e *engine) traceNext(next int) {
 		e.trace(e.now, [...]string{"loss starts", "loss ends", "limit timer"}[ev.kind-lossStarts], nil)
 		return
 	}
-	e.trace(e.now, [...]string{"service done", "refusal done", "retry"}[ev.kind], e.at(ev.a))
+	e.trace(e.now, [...]string{"service done", "refusal done", "retry", "try timeout"}[ev.kind], e.at(ev.a))
 }
 
 // newPerson handles a new person's first attempt (rule 2).

@@ -303,11 +303,18 @@ func (p Proxy) mostTries(calls, durationS float64) float64 {
 		most = min(most, float64(calls*float64(1+p.TokenRatio))+float64(p.MaxTokens))
 	}
 	if p.Budget == LinkerdBudget {
-		w := math.Trunc(1 / p.RetryRatio)
-		if !(w >= 1) || math.IsInf(w, 0) {
-			w = math.Inf(1)
+		// a success deposits what pays for deposit/withdraw retries; the
+		// reserve refills within a TTL, and tower's windows may let it
+		// through once a half TTL: count it once more a half TTL, and once
+		// more for the slots it may skip
+		b := newLinkerdBudget(p)
+		share := float64(p.Retries)
+		if b.withdraw > 0 {
+			share = min(share, float64(b.deposit)/float64(b.withdraw))
 		}
-		budgeted := float64(calls*float64(1+1/w)) + float64(2*float64(p.MinRetriesPerS)*durationS)
+		ttl := float64(max(p.TTLS, 1))
+		reserve := float64(float64(p.MinRetriesPerS) * ttl)
+		budgeted := float64(calls*float64(1+share)) + float64(reserve*float64(2+math.Ceil(2*durationS/ttl)))
 		most = min(most, budgeted)
 	}
 	return most
@@ -331,15 +338,22 @@ func (c Config) validateHops(bad func(field, msg string)) {
 			bad("hops", about+"errors: "+limits.Num(h.ErrorShare)+" is not a share: use a number from 0 to 1")
 		}
 		h.Proxy.check(func(key, msg string) { bad("hops", about+key+": "+msg) })
-		for _, fe := range FieldErrors(c.hopConfig(h).Validate()) {
-			key := fe.Field
-			switch {
-			case key == "timeout_ms" && h.Proxy.PerTryTimeoutMS > 0:
-				key = "per_try_timeout_ms"
-			case key == "duration_s" || key == "seed":
-				continue // the entry's, checked as its own
+		// the hop as it runs, with the call's timeout, then the per-try
+		// timeout in its place, if any
+		hc := c.hopConfig(h)
+		hc.TimeoutMS = h.TimeoutMS
+		for _, fe := range FieldErrors(hc.Validate()) {
+			if fe.Field != "duration_s" && fe.Field != "seed" { // the entry's, checked as its own
+				bad("hops", about+fe.Field+": "+fe.Msg)
 			}
-			bad("hops", about+key+": "+fe.Msg)
+		}
+		if h.Proxy.PerTryTimeoutMS > 0 {
+			hc.TimeoutMS = h.Proxy.PerTryTimeoutMS
+			for _, fe := range FieldErrors(hc.Validate()) {
+				if fe.Field == "timeout_ms" {
+					bad("hops", about+"per_try_timeout_ms: "+fe.Msg)
+				}
+			}
 		}
 	}
 }

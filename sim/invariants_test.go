@@ -234,11 +234,9 @@ func checkInvariants(t testing.TB, c Config, r Result) {
 			assert.Equal(t, Unmeasured, r.Recovery, "not back: nobody arrived after the sale to measure")
 		case c.Client == Throttle && r.Recovery == Throttled:
 			// The clients refuse their own requests: nothing to drain.
-		case c.Hops != "" && !c.CollapsedAt(r.QueueAtEnd): // the chain's fluid view (rule 40)
-			assert.Equal(t, chainRecovery(c.ChainLoads(), 0, c), r.Recovery, "not back: as the chain's fluid view says")
 		case !c.HoldsTimeout():
 			assert.Equal(t, Overloaded, r.Recovery, "not back, and no queue of abandoned work to drain")
-		case c.Drains(c.Retries) && !c.CollapsedAt(r.QueueAtEnd):
+		case c.Drains(c.Retries) && !c.CollapsedAt(r.QueueAtEnd) && stillDrains(c.ChainLoads()): // every hop behind it too (rule 40)
 			assert.Equal(t, Backlog, r.Recovery, "not back, but the fluid view drains")
 		default:
 			assert.Equal(t, Stuck, r.Recovery, "not back, and the fluid view never drains")

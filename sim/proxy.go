@@ -271,6 +271,7 @@ const (
 	maxProxyConcurrency  = 1_000_000 // Envoy's retries at once
 	maxLinkerdTTLS       = 60        // tower's TpsBudget and Linkerd: ttl 1 to 60 s
 	maxLinkerdRatio      = 1000      // tower's TpsBudget: retry_percent 0 to 1,000
+	minLinkerdRatio      = 0.001     // above 0: a retry withdraws at most 1,000 tokens, and the reserve stays far from overflow
 	maxLinkerdPerS       = 1_000_000 // retries a second
 	maxGRPCTokens        = 1000      // A6: maxTokens in (0, 1000]
 	maxGRPCTokenRatio    = 1000      // tokens a success adds
@@ -720,8 +721,9 @@ func (p Proxy) check(bad func(key, msg string)) {
 		whole("max_retries", p.MaxRetries, 1, maxProxyConcurrency, ", or retries=0 for none")
 	}
 	linkerd := p.Budget == LinkerdBudget
-	if !unset(linkerd, p.RetryRatio) {
-		real("retry_ratio", p.RetryRatio, 0, maxLinkerdRatio, "")
+	if !unset(linkerd, p.RetryRatio) && real("retry_ratio", p.RetryRatio, 0, maxLinkerdRatio, "") && p.RetryRatio > 0 && p.RetryRatio < minLinkerdRatio {
+		bad("retry_ratio", limits.Num(p.RetryRatio)+" is too small: a retry would cost more tokens than tower counts: use 0, or a number from "+
+			limits.Num(minLinkerdRatio)+" to "+limits.Count(maxLinkerdRatio))
 	}
 	if !unset(linkerd, float64(p.MinRetriesPerS)) {
 		whole("min_retries_per_s", p.MinRetriesPerS, 0, maxLinkerdPerS, "")
