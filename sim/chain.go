@@ -115,22 +115,22 @@ func chainResult(c Config, es []*engine) Result {
 // which may give that one an earlier event.
 func runLinked(es []*engine) {
 	end := es[0].end
+	next := make([]int64, len(es)) // each engine's next event, ns
 	for {
 		best, bestAt := -1, int64(math.MaxInt64)
 		for k, e := range es {
-			if at := e.nextAt(); at < bestAt {
-				best, bestAt = k, at
+			if next[k] = e.nextAt(); next[k] < bestAt {
+				best, bestAt = k, next[k]
 			}
 		}
 		if bestAt >= end {
 			return
 		}
 		stop := end
-		for k, e := range es {
+		for k, at := range next {
 			if k == best {
 				continue
 			}
-			at := e.nextAt()
 			if k > best && at < math.MaxInt64 {
 				at++ // its events at bestAt come after best's
 			}
@@ -201,8 +201,10 @@ func caller(a *attempt) id { return id(a.paid) }
 
 // tryTimeout schedules the timeout of try a (i) that e's proxy sends: at
 // the proxy's per-try timeout, or the call's deadline if sooner, when it
-// is cut short (gaveUp). Every try has one, in the heap, since the caller
-// hears at once of the call it ends.
+// is cut short (gaveUp). Every try has one, since the caller hears at once
+// of the call it ends. A call's first try comes due a constant time after
+// it is sent, so in the order sent, and waits in the timeout line; a
+// retry's may come before an earlier try's, and waits in the heap.
 func (e *engine) tryTimeout(i id, a *attempt) {
 	if end := a.first + e.callTimeout; end < a.deadline {
 		a.deadline = end
@@ -212,6 +214,11 @@ func (e *engine) tryTimeout(i id, a *attempt) {
 	}
 	a.refs++
 	ev := event{at: a.deadline, seq: nextSeq(&e.timeoutSeq), a: i, kind: timeoutDue}
+	if a.try == 1 {
+		e.timeouts.pushBack(ev)
+		e.due(ev, fromTimeouts)
+		return
+	}
 	e.events.push(ev)
 	e.due(ev, fromHeap)
 }

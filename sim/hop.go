@@ -1,9 +1,7 @@
 package sim
 
 import (
-	"cmp"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -89,9 +87,13 @@ func ParseHops(text string) ([]Hop, error) {
 		given := map[string]bool{}
 		// the preset first, wherever it is, so that the keys change it
 		fields := strings.Fields(rest)
-		slices.SortStableFunc(fields, func(a, b string) int {
-			return cmp.Compare(boolInt(!strings.HasPrefix(a, "proxy=")), boolInt(!strings.HasPrefix(b, "proxy=")))
-		})
+		for k, kv := range fields {
+			if strings.HasPrefix(kv, "proxy=") {
+				copy(fields[1:k+1], fields[:k])
+				fields[0] = kv
+				break
+			}
+		}
 		for _, kv := range fields {
 			k, v, ok := strings.Cut(kv, "=")
 			if !ok || k == "" || v == "" {
@@ -380,13 +382,6 @@ func (c Config) refuseAmplification(bad func(field, msg string)) {
 // HopList returns c's hops as ParseHops reads them, nil for none or for
 // text it refuses (which Validate reports).
 func (c Config) HopList() []Hop { return c.hops() }
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
 
 // unread says which of the keys given p's backoff or budget does not read,
 // and how to fix it; "" for none. A key the proxy would ignore is

@@ -47,8 +47,11 @@ func hopNumbers() []hopNumber {
 	}
 	ht := reflect.TypeFor[Hop]()
 	add(ht, nil, false)
-	pf, _ := ht.FieldByName("Proxy")
-	add(pf.Type, pf.Index, true)
+	for i := range ht.NumField() {
+		if f := ht.Field(i); f.Type == reflect.TypeFor[Proxy]() {
+			add(f.Type, f.Index, true)
+		}
+	}
 	return out
 }
 
