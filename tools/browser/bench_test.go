@@ -14,7 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// The page's size budget: sim.wasm at most 1.63 MB gzipped, what a reader
+// The page's size budget: sim.wasm at most 1.645 MB gzipped, what a reader
 // downloads before the engine answers (the page paints first, from its
 // prerendered HTML, and a service worker keeps the module after the first
 // visit). Raw size, what the browser compiles, is measured rather than
@@ -25,7 +25,7 @@ import (
 // on any machine, so TestWasmSize holds the page to them.
 const (
 	maxWasmBytes     = 6_200_000
-	maxWasmGzipBytes = 1_630_000
+	maxWasmGzipBytes = 1_645_000
 )
 
 // wasmSizes is site/sim.wasm's size, raw and gzipped at level 9.
