@@ -245,3 +245,14 @@ func TestChainBadInput(t *testing.T) {
 	assert.Contains(t, err.Error(), "hop 2 (b) may receive about 263,")
 	assert.Contains(t, err.Error(), "lower its proxy's retries")
 }
+
+// TestParseHopsLines: an error names the text's own line, blank lines and
+// comments counted, as the page's field numbers them.
+func TestParseHopsLines(t *testing.T) {
+	_, err := ParseHops("# the chain\n\na: workers=2 service_ms=10 timeout_ms=500\n\nb: workers=x service_ms=10 timeout_ms=500")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "line 5, column 1: hop 2 (b): workers: x is not a whole number")
+	_, err = ParseHops("a: workers=2 service_ms=10 timeout_ms=500; b workers=2")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "line 1, column 1: a hop starts with its name and a colon, as in payments:")
+}

@@ -57,26 +57,40 @@ const MaxHopName = 20
 // policy, queue, errors and timeout_ms; workers, service_ms and
 // timeout_ms are required. The proxy's are proxy (a preset: envoy, istio,
 // linkerd, grpc or none, the default), read first wherever it is, then
-// any of its settings (Proxy.set), which change the preset's. Blank lines and lines starting with # are skipped.
-// An error names the line, the hop and the key.
+// any of its settings (Proxy.set), which change the preset's. Blank lines
+// and lines starting with # are skipped. An error names the line (of the
+// text, counting every line), the hop and the key.
 func ParseHops(text string) ([]Hop, error) {
 	if len(text) > MaxTableBytes {
 		return nil, &TableError{Msg: "the hops are " + limits.Count(int64(len(text))) + " bytes, over the " + limits.Count(MaxTableBytes) + " they may take"}
 	}
 	var hops []Hop
-	for n, line := range strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == ';' }) {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
+	type piece struct {
+		text string
+		line int
+	}
+	var pieces []piece
+	for n, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "#") {
 			continue
 		}
-		where := func(msg string) error { return &TableError{Line: n + 1, Col: 1, Msg: msg} }
+		for p := range strings.SplitSeq(l, ";") {
+			pieces = append(pieces, piece{p, n + 1})
+		}
+	}
+	for _, p := range pieces {
+		line := strings.TrimSpace(p.text)
+		if line == "" {
+			continue
+		}
+		where := func(msg string) error { return &TableError{Line: p.line, Col: 1, Msg: msg} }
 		if len(hops) == MaxHops-1 {
 			return nil, where("a chain holds at most " + strconv.Itoa(MaxHops) + " services, the entry and " + strconv.Itoa(MaxHops-1) + " hops: remove a hop")
 		}
 		name, rest, ok := strings.Cut(line, ":")
 		name = strings.TrimSpace(name)
 		if !ok || strings.Contains(name, "=") {
-			return nil, where("a hop starts with its name and a colon: \"payments: workers=4 service_ms=50 timeout_ms=1000\"")
+			return nil, where("a hop starts with its name and a colon, as in payments: workers=4 service_ms=50 timeout_ms=1000")
 		}
 		if msg := hopNameProblem(name); msg != "" {
 			return nil, where(msg)
