@@ -738,8 +738,11 @@ func testParity(t *testing.T, s *session) {
 		{"bounded, 3 retries, jitter", jitter},
 		{"the default's series, at 1 s", series(sim.DefaultConfig(), 1)},
 		{"the series of bounded, 3 retries, jitter, at 7 s", series(jitter, 7)},
+		{"a chain's series, each hop's too, at 3 s", series(chainSample(t, "chain-istio"), 3)},
 	}
-	for _, key := range []string{"table-sale", "morning", "histogram"} { // issue 26's tables
+	// issue 26's tables, and issue 25's chains behind proxies (rules 40
+	// to 44): one retrying with no limit, Envoy's budget, gRPC's throttle
+	for _, key := range []string{"table-sale", "morning", "histogram", "chain-retries", "chain-envoy-budget", "chain-grpc"} {
 		sample, ok := sim.SampleByKey(key)
 		require.True(t, ok, key)
 		cases = append(cases, struct {
@@ -1052,4 +1055,13 @@ func TestLayout(t *testing.T) {
 			tb.close()
 		}
 	}
+}
+
+// chainSample is the Config of the sample named key, a chain (rule 40).
+func chainSample(t *testing.T, key string) sim.Config {
+	t.Helper()
+	sample, ok := sim.SampleByKey(key)
+	require.True(t, ok, key)
+	require.NotEmpty(t, sample.Config.Hops, key)
+	return sample.Config
 }
