@@ -56,7 +56,7 @@ func Runs(cs []Config) ([]Result, error) {
 			if i >= int64(len(cs)) {
 				break
 			}
-			if len(cs[i].hops()) > 0 {
+			if len(cs[i].HopList()) > 0 {
 				out[i] = runChain(cs[i])
 				continue
 			}

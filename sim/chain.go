@@ -54,7 +54,7 @@ func runChain(c Config) Result {
 // newChain prepares a run of c's chain: an engine a service, the entry
 // first, each linked to the hop it calls.
 func newChain(c Config) []*engine {
-	hops := c.hops()
+	hops := c.HopList()
 	es := make([]*engine, 1+len(hops))
 	es[0] = newEngine(c, nil)
 	for k, h := range hops {
@@ -86,7 +86,7 @@ func newChain(c Config) []*engine {
 // chainResult is the Result of c's chain, run on es: the entry's, with
 // each hop's, and each service's recovery by the chain's fluid view.
 func chainResult(c Config, es []*engine) Result {
-	hops := c.hops()
+	hops := c.HopList()
 	loads := c.ChainLoads()
 	r := es[0].result()
 	if r.Recovery == Backlog && !stillDrains(loads[1:]) {
@@ -265,13 +265,7 @@ func (e *engine) callReturned(at int64, i id, ok bool) {
 	if !ok {
 		e.callsFailed++
 	}
-	if e.owed > 0 {
-		e.owed--
-		e.down++
-		e.goneNS += e.end - e.now
-	} else {
-		e.free++
-	}
+	e.workerDone()
 	e.reply(i, a, ok)
 	e.dispatch()
 	e.yield()
@@ -294,14 +288,7 @@ func (e *engine) reply(i id, a *attempt, ok bool) {
 		} else if e.budget != nil {
 			e.budget.ended(e.now, a.try > 1, tryAnswered)
 		}
-		e.windows[a.window].Answered++
-		if a.sale {
-			e.sale.Answered++
-			if a.order {
-				e.sale.OrdersAnswered++
-			}
-			e.waits.add(e.now - a.first)
-		}
+		e.count(&e.windows[a.window], a.sale, a.order, answered, e.now-a.first)
 		if e.upstream != nil {
 			e.upstream.callReturned(e.now, caller(a), true)
 			e.yield()

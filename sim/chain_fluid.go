@@ -32,7 +32,7 @@ func (c Config) ChainLoads() []HopLoad {
 	tries := []float64{c.FluidTries(c.Retries)}
 	out := []HopLoad{{Tries: tries, OfferedRPS: float64(c.NormalRPS * tries[0]), CapacityRPS: c.CapacityAfterRPS()}}
 	offered := out[0].OfferedRPS
-	for _, h := range c.hops() {
+	for _, h := range c.HopList() {
 		t := h.Proxy.fluidTries(offered, h.TimeoutMS)
 		offered = float64(offered * t)
 		tries = append(tries[:len(tries):len(tries)], t)

@@ -20,9 +20,12 @@ type attempt struct {
 	// seq is its arrival order, while it waits, to keep the queue's two
 	// lines in order; once in service, when its service started, ns, should
 	// a loss take its worker (see started).
-	seq     uint64
-	try     int32 // 1 for the first attempt, 2 for the first retry, ...
-	paid    int32 // budget client: the tokens this retry cost
+	seq uint64
+	try int32 // 1 for the first attempt, 2 for the first retry, ...
+	// paid is, for the budget client, the tokens this retry cost; behind a
+	// proxy (a hop of a chain, whose client is never the budget client),
+	// the caller's attempt in the hop before's pool (caller, chain.go)
+	paid    int32
 	window  int16 // the person's window, by first arrival (at most a day's 8,640)
 	refs    int8  // how many places hold it: the timeout line, the system, a retry event
 	order   bool  // an order rather than a price preview
@@ -219,7 +222,7 @@ func Run(c Config) (Result, error) {
 	if err := c.Validate(); err != nil {
 		return Result{}, err
 	}
-	if len(c.hops()) > 0 {
+	if len(c.HopList()) > 0 {
 		return runChain(c), nil
 	}
 	e := simulate(c, spentEngines.Get().(*engine))
@@ -1019,15 +1022,22 @@ func (e *engine) refuse(i id, a *attempt) {
 }
 
 func (e *engine) finishRefusal(i id) {
-	if e.owed > 0 { // a worker lost while it was refusing goes now (rule 22)
+	e.workerDone()
+	e.sayNo(i, e.at(i))
+	e.dispatch()
+}
+
+// workerDone is a worker done refusing, or done with a call it waited on
+// (chain.go): it goes now if a capacity loss is owed one (rule 22), and
+// is free otherwise.
+func (e *engine) workerDone() {
+	if e.owed > 0 {
 		e.owed--
 		e.down++
 		e.goneNS += e.end - e.now
 	} else {
 		e.free++
 	}
-	e.sayNo(i, e.at(i))
-	e.dispatch()
 }
 
 // sayNo delivers a refusal to attempt i's (a's) client, who hears it

@@ -253,9 +253,9 @@ func appendKey(b []byte, key string, x float64, always bool) []byte {
 	return strconv.AppendFloat(b, x, 'g', -1, 64)
 }
 
-// hops returns c's hops, nil for none or for text ParseHops refuses
-// (which Validate reports).
-func (c Config) hops() []Hop {
+// HopList returns c's hops as ParseHops reads them, nil for none or for
+// text it refuses (which Validate reports).
+func (c Config) HopList() []Hop {
 	if c.Hops == "" {
 		return nil
 	}
@@ -298,7 +298,7 @@ func (c Config) hopConfig(h Hop) Config {
 func (c Config) hopAttempts(entry float64) []float64 {
 	var out []float64
 	n := entry
-	for _, h := range c.hops() {
+	for _, h := range c.HopList() {
 		n = h.Proxy.mostTries(n, c.DurationS)
 		out = append(out, n)
 	}
@@ -380,7 +380,7 @@ func (c Config) validateHops(bad func(field, msg string)) {
 func (c Config) refuseAmplification(bad func(field, msg string)) {
 	entry := c.entryAttempts()
 	total := entry
-	hops := c.hops()
+	hops := c.HopList()
 	for k, n := range c.hopAttempts(entry) {
 		total += n
 		if total > MaxAttempts {
@@ -392,10 +392,6 @@ func (c Config) refuseAmplification(bad func(field, msg string)) {
 		}
 	}
 }
-
-// HopList returns c's hops as ParseHops reads them, nil for none or for
-// text it refuses (which Validate reports).
-func (c Config) HopList() []Hop { return c.hops() }
 
 // unread says which of the keys given p's backoff or budget does not read,
 // and how to fix it; "" for none. A key the proxy would ignore is

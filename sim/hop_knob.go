@@ -69,7 +69,7 @@ func HopNumberKey(key string) (whole, ok bool) {
 // HopNumber returns the value of key in the hop of c named hop; ok is
 // false when c has no such hop or key.
 func (c Config) HopNumber(hop, key string) (x float64, ok bool) {
-	hops := c.hops()
+	hops := c.HopList()
 	for _, f := range hopNumbers() {
 		if f.key != key {
 			continue
@@ -91,7 +91,7 @@ func (c Config) HopNumber(hop, key string) (x float64, ok bool) {
 // hops written again by FormatHops; c as it is when it has no such hop
 // or key (HopNumber says).
 func (c Config) WithHopNumber(hop, key string, x float64) Config {
-	hops := c.hops()
+	hops := c.HopList()
 	for _, f := range hopNumbers() {
 		if f.key != key {
 			continue
