@@ -127,6 +127,7 @@ type engine struct {
 	trace func(at int64, what string, a *attempt)
 
 	lines     arrivalLines // the arrival-order path's memory (arrivalorder.go)
+	pick      pickupLines  // the pickup path's (pickup.go)
 	waitedOut bool         // the arrival-order path's waitOut ran, for tests
 	// newcomersTook counts the attempts newcomers computed, and
 	// newcomersLeft the attempts it left to arrivalOrder's loop, by why:
@@ -242,13 +243,19 @@ var spentEngines = sync.Pool{New: func() any { return new(engine) }}
 var eventLoopOnly bool
 
 // simulate runs c to its end on an engine that takes prev's memory (nil for
-// none), and returns the engine for its result. Two ways compute the same
-// Result: the arrival-order recursion (arrivalorder.go), for the Configs
-// arrivalOrderTakes accepts, and the event loop for every Config.
+// none), and returns the engine for its result. Three ways compute the
+// same Result: the arrival-order recursion (arrivalorder.go), for the
+// Configs arrivalOrderTakes accepts; the pickup path (pickup.go), for the
+// lifo and priority Configs pickupTakes accepts; and the event loop for
+// every Config.
 func simulate(c Config, prev *engine) *engine {
 	e := newEngine(c, prev)
 	if !eventLoopOnly && arrivalOrderTakes(c) {
 		e.arrivalOrder()
+		return e
+	}
+	if !eventLoopOnly && pickupTakes(c) {
+		e.pickupOrder()
 		return e
 	}
 	e.loop()

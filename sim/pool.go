@@ -66,6 +66,6 @@ func (e *engine) recycle(old *engine) {
 	e.services = eventHeap{buf: old.services.buf}
 	e.refusing = ring[event]{buf: old.refusing.buf}
 	e.retryLine = ring[event]{buf: old.retryLine.buf}
-	e.lines = old.lines
+	e.lines, e.pick = old.lines, old.pick
 	e.waits, e.queueWaits = old.waits, old.queueWaits
 }

@@ -1,0 +1,81 @@
+package sim
+
+import "iter"
+
+// blockLine is a double-ended line of uint64s, in blocks that never move:
+// it grows without copying what it holds, so that it costs 8 bytes an item
+// and a block at most, where a ring that doubles its buffer holds three
+// times its items for the moment it grows (the pickup path's waiting
+// requests, up to MaxAttempts of them).
+type blockLine struct {
+	blocks     []*lineBlock // blocks[0] holds the positions from 0 to lineBlockLen-1
+	head, tail uint         // the front's position, and one past the back's
+	spare      []*lineBlock // emptied blocks, to reuse
+}
+
+const (
+	lineBlockBits = 10
+	lineBlockLen  = 1 << lineBlockBits
+)
+
+type lineBlock [lineBlockLen]uint64
+
+func (l *blockLine) n() int { return int(l.tail - l.head) }
+
+func (l *blockLine) pushBack(x uint64) {
+	if l.tail == uint(len(l.blocks))<<lineBlockBits {
+		l.blocks = append(l.blocks, l.newBlock())
+	}
+	l.blocks[l.tail>>lineBlockBits][l.tail&(lineBlockLen-1)] = x
+	l.tail++
+}
+
+func (l *blockLine) newBlock() *lineBlock {
+	if n := len(l.spare); n > 0 {
+		b := l.spare[n-1]
+		l.spare = l.spare[:n-1]
+		return b
+	}
+	return new(lineBlock)
+}
+
+func (l *blockLine) front() uint64 { return l.blocks[l.head>>lineBlockBits][l.head&(lineBlockLen-1)] }
+
+func (l *blockLine) popFront() uint64 {
+	x := l.front()
+	l.head++
+	if l.head == lineBlockLen { // the first block is spent
+		l.spare = append(l.spare, l.blocks[0])
+		l.blocks = l.blocks[1:]
+		l.head, l.tail = 0, l.tail-lineBlockLen
+	}
+	return x
+}
+
+func (l *blockLine) popBack() uint64 {
+	l.tail--
+	x := l.blocks[l.tail>>lineBlockBits][l.tail&(lineBlockLen-1)]
+	if last := len(l.blocks) - 1; last > 0 && l.tail == uint(last)<<lineBlockBits { // the last block is empty
+		l.spare = append(l.spare, l.blocks[last])
+		l.blocks = l.blocks[:last]
+	}
+	return x
+}
+
+// all yields the line's items from the front.
+func (l *blockLine) all() iter.Seq[uint64] {
+	return func(yield func(uint64) bool) {
+		for p := l.head; p < l.tail; p++ {
+			if !yield(l.blocks[p>>lineBlockBits][p&(lineBlockLen-1)]) {
+				return
+			}
+		}
+	}
+}
+
+// reset empties the line, keeping its blocks to reuse.
+func (l *blockLine) reset() {
+	l.spare = append(l.spare, l.blocks...)
+	clear(l.blocks)
+	l.blocks, l.head, l.tail = l.blocks[:0], 0, 0
+}
