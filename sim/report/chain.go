@@ -209,15 +209,18 @@ func retrier(s ChainService) string {
 	return "the proxy to " + s.Name
 }
 
-// ChainTable is the chain's services as a table, the entry first: shares
-// of the calls made in the sale, the rest over the run.
+// ChainTable is the chain's services as a table, the entry first: the
+// calls each received in the sale and the share answered, the tries and
+// retries that multiplied them over the run, how the rest ended, the
+// tries served to nobody, and its return to normal. It leaves out what
+// the page's boxes of the chain say (workers, capacity, busy and calling
+// shares) and the fluid view (capacity), so that a laptop's column holds
+// it; on a phone it scrolls, the first columns first.
 func ChainTable(ch Chain) Table {
-	t := Table{Header: []string{"Service", "Workers", "Capacity", "Calls", "Answered", "Refused", "Timed out", "Wasted",
-		"Busy", "Calling", "Tries per person", "Retries", "Declined", "Back to normal"}}
+	t := Table{Header: []string{"Service", "Calls", "Answered", "Tries / person", "Retries", "Declined", "Refused", "Timed out", "Wasted", "Back to normal"}}
 	for _, s := range ch.Services {
-		t.Rows = append(t.Rows, []string{s.Name, strconv.Itoa(s.Workers), Number(s.CapacityRPS, 1) + "/s", Count(s.Calls),
-			PercentOf(s.Answered, s.Calls), PercentOf(s.Refused, s.Calls), PercentOf(s.TimedOut, s.Calls), Count(s.Wasted),
-			Percent(s.Busy), Percent(s.Calling), triesNumber(s.TriesPerPerson), Count(s.Retries), Count(s.Declined),
+		t.Rows = append(t.Rows, []string{s.Name, Count(s.Calls), PercentOf(s.Answered, s.Calls), triesNumber(s.TriesPerPerson),
+			Count(s.Retries), Count(s.Declined), PercentOf(s.Refused, s.Calls), PercentOf(s.TimedOut, s.Calls), Count(s.Wasted),
 			BackCell(Row{BackToNormalS: s.BackToNormalS, Recovery: s.Recovery})})
 	}
 	return t
@@ -226,7 +229,7 @@ func ChainTable(ch Chain) Table {
 // ChainCaption is the caption of a chain's table, for c.
 func ChainCaption(c sim.Config) string {
 	return "Each service, the entry first, for the calls it received " + SaleArrivals(c) +
-		" (at the entry, the people who first arrived then; wasted, busy, tries and retries over the whole run; capacity of its own work alone)"
+		" (at the entry, the people who first arrived then); over the whole run, tries per person, retries, the retries a budget declined, and wasted tries, served after their caller had given up"
 }
 
 // ChainFluidLead introduces ChainFluid's lines.

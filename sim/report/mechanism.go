@@ -205,8 +205,9 @@ func (f seriesFrame) brk() Span {
 	return Span{From: bottom - breakGap, To: bottom}
 }
 
-// chart starts a SeriesChart in f, with its axes and band.
-func (f seriesFrame) chart(key, title, unit string, tick func(float64) string) SeriesChart {
+// chart starts a SeriesChart in f, with its axes and band; its y axis
+// names what it counts, unit, and writes its labels as axis does.
+func (f seriesFrame) chart(key, title, unit string, axis axisFormat) SeriesChart {
 	c := f.r.Config
 	ch := SeriesChart{Key: key, Title: title, Width: chartW, Height: chartH, Plot: Rect{marginL, marginT, plotW, plotH}, YUnit: unit}
 	if HasBand(c) {
@@ -223,11 +224,12 @@ func (f seriesFrame) chart(key, title, unit string, tick func(float64) string) S
 	for s := 0.0; s <= c.DurationS; s += step {
 		ch.XTicks = append(ch.XTicks, Tick{f.x(s), Seconds(s)})
 	}
+	top := max(f.yMax, f.peak)
 	for _, v := range []float64{0, f.yMax / 2, f.yMax} {
-		ch.YTicks = append(ch.YTicks, Tick{f.y(v), tick(v)})
+		ch.YTicks = append(ch.YTicks, Tick{f.y(v), axis.label(v, top)})
 	}
 	if f.peak > 0 {
-		ch.YTicks = append(ch.YTicks, Tick{f.y(f.peak), tick(f.peak)})
+		ch.YTicks = append(ch.YTicks, Tick{f.y(f.peak), axis.label(f.peak, top)})
 		ch.Break = f.brk()
 	}
 	return ch
@@ -307,11 +309,51 @@ func niceCeil(x float64) float64 {
 	return 10 * p
 }
 
-// perSecond is an axis label for a rate: "100/s".
+// perSecond is a rate in full, for a table, a legend or a mark: "100/s",
+// "10,000/s".
 func perSecond(v float64) string { return Number(v, 1) + "/s" }
 
-// workSeconds is an axis label for seconds of work: "2 s".
+// workSeconds is seconds of work in full, for a table or a legend: "2 s".
 func workSeconds(v float64) string { return Number(v, 2) + " s" }
+
+// axisFormat is how a series chart's y axis writes its labels: a number
+// to at most decimals places, then unit ("/s", " s", or none for a
+// count).
+type axisFormat struct {
+	decimals int
+	unit     string
+}
+
+// The series charts' y axes: a rate, seconds of work, and a count.
+var (
+	rateAxis  = axisFormat{1, "/s"}
+	workAxis  = axisFormat{2, " s"}
+	countAxis = axisFormat{0, ""}
+)
+
+// compactAxis is the top at and above which an axis writes its labels in
+// thousands or millions. A y axis's labels have the chart's left margin
+// and the page's, about 45 px on a 390 px phone, at 12 px whatever the
+// chart's size: "5,000/s" takes them all, "20,000/s" ran 7.7 px past the
+// screen's left edge, "20k/s" is 33 px.
+const compactAxis = 10_000
+
+// label is v's label on an axis whose top is top: in full ("2,500/s"),
+// as perSecond and workSeconds write it, on an axis below compactAxis,
+// and on one at or above it, in thousands from 1,000 ("5k/s", "12.5k/s")
+// and in millions from 1,000,000 ("1.25M/s"). A label below 1,000 stays
+// in full, as the part of a broken axis below its break does ("4 s").
+// The charts' tables, legends and marks keep the full figures.
+func (a axisFormat) label(v, top float64) string {
+	switch {
+	case top < compactAxis || v < 1e3:
+		return Number(v, a.decimals) + a.unit
+	case v < 1e6:
+		return Number(v/1e3, 2) + "k" + a.unit
+	default:
+		return Number(v/1e6, 2) + "M" + a.unit
+	}
+}
 
 // queueChart is the queue as seconds of work: the most waiting in each
 // step over the capacity, and the oldest wait, against the timeout and,
@@ -338,7 +380,7 @@ func queueChart(r sim.Result) SeriesChart {
 	// and the rest of the way to the peak above it; a curve that goes
 	// above the break says so in its label.
 	f.breakAt(niceCeil(float64(queueAxisMarks*mark)), top)
-	ch := f.chart("queue", c.Policy.Title()+": the queue, in seconds of work", "s of work", workSeconds)
+	ch := f.chart("queue", c.Policy.Title()+": the queue, in seconds of work", "s of work", workAxis)
 	ch.Curves = []Curve{
 		f.clipped(f.curve("queue", "queue, as seconds of work at "+perSecond(capacity), work), work, workSeconds),
 		f.clipped(f.curve("oldest_wait", "oldest wait in the queue", wait), wait, workSeconds),
@@ -373,7 +415,7 @@ func rateChart(r sim.Result, key, title string, hi, lo rateCurve) SeriesChart {
 		top = max(top, hi.at(k))
 	}
 	f := newFrame(r, float64(top*1.05))
-	ch := f.chart(key, r.Config.Policy.Title()+": "+title, "per second", perSecond)
+	ch := f.chart(key, r.Config.Policy.Title()+": "+title, "per second", rateAxis)
 	ch.Curves = []Curve{f.curve(hi.key, hi.label, hi.at), f.curve(lo.key, lo.label, lo.at)}
 	ch.Marks = []Mark{f.mark("capacity", "capacity, "+perSecond(s.CapacityRPS), s.CapacityRPS)}
 	return ch
@@ -428,8 +470,7 @@ func limitChart(r sim.Result) SeriesChart {
 	// along the top
 	limit := func(k int) float64 { return min(top, float64(s.Points[k].Limit)) }
 	f := newFrame(r, float64(top*1.05))
-	count := func(v float64) string { return Number(v, 0) }
-	ch := f.chart("limit", c.Policy.Title()+": the limit, and the requests in flight", "requests", count)
+	ch := f.chart("limit", c.Policy.Title()+": the limit, and the requests in flight", "requests", countAxis)
 	ch.Curves = []Curve{f.curve("limit", "the limit", limit), f.curve("in_flight", "requests in flight, queued or in service", inFlight)}
 	ch.Marks = []Mark{f.mark("capacity", fill("the workers, %s", Count(c.Workers)), float64(c.Workers))}
 	ch.Sentence = LimitSentence(r)

@@ -67,6 +67,7 @@ var mechanismConfigs = []struct {
 	{"no sale", shop(saleRPS(70), withSeries), false},
 	{"305 s at 7 s steps", shop(duration(305), func(c *sim.Config) { c.SeriesStepS = 7 }), false},
 	{"an hour", shop(duration(3600), retries(1), withSeries), true},
+	{"10,000/s of capacity", shop(func(c *sim.Config) { c.Workers, c.ServiceMS = 200, 20 }, retries(1), withSeries), true},
 }
 
 // TestMechanismGeometry: each chart's curves step across the plot, one
@@ -145,14 +146,20 @@ func TestMechanismGeometry(t *testing.T) {
 }
 
 // yMax is the chart's top, read from its last y tick's label ("2.5 s",
-// "250/s").
+// "250/s", "20k/s").
 func yMax(t *testing.T, ch report.SeriesChart) float64 {
 	t.Helper()
 	label := ch.YTicks[len(ch.YTicks)-1].Label
 	label = strings.TrimSuffix(strings.TrimSuffix(label, "/s"), " s")
+	times := 1.0
+	if n, ok := strings.CutSuffix(label, "k"); ok {
+		label, times = n, 1e3
+	} else if n, ok := strings.CutSuffix(label, "M"); ok {
+		label, times = n, 1e6
+	}
 	v, err := strconv.ParseFloat(strings.ReplaceAll(label, ",", ""), 64)
 	require.NoError(t, err, "the top tick %q is a number", ch.YTicks[len(ch.YTicks)-1].Label)
-	return v
+	return v * times
 }
 
 // yMaxBelow is the top of a broken axis's lower part: its tick before

@@ -51,8 +51,7 @@ func TestChainOnThePage(t *testing.T) {
 			tb.do(fmt.Sprintf("a %d x %d viewport", size.width, size.height), chromedp.EmulateViewport(size.width, size.height))
 			tb.open(s.fileURL("index.html") + "?" + q.Encode())
 			tb.summaryOf("#summary", "")
-			poll[bool](tb, "each hop's chart", `!!document.querySelector('#chain-2-chart') && !document.querySelector('#chain').hidden`,
-				`document.querySelector('#chain').outerHTML.slice(0, 300)`)
+			waitChain(tb)
 			boxes := eval[[]chainBox](tb, `[...document.querySelectorAll('#chain .chain-boxes > li')].map(e => {
 				const r = e.getBoundingClientRect(); return {top: r.top, left: r.left, right: r.right, text: [...e.children].map(c => c.textContent).join(' ')}; })`)
 			require.Len(t, boxes, 3, "a box a service")

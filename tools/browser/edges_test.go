@@ -197,6 +197,7 @@ var edgePages = []struct {
 }{
 	{"simulator", "index.html", "", nil, waitWhole},
 	{"seeds-40", "index.html", "?seeds=40", nil, func(tb *tab) { waitWhole(tb); waitSeeds(tb) }},
+	{"chain", "index.html", "?sample=chain-retries", nil, func(tb *tab) { waitWhole(tb); waitChain(tb) }},
 	{"lab", "lab.html", "", nil, waitQuiet},
 	{"planner", "planner.html", "", nil, waitQuiet},
 	{"sweep", "tips.html", tipsSweepQuery, []string{tipsRecorder}, func(tb *tab) { waitTips(tb, "sweeps", 1) }},
@@ -212,6 +213,15 @@ func waitWhole(tb *tab) {
 	poll[bool](tb, "every part drawn", `!document.querySelector('#results[aria-busy], #results[data-rows], #results[data-advice]') && !!document.querySelector('#clients-table td:not(:empty)')`, `document.getElementById('results').outerHTML.slice(0, 300)`)
 }
 
+// waitChain waits until the simulator page has drawn its chain's second
+// hop's chart: the last part it draws of the two-hop chains these tests
+// open.
+func waitChain(tb *tab) {
+	tb.tb.Helper()
+	poll[bool](tb, "the last hop's chart", `!!document.querySelector('#chain-2-chart') && !document.querySelector('#chain').hidden`,
+		`document.querySelector('#chain').outerHTML.slice(0, 300)`)
+}
+
 // waitQuiet waits until the engine is ready and nothing on the page is
 // being measured.
 func waitQuiet(tb *tab) {
@@ -223,8 +233,9 @@ func waitQuiet(tb *tab) {
 // TestNothingPastTheEdge opens every page of the site at a phone's width
 // (390 px) and a laptop's (1,280 px), light and dark, and checks that
 // nothing runs off the screen or past its column (the seeds table at 40
-// seeds, the map's summary), that no table hides columns on the laptop,
-// and keeps a full-page screenshot of each.
+// seeds, the map's summary, the chain sample's 20,000/s axis), that no
+// table hides columns on the laptop (the chain's 14 did), and keeps a
+// full-page screenshot of each.
 func TestNothingPastTheEdge(t *testing.T) {
 	s := startBrowser(t)
 	for _, p := range edgePages {
