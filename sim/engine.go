@@ -128,6 +128,7 @@ type engine struct {
 
 	lines     arrivalLines // the arrival-order path's memory (arrivalorder.go)
 	pick      pickupLines  // the pickup path's (pickup.go)
+	picking   bool         // the pickup path runs: its lines, not queue, hold what waits
 	waitedOut bool         // the arrival-order path's waitOut ran, for tests
 	// newcomersTook counts the attempts newcomers computed, and
 	// newcomersLeft the attempts it left to arrivalOrder's loop, by why:
@@ -1116,6 +1117,26 @@ func (e *engine) endService() {
 	}
 }
 
+// waiting is how many requests wait in the queue now.
+func (e *engine) waiting() int {
+	if e.picking {
+		return e.pick.previews.n() + e.pick.orders.n()
+	}
+	return e.queue.len()
+}
+
+// oldestWaiting is when the request in the queue that has waited longest
+// arrived, ns, and false if none waits.
+func (e *engine) oldestWaiting() (t0 int64, ok bool) {
+	if e.picking {
+		return e.pick.oldest()
+	}
+	if e.queue.len() == 0 {
+		return 0, false
+	}
+	return e.at(e.queue.oldest(e.pool)).t0, true
+}
+
 // settle records how a person ended, by their last attempt (rule 14).
 func (e *engine) settle(a *attempt, o outcome, waitNS int64) {
 	e.count(&e.windows[a.window], e.inSale(a), a.order, o, waitNS)
@@ -1225,8 +1246,8 @@ func (e *engine) result() Result {
 			pending(line.at(k))
 		}
 	}
-	if e.queue.len() > 0 {
-		e.noteQueueWait(e.at(e.queue.oldest(e.pool)))
+	if t0, ok := e.oldestWaiting(); ok {
+		e.longestWait = max(e.longestWait, e.now-t0)
 	}
 	for k := 0; k < e.refusals.n; k++ {
 		e.noteQueueWait(e.at(e.refusals.at(k)))

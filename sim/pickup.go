@@ -44,6 +44,7 @@ func pickupTakes(c Config) bool {
 	c.Workers, c.ServiceMS, c.OrderShare, c.Seed = d.Workers, d.ServiceMS, d.OrderShare, d.Seed
 	c.NormalRPS, c.SaleRPS, c.SaleStartS, c.SaleS, c.DurationS = d.NormalRPS, d.SaleRPS, d.SaleStartS, d.SaleS, d.DurationS
 	c.TimeoutMS = d.TimeoutMS
+	c.SeriesStepS = d.SeriesStepS // the series, closed at its steps as the event loop closes them
 	// No retries: their delays and the clients that tell them apart are
 	// unread, but for the clients that count answers or send themselves.
 	c.Retries, c.RetryDelayMS, c.RetryJitterMS = d.Retries, d.RetryDelayMS, d.RetryJitterMS
@@ -61,8 +62,8 @@ func pickupTakes(c Config) bool {
 	// stretches a service by when it starts.
 	c.Service, c.ServiceP99MS, c.ServiceHistogram = d.Service, d.ServiceP99MS, d.ServiceHistogram
 	c.SlowFactor, c.SlowStartS, c.SlowS = d.SlowFactor, d.SlowStartS, d.SlowS
-	// What is left must be the defaults: free refusals, no series, no
-	// loss, patience, heap or hops, and every field not named above.
+	// What is left must be the defaults: free refusals, no loss,
+	// patience, heap or hops, and every field not named above.
 	return c == d
 }
 
@@ -96,6 +97,14 @@ type pickupLines struct {
 	idle             []int32  // the idle workers
 	tie              int64    // the last arrival's time, ns, and how many arrived before it then
 	ties             uint64
+	svc              []pickupService // each worker's latest service, for a series
+}
+
+// pickupService is a worker's latest service: when it ends, ns, and
+// whether its client had gone by then.
+type pickupService struct {
+	done int64
+	late bool
 }
 
 // pickupOrder runs e's Config, which pickupTakes accepts, measuring into e
@@ -110,19 +119,28 @@ func (e *engine) pickupOrder() {
 	for w := e.cfg.Workers - 1; w >= 0; w-- {
 		p.idle = append(p.idle, int32(w))
 	}
+	if e.series != nil {
+		p.svc = resize(p.svc, e.cfg.Workers)
+	}
+	e.picking = true
 	end := e.end
 	root := p.busy[1]
 	for {
 		// the next event: a worker coming free, first in the same
 		// nanosecond as an arrival (rule 1), or the next arrival; the
-		// root is never-free (math.MaxUint64) while every worker is idle
+		// root is never-free (math.MaxUint64) while every worker is idle.
+		// At e.stop, the run's end or the series' next step, the loop
+		// stops, or closes the steps before the event.
 		if at := int64(root>>workerBits) - 1; root != math.MaxUint64 && at <= e.arrival {
-			if at >= end {
-				break
+			if at >= e.stop {
+				if at >= end {
+					break
+				}
+				e.closeSteps(at)
 			}
 			e.now = at
 			w := int(root & workerMask)
-			if done, ok := e.pickUp(); ok {
+			if done, ok := e.pickUp(w); ok {
 				root = p.busy.replace(w, min(done, end)) // free at the end or after: never, in the run
 			} else {
 				root = p.busy.set(w, math.MaxUint64)
@@ -130,8 +148,11 @@ func (e *engine) pickupOrder() {
 			}
 			continue
 		}
-		if e.arrival >= end {
-			break
+		if e.arrival >= e.stop {
+			if e.arrival >= end {
+				break
+			}
+			e.closeSteps(e.arrival)
 		}
 		e.now = e.arrival
 		if done, ok := e.pickupArrive(); ok {
@@ -204,8 +225,8 @@ func (e *engine) pickupArrive() (done int64, served bool) {
 			key |= pickupTight
 		}
 	}
-	if len(p.idle) > 0 { // an idle worker, and so nothing waiting: served at once
-		return e.pickupServe(key), true
+	if n := len(p.idle); n > 0 { // an idle worker, and so nothing waiting: served at once
+		return e.pickupServe(key, int(p.idle[n-1])), true
 	}
 	if order && e.admitRule == admitPriority {
 		p.orders.pushBack(key)
@@ -223,7 +244,7 @@ func (e *engine) pickupArrive() (done int64, served bool) {
 // CoDelInterval, else the oldest (rule 10), refusing or dropping those
 // over their limit (rule 9); priority's oldest of its two lines (rule 11).
 // It returns when the worker is next free, or false if nothing waits.
-func (e *engine) pickUp() (done int64, ok bool) {
+func (e *engine) pickUp(w int) (done int64, ok bool) {
 	p := &e.pick
 	for {
 		var k uint64
@@ -256,15 +277,15 @@ func (e *engine) pickUp() (done int64, ok bool) {
 				continue
 			}
 		}
-		return e.pickupServe(k), true
+		return e.pickupServe(k, w), true
 	}
 }
 
-// pickupServe is a worker starting on k now, as serve does, and what
+// pickupServe is worker w starting on k now, as serve does, and what
 // becomes of it, as endService and result would say: answered, served to
 // nobody, or still in service when the run ends. It returns when the
 // worker is next free.
-func (e *engine) pickupServe(k uint64) int64 {
+func (e *engine) pickupServe(k uint64, w int) int64 {
 	now, t0 := e.now, pickupT(k)
 	sale, order := k&pickupSale != 0, k&pickupOrder != 0
 	if sale {
@@ -280,30 +301,34 @@ func (e *engine) pickupServe(k uint64) int64 {
 	}
 	done := now + int64(d)
 	deadline := t0 + e.timeout
-	if done >= deadline {
+	late := done >= deadline
+	if late {
 		e.wastedNS += min(done, e.end) - now
 	} else {
 		e.usefulNS += min(done, e.end) - now
 	}
-	w := &e.windows[t0/windowNS]
+	if e.series != nil {
+		e.pick.svc[w] = pickupService{done, late}
+	}
+	win := &e.windows[t0/windowNS]
 	switch {
 	case done >= e.end: // in service when the run ends (result's caught)
 		o := unfinished
 		if deadline < e.end {
 			o = timedOut
 		}
-		e.count(w, sale, order, o, 0)
-	case done >= deadline: // served to nobody (rule 4)
+		e.count(win, sale, order, o, 0)
+	case late: // served to nobody (rule 4)
 		e.wasted++
-		e.count(w, sale, order, timedOut, 0)
+		e.count(win, sale, order, timedOut, 0)
 	default:
-		e.count(w, sale, order, answered, done-t0)
+		e.count(win, sale, order, answered, done-t0)
 	}
 	return done
 }
 
 // pickupEnd settles the requests still waiting when the run ends, as
-// result does, and notes the oldest one's wait.
+// result does; result notes the oldest one's wait (oldestWaiting).
 func (e *engine) pickupEnd() {
 	p := &e.pick
 	e.now = e.end
@@ -316,12 +341,45 @@ func (e *engine) pickupEnd() {
 			e.count(&e.windows[pickupT(k)/windowNS], k&pickupSale != 0, k&pickupOrder != 0, o, 0)
 		}
 	}
+}
+
+// oldest is when the request that has waited longest arrived, ns, and
+// false if none waits.
+func (p *pickupLines) oldest() (t0 int64, ok bool) {
 	switch {
 	case p.previews.n() > 0 && (p.orders.n() == 0 || p.previews.front() < p.orders.front()):
-		e.noteWaited(p.previews.front())
+		return pickupT(p.previews.front()), true
 	case p.orders.n() > 0:
-		e.noteWaited(p.orders.front())
+		return pickupT(p.orders.front()), true
 	}
+	return 0, false
+}
+
+// inService is, for a series' boundary at b, the services started before
+// b and not ended by it: their worker time after b, ns, that the engine
+// has booked as useful and as wasted, and how many of them the path has
+// counted answered and served to nobody, which the event loop counts only
+// when they end.
+func (p *pickupLines) inService(b, end int64) (useful, wasted int64, answered, nobody int) {
+	for _, s := range p.svc {
+		if s.done < b { // idle since, or never busy
+			continue
+		}
+		left := min(s.done, end) - b
+		switch {
+		case s.late:
+			wasted += left
+			if s.done < end {
+				nobody++
+			}
+		default:
+			useful += left
+			if s.done < end {
+				answered++
+			}
+		}
+	}
+	return useful, wasted, answered, nobody
 }
 
 // pickupT is a waiting request's arrival time, ns.

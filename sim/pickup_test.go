@@ -42,8 +42,8 @@ func samePickupAndLoop(t *testing.T, what string, c Config) {
 }
 
 // intoPickup moves c into the pickup path's domain: lifo or priority (by
-// which), no retries, free refusals, no series, and a client that never
-// counts answers.
+// which), no retries, free refusals, and a client that never counts
+// answers.
 func intoPickup(c Config, which int) Config {
 	c.Policy = [2]Policy{LIFO, Priority}[which&1]
 	if c.Policy == LIFO {
@@ -52,7 +52,7 @@ func intoPickup(c Config, which int) Config {
 		c.CoDelTargetMS, c.CoDelIntervalMS = DefaultConfig().CoDelTargetMS, DefaultConfig().CoDelIntervalMS
 	}
 	c.Retries, c.RetryDelayMS, c.RetryJitterMS = 0, DefaultConfig().RetryDelayMS, 0
-	c.RefusalCostMS, c.SeriesStepS = 0, 0
+	c.RefusalCostMS = 0
 	c.Client, c.BackoffBaseMS, c.BackoffCapMS = Fixed, DefaultConfig().BackoffBaseMS, DefaultConfig().BackoffCapMS
 	return c
 }
@@ -95,6 +95,9 @@ func TestPickupMatchesEventLoop(t *testing.T) {
 		}
 	}
 	sets = append(sets, Lab()...)
+	for _, c := range sets { // each with the page's series, and with one at a step that fits neither the windows nor the run
+		sets = append(sets, withSeries(c, SeriesStep(c.DurationS)), withSeries(c, 7.3))
+	}
 	for i, c := range sets {
 		for which := range 2 {
 			c := intoPickup(c, which)
@@ -148,7 +151,6 @@ func TestPickupTakes(t *testing.T) {
 	declined := map[string]func(c *Config){
 		"fifo":           func(c *Config) { c.Policy = FIFO },
 		"retries":        func(c *Config) { c.Retries = 1 },
-		"a series":       func(c *Config) { c.SeriesStepS = 1 },
 		"refusal cost":   func(c *Config) { c.RefusalCostMS = 1 },
 		"budget client":  func(c *Config) { c.Client = Budget },
 		"throttle":       func(c *Config) { c.Client = Throttle },
@@ -180,7 +182,7 @@ var pickupFields = []string{
 	"Policy", "Workers", "ServiceMS", "NormalRPS", "SaleRPS", "SaleStartS", "SaleS", "DurationS",
 	"TimeoutMS", "RetryDelayMS", "RetryJitterMS", "Queue", "OrderShare",
 	"CoDelTargetMS", "CoDelIntervalMS", "Client", "BackoffBaseMS", "BackoffCapMS", "BudgetTokens",
-	"BudgetRefusalCost", "BudgetTimeoutCost", "BudgetRefill", "RatioMax", "ThrottleK", "ClientWindowS", "Seed", "Service", "ServiceP99MS",
+	"BudgetRefusalCost", "BudgetTimeoutCost", "BudgetRefill", "RatioMax", "ThrottleK", "ClientWindowS", "Seed", "SeriesStepS", "Service", "ServiceP99MS",
 	"SaleRampS", "SaleWaves", "SaleEveryS", "SlowFactor", "SlowStartS", "SlowS",
 	"ServiceHistogram", "Arrivals", "ArrivalsScale", "ArrivalsShiftS", "SaleThresholdRPS",
 }

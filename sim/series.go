@@ -148,6 +148,14 @@ func (e *engine) closeStep() {
 	// time (up to the run's end) when it starts, so what was spent by b is
 	// that less what the work in progress has still to do.
 	useful, wasted, refusing := e.usefulNS, e.wastedNS, e.refusingNS
+	// the pickup path counts a service's end as it starts (pickup.go):
+	// what it counted of those still in service at b is not yet done
+	var early, nobody int
+	if e.picking {
+		var u, w int64
+		u, w, early, nobody = e.pick.inService(b, e.end)
+		useful, wasted = useful-u, wasted-w
+	}
 	for _, ev := range e.services.buf[:e.services.n] {
 		left := min(ev.at, e.end) - b
 		if ev.at >= e.deadline(e.at(ev.a)) {
@@ -156,6 +164,7 @@ func (e *engine) closeStep() {
 			useful -= left
 		}
 	}
+	servedToNobody := e.wasted - nobody
 	for k := 0; k < e.refusing.n; k++ {
 		refusing -= min(e.refusing.at(k).at, e.end) - b
 	}
@@ -168,10 +177,11 @@ func (e *engine) closeStep() {
 		attempts += w.Attempts
 		answered += w.Answered
 	}
+	answered -= early
 
 	oldest := e.longestWait
-	if e.queue.len() > 0 {
-		oldest = max(oldest, b-e.at(e.queue.oldest(e.pool)).t0)
+	if t0, ok := e.oldestWaiting(); ok {
+		oldest = max(oldest, b-t0)
 	}
 	p := SeriesPoint{
 		StartS:        float64(start) / 1e9,
@@ -179,7 +189,7 @@ func (e *engine) closeStep() {
 		OldestWaitMS:  float64(oldest) / 1e6,
 		FirstAttempts: (attempts - e.retriesSent) - (s.attempts - s.retries),
 		Retries:       e.retriesSent - s.retries,
-		Completed:     (answered + e.wasted) - (s.answered + s.wasted),
+		Completed:     (answered + servedToNobody) - (s.answered + s.wasted),
 		Answered:      answered - s.answered,
 	}
 	if e.lim != nil {
@@ -190,14 +200,14 @@ func (e *engine) closeStep() {
 	s.busy = append(s.busy, stepBusy{useful - s.useful, wasted - s.wastedNS, refusing - s.refusing, gone - s.gone, calling - s.calling})
 	s.calling = calling
 
-	s.attempts, s.retries, s.wasted, s.answered = attempts, e.retriesSent, e.wasted, answered
+	s.attempts, s.retries, s.wasted, s.answered = attempts, e.retriesSent, servedToNobody, answered
 	s.useful, s.wastedNS, s.refusing, s.gone = useful, wasted, refusing, gone
 	// The engine's longest queue and wait start again for the next step;
 	// the run's are the most of the steps' (engine.result).
 	s.longestQueue = max(s.longestQueue, e.longestQueue)
 	s.longestWait = max(s.longestWait, e.longestWait)
 	e.longestQueue, e.longestWait = 0, 0
-	s.queueAtStart = e.queue.len()
+	s.queueAtStart = e.waiting()
 	s.next = min(b+s.step, e.end)
 	if b == e.end {
 		s.next = math.MaxInt64
