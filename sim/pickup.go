@@ -1,7 +1,5 @@
 package sim
 
-import "math"
-
 // The pickup path: the same model as the event loop (engine.go) for lifo
 // and priority, the policies that take requests out of arrival order,
 // computed without an attempt record or an event list where every
@@ -93,8 +91,7 @@ type pickupLines struct {
 	// the waiting requests: lifo's one line; priority's previews and
 	// orders (rule 11)
 	previews, orders blockLine
-	busy             freeTree // when each busy worker is next free; an idle one never is
-	idle             []int32  // the idle workers
+	busy             freeTree // when each worker is next free, or was (arrivalorder.go)
 	tie              int64    // the last arrival's time, ns, and how many arrived before it then
 	ties             uint64
 	svc              []pickupService // each worker's latest service, for a series
@@ -114,11 +111,7 @@ func (e *engine) pickupOrder() {
 	p.previews.reset()
 	p.orders.reset()
 	p.tie, p.ties = -1, 0
-	p.busy = p.busy.startIdle(e.cfg.Workers)
-	p.idle = p.idle[:0]
-	for w := e.cfg.Workers - 1; w >= 0; w-- {
-		p.idle = append(p.idle, int32(w))
-	}
+	p.busy = p.busy.start(e.cfg.Workers, 1) // each worker's key is when it is next free: free from the start
 	if e.series != nil {
 		p.svc = resize(p.svc, e.cfg.Workers)
 	}
@@ -126,27 +119,28 @@ func (e *engine) pickupOrder() {
 	end := e.end
 	root := p.busy[1]
 	for {
-		// the next event: a worker coming free, first in the same
-		// nanosecond as an arrival (rule 1), or the next arrival; the
-		// root is never-free (math.MaxUint64) while every worker is idle.
-		// At e.stop, the run's end or the series' next step, the loop
-		// stops, or closes the steps before the event.
-		if at := int64(root>>workerBits) - 1; root != math.MaxUint64 && at <= e.arrival {
-			if at >= e.stop {
-				if at >= end {
-					break
+		// While requests wait, a worker coming free takes the next: the
+		// earlier of that and the next arrival is the next event, the
+		// worker first in the same nanosecond (rule 1). While none waits,
+		// a worker coming free does nothing but stay free, and the next
+		// event is the next arrival. At e.stop, the run's end or the
+		// series' next step, the loop stops, or closes the steps before
+		// the event.
+		if p.previews.n()+p.orders.n() > 0 {
+			if at := int64(root>>workerBits) - 1; at <= e.arrival {
+				if at >= e.stop {
+					if at >= end {
+						break
+					}
+					e.closeSteps(at)
 				}
-				e.closeSteps(at)
+				e.now = at
+				w := int(root & workerMask)
+				if done, ok := e.pickUp(w); ok {
+					root = p.busy.replace(w, min(done, end)) // free at the end or after: never, in the run
+				} // else it is free from now, as its key says
+				continue
 			}
-			e.now = at
-			w := int(root & workerMask)
-			if done, ok := e.pickUp(w); ok {
-				root = p.busy.replace(w, min(done, end)) // free at the end or after: never, in the run
-			} else {
-				root = p.busy.set(w, math.MaxUint64)
-				p.idle = append(p.idle, int32(w))
-			}
-			continue
 		}
 		if e.arrival >= e.stop {
 			if e.arrival >= end {
@@ -155,23 +149,22 @@ func (e *engine) pickupOrder() {
 			e.closeSteps(e.arrival)
 		}
 		e.now = e.arrival
-		if done, ok := e.pickupArrive(); ok {
-			n := len(p.idle) - 1
-			root = p.busy.replace(int(p.idle[n]), min(done, end))
-			p.idle = p.idle[:n]
+		if done, ok := e.pickupArrive(root); ok {
+			root = p.busy.replace(int(root&workerMask), min(done, end))
 		}
 	}
 	e.pickupEnd()
 }
 
 // pickupArrive is a new person arriving now: newPerson and arrive, for
-// the policies and Configs the path takes. If an idle worker takes the
-// request at once, it returns when that worker is next free.
-func (e *engine) pickupArrive() (done int64, served bool) {
+// the policies and Configs the path takes, where root is the workers'
+// tree's. If the earliest free worker takes the request at once, it
+// returns when that worker is next free.
+func (e *engine) pickupArrive(root uint64) (done int64, served bool) {
 	p := &e.pick
 	now := e.now
 	order := e.comesToOrder()
-	w := &e.windows[now/windowNS]
+	w := &e.windows[windowOf(now)]
 	w.People++
 	sale := e.saleAt(now)
 	if sale {
@@ -215,7 +208,7 @@ func (e *engine) pickupArrive() (done int64, served bool) {
 			if now >= pickupT(k)+e.timeout { // its client has gone: it hears nothing
 				o = timedOut
 			}
-			e.count(&e.windows[pickupT(k)/windowNS], k&pickupSale != 0, k&pickupOrder != 0, o, 0)
+			e.count(&e.windows[windowOf(pickupT(k))], k&pickupSale != 0, k&pickupOrder != 0, o, 0)
 		}
 	case admitCoDel: // Fail at Scale's onNewRequest (rule 9)
 		if waiting == 0 {
@@ -225,8 +218,8 @@ func (e *engine) pickupArrive() (done int64, served bool) {
 			key |= pickupTight
 		}
 	}
-	if n := len(p.idle); n > 0 { // an idle worker, and so nothing waiting: served at once
-		return e.pickupServe(key, int(p.idle[n-1])), true
+	if int64(root>>workerBits)-1 <= now { // a worker free, and so nothing waiting: served at once
+		return e.pickupServe(key, int(root&workerMask)), true
 	}
 	if order && e.admitRule == admitPriority {
 		p.orders.pushBack(key)
@@ -273,7 +266,7 @@ func (e *engine) pickUp(w int) (done int64, ok bool) {
 				if e.now >= t0+e.timeout {
 					o = timedOut
 				}
-				e.count(&e.windows[t0/windowNS], k&pickupSale != 0, k&pickupOrder != 0, o, 0)
+				e.count(&e.windows[windowOf(t0)], k&pickupSale != 0, k&pickupOrder != 0, o, 0)
 				continue
 			}
 		}
@@ -310,7 +303,7 @@ func (e *engine) pickupServe(k uint64, w int) int64 {
 	if e.series != nil {
 		e.pick.svc[w] = pickupService{done, late}
 	}
-	win := &e.windows[t0/windowNS]
+	win := &e.windows[windowOf(t0)]
 	switch {
 	case done >= e.end: // in service when the run ends (result's caught)
 		o := unfinished
@@ -338,7 +331,7 @@ func (e *engine) pickupEnd() {
 			if pickupT(k)+e.timeout < e.end {
 				o = timedOut
 			}
-			e.count(&e.windows[pickupT(k)/windowNS], k&pickupSale != 0, k&pickupOrder != 0, o, 0)
+			e.count(&e.windows[windowOf(pickupT(k))], k&pickupSale != 0, k&pickupOrder != 0, o, 0)
 		}
 	}
 }
@@ -392,29 +385,5 @@ func (e *engine) noteWaited(k uint64) {
 	}
 }
 
-// startIdle makes a tree for workers, none of them busy, reusing t's
-// memory.
-func (t freeTree) startIdle(workers int) freeTree {
-	m := 1
-	for m < workers {
-		m *= 2
-	}
-	t = resize(t, 2*m)
-	for i := range t {
-		t[i] = math.MaxUint64
-	}
-	return t
-}
-
-// set sets worker's key to v, math.MaxUint64 for never free, and returns
-// the root.
-func (t freeTree) set(worker int, v uint64) (root uint64) {
-	mask := len(t) - 1
-	for i := len(t)/2 + worker; ; i >>= 1 {
-		t[i&mask] = v
-		if i == 1 {
-			return v
-		}
-		v = earlier(v, t[(i^1)&mask])
-	}
-}
+// windowOf is the window of a time t, ns, at least 0.
+func windowOf(t int64) int { return int(uint64(t) / windowNS) }
