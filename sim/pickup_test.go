@@ -140,14 +140,9 @@ func TestPickupTies(t *testing.T) {
 }
 
 // TestPickupTakes: the path takes the default run under lifo and
-// priority, and every row of BenchmarkScale under them, and declines what
-// it does not compute.
+// priority (and BenchmarkScale's rows under them:
+// TestArrivalOrderTakesScale), and declines what it does not compute.
 func TestPickupTakes(t *testing.T) {
-	for _, s := range scaleConfigs() {
-		if s.c.Policy == LIFO || s.c.Policy == Priority {
-			assert.True(t, pickupTakes(s.c), s.name)
-		}
-	}
 	declined := map[string]func(c *Config){
 		"fifo":           func(c *Config) { c.Policy = FIFO },
 		"retries":        func(c *Config) { c.Retries = 1 },
@@ -203,19 +198,6 @@ func TestPickupDeclinesNewFields(t *testing.T) {
 			assert.True(t, pickupTakes(c), "%s is one the pickup path takes", name)
 		} else {
 			assert.False(t, pickupTakes(c), "%s is new to the pickup path, which must decline it until it computes it exactly", name)
-		}
-	}
-}
-
-// TestPickupLargest: the largest run the budget accepts, on the pickup
-// path under priority, gives the event loop's Result.
-func TestPickupLargest(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the largest run takes seconds on each path")
-	}
-	for _, s := range scaleConfigs() {
-		if s.name == "largest-priority" {
-			samePickupAndLoop(t, s.name, s.c)
 		}
 	}
 }

@@ -87,13 +87,16 @@ func BenchmarkScale(b *testing.B) {
 }
 
 // TestArrivalOrderTakesScale: the arrival-order path takes every config of
-// BenchmarkScale but those whose policy serves out of arrival order, so
-// that no change can quietly send them back to the event loop, and gives
-// the event loop's Result to the byte.
+// BenchmarkScale but those whose policy serves out of arrival order, and
+// the pickup path those, so that no change can quietly send them back to
+// the event loop; each gives the event loop's Result to the byte.
 func TestArrivalOrderTakesScale(t *testing.T) {
 	for _, s := range scaleConfigs() {
 		if !s.c.Policy.spec().arrivalOrder {
 			assert.Contains(t, []string{"lifo", "priority", "largest-priority"}, s.name, "only lifo and priority take requests out of arrival order")
+			if assert.True(t, pickupTakes(s.c), "%s: the pickup path declines it", s.name) && !testing.Short() {
+				samePickupAndLoop(t, s.name, s.c)
+			}
 			continue
 		}
 		assert.True(t, sameByBothPaths(t, s.name, s.c), "%s: the arrival-order path declines it", s.name)
