@@ -238,3 +238,25 @@ func TestHopSummary(t *testing.T) {
 		assert.Equal(t, tt.want, report.HopSummary(tt.hop), tt.reason)
 	}
 }
+
+// TestChainStuckBehind: an entry that drains alone but is stuck because a
+// hop behind it never drains (rule 40) says so, and names the hop and its
+// load, rather than blame retries it does not make.
+func TestChainStuckBehind(t *testing.T) {
+	s, ok := sim.SampleByKey("chain-retries")
+	require.True(t, ok)
+	require.Zero(t, s.Config.Retries, "the sample's people do not retry")
+	r := run(t, s.Config)
+	require.Equal(t, sim.Stuck, r.Recovery)
+	loads := r.Config.ChainLoads()
+	require.True(t, loads[0].Drains, "the entry's own queue drains")
+
+	recovered := report.Recovered(r)
+	assert.Contains(t, recovered, "stuck, payments behind it never drains")
+	assert.NotContains(t, recovered, "retries keep the queue full")
+	line := report.ThisRun(r).Text
+	assert.Contains(t, line, "payments behind it never does")
+	assert.Contains(t, line, "280/s against its 133.33/s", "the fluid view's load and capacity")
+	assert.NotContains(t, line, "Retries keep the queue full")
+
+}

@@ -120,6 +120,8 @@ func Recovered(r sim.Result) string {
 		return "not back by " + Seconds(r.Config.DurationS) + ": stuck, its queue slows the service below the normal traffic"
 	case !r.Config.Drains(0): // no retry is needed to keep it full
 		return "not back by " + Seconds(r.Config.DurationS) + ": stuck, the normal traffic alone is over capacity"
+	case r.Recovery == sim.Stuck && stuckBehindName(r) != "":
+		return "not back by " + Seconds(r.Config.DurationS) + ": stuck, " + stuckBehindName(r) + " behind it never drains"
 	default:
 		return "not back by " + Seconds(r.Config.DurationS) + ": stuck, retries keep the queue full"
 	}
@@ -144,4 +146,29 @@ func BackCell(r Row) string {
 	default:
 		return "stuck"
 	}
+}
+
+// stuckBehind is, for the entry of a chain that is stuck though its own
+// queue drains (rule 40), the first hop behind it that never drains, whose
+// calls keep failing; false for any other Result.
+func stuckBehind(r sim.Result) (sim.HopLoad, bool) {
+	if r.Recovery != sim.Stuck || len(r.Hops) == 0 {
+		return sim.HopLoad{}, false
+	}
+	loads := r.Config.ChainLoads()
+	if !loads[0].Drains {
+		return sim.HopLoad{}, false
+	}
+	for _, l := range loads[1:] {
+		if !l.Drains {
+			return l, true
+		}
+	}
+	return sim.HopLoad{}, false
+}
+
+// stuckBehindName is stuckBehind's hop's name, or "".
+func stuckBehindName(r sim.Result) string {
+	l, _ := stuckBehind(r)
+	return l.Name
 }

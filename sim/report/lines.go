@@ -217,6 +217,11 @@ func ThisRun(r sim.Result) Line {
 	case r.BackToNormalS == nil && r.Recovery == sim.Stuck && !r.Config.Drains(0):
 		text = fill("stuck: not back by %s. The normal traffic alone, %s/s, is over the %s/s capacity%s.",
 			Seconds(r.Config.DurationS), Number(r.Config.NormalRPS, 2), Number(r.Config.CapacityAfterRPS(), 2), tally(r))
+	case r.BackToNormalS == nil && stuckBehindName(r) != "":
+		l, _ := stuckBehind(r)
+		offered, capacity := apart(l.OfferedRPS, l.CapacityRPS, 2)
+		text = fill("stuck: not back by %s. Its own queue drains, but %s behind it never does: the normal traffic, times every layer's tries on the way, sends it %s/s against its %s/s, so the calls to it keep failing%s.",
+			Seconds(r.Config.DurationS), l.Name, offered, capacity, tally(r))
 	case r.BackToNormalS == nil && r.Recovery == sim.Stuck:
 		text = fill("stuck: not back by %s. Retries keep the queue full%s.",
 			Seconds(r.Config.DurationS), tally(r))
