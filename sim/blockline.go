@@ -2,15 +2,15 @@ package sim
 
 import "iter"
 
-// blockLine is a double-ended line of uint64s, in blocks that never move:
-// it grows without copying what it holds, so that it costs 8 bytes an item
-// and a block at most, where a ring that doubles its buffer holds three
-// times its items for the moment it grows (the pickup path's waiting
+// blockLine is a double-ended line of Ts, in blocks that never move:
+// it grows without copying what it holds, so that it costs an item's size
+// an item and a block at most, where a ring that doubles its buffer holds
+// three times its items for the moment it grows (the pickup path's waiting
 // requests, up to MaxAttempts of them).
-type blockLine struct {
-	blocks     []*lineBlock // blocks[0] holds the positions from 0 to lineBlockLen-1
-	head, tail uint         // the front's position, and one past the back's
-	spare      []*lineBlock // emptied blocks, to reuse
+type blockLine[T any] struct {
+	blocks     []*[lineBlockLen]T // blocks[0] holds the positions from 0 to lineBlockLen-1
+	head, tail uint               // the front's position, and one past the back's
+	spare      []*[lineBlockLen]T // emptied blocks, to reuse
 }
 
 const (
@@ -18,11 +18,9 @@ const (
 	lineBlockLen  = 1 << lineBlockBits
 )
 
-type lineBlock [lineBlockLen]uint64
+func (l *blockLine[T]) n() int { return int(l.tail - l.head) }
 
-func (l *blockLine) n() int { return int(l.tail - l.head) }
-
-func (l *blockLine) pushBack(x uint64) {
+func (l *blockLine[T]) pushBack(x T) {
 	if l.tail == uint(len(l.blocks))<<lineBlockBits {
 		l.blocks = append(l.blocks, l.newBlock())
 	}
@@ -30,18 +28,18 @@ func (l *blockLine) pushBack(x uint64) {
 	l.tail++
 }
 
-func (l *blockLine) newBlock() *lineBlock {
+func (l *blockLine[T]) newBlock() *[lineBlockLen]T {
 	if n := len(l.spare); n > 0 {
 		b := l.spare[n-1]
 		l.spare = l.spare[:n-1]
 		return b
 	}
-	return new(lineBlock)
+	return new([lineBlockLen]T)
 }
 
-func (l *blockLine) front() uint64 { return l.blocks[l.head>>lineBlockBits][l.head&(lineBlockLen-1)] }
+func (l *blockLine[T]) front() T { return l.blocks[l.head>>lineBlockBits][l.head&(lineBlockLen-1)] }
 
-func (l *blockLine) popFront() uint64 {
+func (l *blockLine[T]) popFront() T {
 	x := l.front()
 	l.head++
 	if l.head == lineBlockLen { // the first block is spent
@@ -52,7 +50,7 @@ func (l *blockLine) popFront() uint64 {
 	return x
 }
 
-func (l *blockLine) popBack() uint64 {
+func (l *blockLine[T]) popBack() T {
 	l.tail--
 	x := l.blocks[l.tail>>lineBlockBits][l.tail&(lineBlockLen-1)]
 	if last := len(l.blocks) - 1; last > 0 && l.tail == uint(last)<<lineBlockBits { // the last block is empty
@@ -63,8 +61,8 @@ func (l *blockLine) popBack() uint64 {
 }
 
 // all yields the line's items from the front.
-func (l *blockLine) all() iter.Seq[uint64] {
-	return func(yield func(uint64) bool) {
+func (l *blockLine[T]) all() iter.Seq[T] {
+	return func(yield func(T) bool) {
 		for p := l.head; p < l.tail; p++ {
 			if !yield(l.blocks[p>>lineBlockBits][p&(lineBlockLen-1)]) {
 				return
@@ -74,7 +72,7 @@ func (l *blockLine) all() iter.Seq[uint64] {
 }
 
 // reset empties the line, keeping its blocks to reuse.
-func (l *blockLine) reset() {
+func (l *blockLine[T]) reset() {
 	l.spare = append(l.spare, l.blocks...)
 	clear(l.blocks)
 	l.blocks, l.head, l.tail = l.blocks[:0], 0, 0

@@ -1120,7 +1120,7 @@ func (e *engine) endService() {
 // waiting is how many requests wait in the queue now.
 func (e *engine) waiting() int {
 	if e.picking {
-		return e.pick.previews.n() + e.pick.orders.n()
+		return e.pick.n
 	}
 	return e.queue.len()
 }

@@ -1,22 +1,27 @@
 package sim
 
+import "iter"
+
 // The pickup path: the same model as the event loop (engine.go) for lifo
 // and priority, the policies that take requests out of arrival order,
-// computed without an attempt record or an event list where every
-// attempt is its person's only one.
+// computed without an attempt record or an event list.
 //
-// Without retries, what becomes of an attempt is known the moment a worker
-// picks it up: the worker's service time is drawn then (rule 3), so its
-// end, and whether that comes before its client's deadline and the run's
-// end, are known too. Nothing that happens later changes it: the counts
-// are sums, the same in any order. So a waiting request is 8 bytes (its
-// arrival time, and whether it is an order, one of the sale's people and
-// given the short limit), a busy worker is the time it is next free, and
-// the events are the new arrivals and the workers coming free, whichever
-// is earlier, a worker first in the same nanosecond (rule 1). The path
-// keeps the event loop's order of everything it draws, so it gives the
-// event loop's Result to the bit (TestPickupMatchesEventLoop and
-// FuzzPickup hold them equal).
+// What becomes of an attempt is known the moment a worker picks it up:
+// the worker's service time is drawn then (rule 3), so its end, and
+// whether that comes before its client's deadline and the run's end, are
+// known too, as is a refusal then. Nothing that happens later changes it:
+// the counts are sums, the same in any order. So a waiting request is 16
+// bytes (its arrival time, its person's first, its try, and whether it is
+// an order, one of the sale's people and given the short limit), a busy
+// worker is the time it is next free, and the events are the clients'
+// timeouts, the workers coming free while requests wait, and the
+// arrivals (new people and retries), in rule 1's order. A timeout matters
+// only for an attempt a retry may follow and that has not heard back by
+// then: those wait in a line by deadline, which a pickup that answers or
+// refuses one in time marks. The path keeps the event loop's order of
+// everything it draws and of the retries it makes, so it gives the event
+// loop's Result to the bit (TestPickupMatchesEventLoop and FuzzPickup hold
+// them equal).
 //
 // It takes exactly the Configs pickupTakes accepts; the event loop takes
 // the rest.
@@ -33,7 +38,13 @@ func pickupTakes(c Config) bool {
 	if sp := c.Policy.spec(); sp.limiter != nil || (pickupMechanisms{sp.admit, sp.take, sp.shed} != lifo && pickupMechanisms{sp.admit, sp.take, sp.shed} != priority) {
 		return false
 	}
-	if c.Retries != 0 || ms(c.TimeoutMS) == 0 { // a retry's fate waits for its timeout; a timeout in its own arrival's nanosecond is rule 1's edge
+	if ms(c.TimeoutMS) == 0 { // a timeout in its own arrival's nanosecond is rule 1's edge
+		return false
+	}
+	// Retries due in the order made, under lifo, which never compares two
+	// waiting requests' keys: retries made together arrive in the same
+	// nanosecond, more of them than a key can number.
+	if c.Retries > 0 && (c.Client != Fixed || ms(c.RetryJitterMS) != 0 || c.Policy.spec().admit != admitCoDel) {
 		return false
 	}
 	// The policy's own settings: the bound for priority, CoDel's M and N
@@ -43,8 +54,9 @@ func pickupTakes(c Config) bool {
 	c.NormalRPS, c.SaleRPS, c.SaleStartS, c.SaleS, c.DurationS = d.NormalRPS, d.SaleRPS, d.SaleStartS, d.SaleS, d.DurationS
 	c.TimeoutMS = d.TimeoutMS
 	c.SeriesStepS = d.SeriesStepS // the series, closed at its steps as the event loop closes them
-	// No retries: their delays and the clients that tell them apart are
-	// unread, but for the clients that count answers or send themselves.
+	// The fixed client's retries, after their delay; without retries, the
+	// clients are alike but for those that count answers or send
+	// themselves.
 	c.Retries, c.RetryDelayMS, c.RetryJitterMS = d.Retries, d.RetryDelayMS, d.RetryJitterMS
 	switch c.Client {
 	case Fixed, Backoff, RetryAfter:
@@ -73,10 +85,14 @@ type pickupMechanisms struct {
 	shed  shedding
 }
 
-// A waiting request, in a uint64: its arrival time, ns, in the top 47 bits
-// (a day is under 2^47 ns), then how many arrived before it in the same
-// nanosecond, so that two keys compare as their arrivals were ordered,
-// then three flags.
+// waiter is a waiting request. Its key is its arrival time, ns, in the top
+// 47 bits (a day is under 2^47 ns), then, under priority, how many arrived
+// before it in the same nanosecond, so that two keys compare as their
+// arrivals were ordered, then three flags. Its ref is, for an attempt a retry may
+// follow, pickupHasTimeout and its place in the timeout line; for a last
+// attempt, its person's first arrival, ns, shifted left by 8, and its try.
+type waiter struct{ key, ref uint64 }
+
 const (
 	pickupTight    = 1 << iota // lifo gave it the short limit, CoDelTargetMS (rule 9)
 	pickupOrder                // an order rather than a price preview
@@ -84,17 +100,51 @@ const (
 	pickupTieShift = 3
 	pickupTShift   = 17
 	pickupMostTies = 1<<(pickupTShift-pickupTieShift) - 1
+
+	pickupHasTimeout = 1 << 63
 )
+
+// pickupTimeout is an attempt a retry may follow, in the timeout line
+// until its deadline: its arrival, its person's first arrival (ns), its
+// try, and whether it has heard back (rule 4).
+type pickupTimeout struct {
+	t0, first   int64
+	try         int32
+	order, sale bool
+	replied     bool
+}
+
+// pickupRetry is a retry made and not yet arrived: when it arrives (ns)
+// and its seq among arrivals (rule 1), its person's first arrival (ns),
+// its try, and whether the attempt before it was refused (rather than
+// timed out).
+type pickupRetry struct {
+	due         int64
+	seq         uint64
+	first       int64
+	try         int32
+	order, sale bool
+	refused     bool
+}
 
 // pickupLines is the pickup path's memory, kept from run to run by Runs.
 type pickupLines struct {
-	// the waiting requests: lifo's one line; priority's previews and
-	// orders (rule 11)
-	previews, orders blockLine
+	// the waiting requests, n of them: lifo's one line; priority's
+	// previews and orders (rule 11), without retries, so each its
+	// waiter's key alone (priorityWaiter)
+	line             blockLine[waiter]
+	previews, orders blockLine[uint64]
+	n                int
 	busy             freeTree // when each worker is next free, or was (arrivalorder.go)
 	tie              int64    // the last arrival's time, ns, and how many arrived before it then
 	ties             uint64
-	svc              []pickupService // each worker's latest service, for a series
+	timeouts         ring[pickupTimeout] // by deadline: the timeout is the same for all
+	timedFrom        uint64              // the place of the timeout line's front; places count up from 0
+	retries          ring[pickupRetry]   // in the order made, and so of due time: the delay is the same for all
+	svc              []pickupService     // each worker's latest service, for a series
+	// the window of the latest new person, and when it ends, ns
+	window    int
+	windowEnd int64
 }
 
 // pickupService is a worker's latest service: when it ends, ns, and
@@ -108,9 +158,14 @@ type pickupService struct {
 // as the event loop would.
 func (e *engine) pickupOrder() {
 	p := &e.pick
+	p.line.reset()
 	p.previews.reset()
 	p.orders.reset()
+	p.n = 0
 	p.tie, p.ties = -1, 0
+	p.timeouts = ring[pickupTimeout]{buf: p.timeouts.buf}
+	p.retries = ring[pickupRetry]{buf: p.retries.buf}
+	p.timedFrom, p.window, p.windowEnd = 0, 0, 0
 	p.busy = p.busy.start(e.cfg.Workers, 1) // each worker's key is when it is next free: free from the start
 	if e.series != nil {
 		p.svc = resize(p.svc, e.cfg.Workers)
@@ -119,22 +174,35 @@ func (e *engine) pickupOrder() {
 	end := e.end
 	root := p.busy[1]
 	for {
-		// While requests wait, a worker coming free takes the next: the
-		// earlier of that and the next arrival is the next event, the
-		// worker first in the same nanosecond (rule 1). While none waits,
-		// a worker coming free does nothing but stay free, and the next
-		// event is the next arrival. At e.stop, the run's end or the
-		// series' next step, the loop stops, or closes the steps before
-		// the event.
-		if p.previews.n()+p.orders.n() > 0 {
-			if at := int64(root>>workerBits) - 1; at <= e.arrival {
-				if at >= e.stop {
-					if at >= end {
+		// The next event, in rule 1's order: a client's timeout, if one
+		// a retry may follow has not heard back (pickupTimeout); while
+		// requests wait, a worker coming free to take the next (while
+		// none waits it does nothing but stay free, which the next arrival
+		// finds); the next arrival, a new person's or a retry's, by seq
+		// in the same nanosecond. At e.stop, the run's end or the series'
+		// next step, the loop stops, or closes the steps before the event.
+		at, retry := e.arrival, false
+		if p.retries.n > 0 {
+			if r := &p.retries.buf[p.retries.head]; r.due < at || (r.due == at && r.seq < e.arrSeq) {
+				at, retry = r.due, true
+			}
+		}
+		if p.timeouts.n > 0 {
+			if timedOut, stopped := e.pickupTimeout(at, root); stopped {
+				break
+			} else if timedOut {
+				continue
+			}
+		}
+		if p.n > 0 {
+			if free := int64(root>>workerBits) - 1; free <= at {
+				if free >= e.stop {
+					if free >= end {
 						break
 					}
-					e.closeSteps(at)
+					e.closeSteps(free)
 				}
-				e.now = at
+				e.now = free
 				w := int(root & workerMask)
 				if done, ok := e.pickUp(w); ok {
 					root = p.busy.replace(w, min(done, end)) // free at the end or after: never, in the run
@@ -142,131 +210,194 @@ func (e *engine) pickupOrder() {
 				continue
 			}
 		}
-		if e.arrival >= e.stop {
-			if e.arrival >= end {
+		if at >= e.stop {
+			if at >= end {
 				break
 			}
-			e.closeSteps(e.arrival)
+			e.closeSteps(at)
 		}
-		e.now = e.arrival
-		if done, ok := e.pickupArrive(root); ok {
+		e.now = at
+		var done int64
+		var served bool
+		if retry {
+			r := p.retries.popFront()
+			e.retriesSent++
+			done, served = e.pickupArrive(root, &e.windows[windowOf(r.first)], r.first, r.try, r.order, r.sale)
+		} else { // a new person (newPerson)
+			order := e.comesToOrder()
+			if at >= p.windowEnd { // new people's windows move forward only
+				p.window = windowOf(at)
+				p.windowEnd = int64(p.window+1) * windowNS
+			}
+			w := &e.windows[p.window]
+			w.People++
+			sale := e.saleAt(at)
+			if sale {
+				e.sale.People++
+				if order {
+					e.sale.Orders++
+				}
+			}
+			e.scheduleArrival(at)
+			done, served = e.pickupArrive(root, w, at, 1, order, sale)
+		}
+		if served {
 			root = p.busy.replace(int(root&workerMask), min(done, end))
 		}
 	}
 	e.pickupEnd()
 }
 
-// pickupArrive is a new person arriving now: newPerson and arrive, for
-// the policies and Configs the path takes, where root is the workers'
-// tree's. If the earliest free worker takes the request at once, it
-// returns when that worker is next free.
-func (e *engine) pickupArrive(root uint64) (done int64, served bool) {
+// pickupTimeout handles the timeout line's front if it comes next, before
+// the next arrival, at, and the worker coming free first (root) if
+// requests wait (rule 1): a client that has not heard back tries again
+// (rule 13). Fronts that have heard back go first. It says whether it
+// handled one, and whether the loop stops there instead.
+func (e *engine) pickupTimeout(at int64, root uint64) (timedOut, stopped bool) {
+	p := &e.pick
+	// most have heard back: they go in a run, as dropCancelledTimeouts
+	// lets them go, without a copy of each
+	line := &p.timeouts
+	head, n, mask := line.head, line.n, len(line.buf)-1
+	for n > 0 && line.buf[head&mask].replied {
+		head, n = head+1, n-1
+	}
+	p.timedFrom += uint64(line.n - n)
+	line.head, line.n = head&mask, n
+	if n == 0 {
+		return false, false
+	}
+	d := p.timeouts.buf[p.timeouts.head].t0 + e.timeout
+	if d > at || (p.n > 0 && d > int64(root>>workerBits)-1) {
+		return false, false
+	}
+	if d >= e.stop {
+		if d >= e.end {
+			return false, true
+		}
+		e.closeSteps(d)
+	}
+	e.now = d
+	t := p.timeouts.popFront()
+	p.timedFrom++
+	e.pickupRetry(t.first, t.try, t.order, t.sale, false)
+	return true, false
+}
+
+// pickupArrive is an attempt of try try, of a person who first arrived at
+// first, in window w, arriving now (arrive), where root is the workers'
+// tree's. If the earliest free worker takes it at once, it returns when
+// that worker is next free.
+func (e *engine) pickupArrive(root uint64, w *Window, first int64, try int32, order, sale bool) (done int64, served bool) {
 	p := &e.pick
 	now := e.now
-	order := e.comesToOrder()
-	w := &e.windows[windowOf(now)]
-	w.People++
-	sale := e.saleAt(now)
-	if sale {
-		e.sale.People++
-		if order {
-			e.sale.Orders++
-		}
-	}
-	e.scheduleArrival(now)
 	w.Attempts++
 	if sale {
 		e.saleAttempts++
 	}
-	if now == p.tie {
-		p.ties++
-		if p.ties > pickupMostTies {
-			panic("sim: more than 16,383 arrivals in one nanosecond")
+	if e.admitRule == admitPriority { // it compares the two lines' fronts (rule 11)
+		if now == p.tie {
+			p.ties++
+			if p.ties > pickupMostTies { // new people alone arrive (pickupTakes), at most a million a second
+				panic("sim: more than 16,383 people arrived in one nanosecond")
+			}
+		} else {
+			p.tie, p.ties = now, 0
 		}
-	} else {
-		p.tie, p.ties = now, 0
 	}
-	key := uint64(now)<<pickupTShift | p.ties<<pickupTieShift
+	k := waiter{key: uint64(now)<<pickupTShift | p.ties<<pickupTieShift, ref: uint64(first)<<8 | uint64(try)}
 	if order {
-		key |= pickupOrder
+		k.key |= pickupOrder
 	}
 	if sale {
-		key |= pickupSale
+		k.key |= pickupSale
 	}
-	waiting := p.previews.n() + p.orders.n()
+	final := try > e.retries
+	waiting := p.n
 	switch e.admitRule {
 	case admitPriority:
 		if waiting >= e.bound {
-			if !order || p.previews.n() == 0 {
-				e.count(w, sale, order, refused, 0) // it hears no at once (rule 11)
+			if !order || p.previews.n() == 0 { // it hears no at once (rule 11)
+				if final {
+					e.count(w, sale, order, refused, 0)
+				} else {
+					e.pickupRetry(first, try, order, sale, true)
+				}
 				return 0, false
 			}
 			// the newest preview makes room (rule 11)
-			k := p.previews.popBack()
-			e.noteWaited(k)
-			o := refused
-			if now >= pickupT(k)+e.timeout { // its client has gone: it hears nothing
-				o = timedOut
-			}
-			e.count(&e.windows[windowOf(pickupT(k))], k&pickupSale != 0, k&pickupOrder != 0, o, 0)
+			room := priorityWaiter(p.previews.popBack())
+			p.n--
+			e.noteWaited(room)
+			e.pickupSayNo(room)
 		}
 	case admitCoDel: // Fail at Scale's onNewRequest (rule 9)
 		if waiting == 0 {
 			e.lastEmpty = now
 		}
 		if now-e.lastEmpty > e.codelInterval {
-			key |= pickupTight
+			k.key |= pickupTight
 		}
 	}
+	if !final { // its timeout, should it not hear back first (rule 13)
+		k.ref = pickupHasTimeout | (p.timedFrom + uint64(p.timeouts.n))
+		line := &p.timeouts
+		if line.n == len(line.buf) {
+			line.grow()
+		}
+		line.buf[(line.head+line.n)&(len(line.buf)-1)] = pickupTimeout{t0: now, first: first, try: try, order: order, sale: sale}
+		line.n++
+	}
 	if int64(root>>workerBits)-1 <= now { // a worker free, and so nothing waiting: served at once
-		return e.pickupServe(key, int(root&workerMask)), true
+		return e.pickupServe(k, int(root&workerMask)), true
 	}
-	if order && e.admitRule == admitPriority {
-		p.orders.pushBack(key)
-	} else {
-		p.previews.pushBack(key)
+	switch {
+	case e.admitRule != admitPriority:
+		p.line.pushBack(k)
+	case order:
+		p.orders.pushBack(k.key)
+	default:
+		p.previews.pushBack(k.key)
 	}
-	if n := p.previews.n() + p.orders.n(); n > e.longestQueue {
-		e.longestQueue = n
+	p.n++
+	if p.n > e.longestQueue {
+		e.longestQueue = p.n
 	}
 	return 0, false
 }
 
-// pickUp is a worker coming free now taking the next request it serves, as
-// startWork does: lifo's newest while the queue has not been empty for
+// pickUp is worker w coming free now taking the next request it serves,
+// as startWork does: lifo's newest while the queue has not been empty for
 // CoDelInterval, else the oldest (rule 10), refusing or dropping those
 // over their limit (rule 9); priority's oldest of its two lines (rule 11).
 // It returns when the worker is next free, or false if nothing waits.
 func (e *engine) pickUp(w int) (done int64, ok bool) {
 	p := &e.pick
 	for {
-		var k uint64
+		var k waiter
 		switch {
-		case p.previews.n()+p.orders.n() == 0:
+		case p.n == 0:
 			return 0, false
 		case e.admitRule == admitPriority:
 			if p.orders.n() == 0 || (p.previews.n() > 0 && p.previews.front() < p.orders.front()) {
-				k = p.previews.popFront()
+				k = priorityWaiter(p.previews.popFront())
 			} else {
-				k = p.orders.popFront()
+				k = priorityWaiter(p.orders.popFront())
 			}
 		case e.now-e.lastEmpty > e.codelInterval:
-			k = p.previews.popBack()
+			k = p.line.popBack()
 		default:
-			k = p.previews.popFront()
+			k = p.line.popFront()
 		}
+		p.n--
 		e.noteWaited(k)
 		if e.pickup {
 			limit := e.codelInterval
-			if k&pickupTight != 0 {
+			if k.key&pickupTight != 0 {
 				limit = e.codelTarget
 			}
-			if t0 := pickupT(k); e.now-t0 > limit { // over its limit: refused, or dropped if its client has gone
-				o := refused
-				if e.now >= t0+e.timeout {
-					o = timedOut
-				}
-				e.count(&e.windows[windowOf(t0)], k&pickupSale != 0, k&pickupOrder != 0, o, 0)
+			if e.now-pickupT(k) > limit { // over its limit: refused, or dropped if its client has gone
+				e.pickupSayNo(k)
 				continue
 			}
 		}
@@ -274,13 +405,39 @@ func (e *engine) pickUp(w int) (done int64, ok bool) {
 	}
 }
 
+// pickupSayNo refuses k now (sayNo): its client hears it unless it has
+// gone, and tries again if it may (rule 13).
+func (e *engine) pickupSayNo(k waiter) {
+	first, try, order, sale := e.pickupPerson(k)
+	gone := e.now >= pickupT(k)+e.timeout
+	switch {
+	case k.ref&pickupHasTimeout != 0: // its timeout has come, and a retry with it, or is cancelled now
+		if !gone {
+			e.pickupTimeoutOf(k).replied = true
+			e.pickupRetry(first, try, order, sale, true)
+		}
+	case gone: // its last: it timed out (rule 4)
+		e.count(&e.windows[windowOf(first)], sale, order, timedOut, 0)
+	default:
+		e.count(&e.windows[windowOf(first)], sale, order, refused, 0)
+	}
+}
+
+// pickupRetry is the client of an attempt of try try, of a person who first
+// arrived at first, trying again after its refusal or timeout (rule 13):
+// the fixed client's retry, due after RetryDelayMS.
+func (e *engine) pickupRetry(first int64, try int32, order, sale, refused bool) {
+	e.retriesMade++
+	e.pick.retries.pushBack(pickupRetry{due: e.now + e.retryDelay, seq: nextSeq(&e.arrivalSeq), first: first, try: try + 1, order: order, sale: sale, refused: refused})
+}
+
 // pickupServe is worker w starting on k now, as serve does, and what
 // becomes of it, as endService and result would say: answered, served to
 // nobody, or still in service when the run ends. It returns when the
 // worker is next free.
-func (e *engine) pickupServe(k uint64, w int) int64 {
+func (e *engine) pickupServe(k waiter, w int) int64 {
 	now, t0 := e.now, pickupT(k)
-	sale, order := k&pickupSale != 0, k&pickupOrder != 0
+	sale := k.key&pickupSale != 0
 	if sale {
 		e.noteServed(now - t0)
 	}
@@ -303,8 +460,21 @@ func (e *engine) pickupServe(k uint64, w int) int64 {
 	if e.series != nil {
 		e.pick.svc[w] = pickupService{done, late}
 	}
-	win := &e.windows[windowOf(t0)]
+	first, order := int64(k.ref>>8), k.key&pickupOrder != 0
+	if k.ref&pickupHasTimeout != 0 {
+		first = e.pickupTimeoutOf(k).first
+	}
+	win := &e.windows[windowOf(first)]
 	switch {
+	case k.ref&pickupHasTimeout != 0: // its timeout, or its answer, settles it
+		switch {
+		case done >= e.end: // in service when the run ends: its timeout says how it ends
+		case late:
+			e.wasted++ // served to nobody (rule 4)
+		default:
+			e.pickupTimeoutOf(k).replied = true
+			e.count(win, sale, order, answered, done-first)
+		}
 	case done >= e.end: // in service when the run ends (result's caught)
 		o := unfinished
 		if deadline < e.end {
@@ -315,23 +485,80 @@ func (e *engine) pickupServe(k uint64, w int) int64 {
 		e.wasted++
 		e.count(win, sale, order, timedOut, 0)
 	default:
-		e.count(win, sale, order, answered, done-t0)
+		e.count(win, sale, order, answered, done-first)
 	}
 	return done
 }
 
-// pickupEnd settles the requests still waiting when the run ends, as
-// result does; result notes the oldest one's wait (oldestWaiting).
+// pickupPerson is k's person's first arrival (ns), k's try, and whether
+// the person came to order and is one of the sale's.
+func (e *engine) pickupPerson(k waiter) (first int64, try int32, order, sale bool) {
+	order, sale = k.key&pickupOrder != 0, k.key&pickupSale != 0
+	if k.ref&pickupHasTimeout != 0 {
+		t := e.pickupTimeoutOf(k)
+		return t.first, t.try, order, sale
+	}
+	return int64(k.ref >> 8), int32(k.ref & 0xff), order, sale
+}
+
+// pickupTimeoutOf is k's place in the timeout line, for a k a retry may
+// follow, whose timeout is still to come or has just come.
+func (e *engine) pickupTimeoutOf(k waiter) *pickupTimeout {
+	p := &e.pick
+	i := int(k.ref&^pickupHasTimeout - p.timedFrom)
+	if i < 0 || i >= p.timeouts.n {
+		return &pickupTimeout{} // its timeout has come and gone: what is marked there no longer matters
+	}
+	return &p.timeouts.buf[(p.timeouts.head+i)&(len(p.timeouts.buf)-1)]
+}
+
+// pickupEnd settles the people the run's end catches, as result does:
+// those whose timeout is still to come and who have not heard back, the
+// last attempts still waiting, and the retries not yet arrived. result
+// notes the oldest one's wait (oldestWaiting).
 func (e *engine) pickupEnd() {
 	p := &e.pick
 	e.now = e.end
-	for _, l := range []*blockLine{&p.previews, &p.orders} {
-		for k := range l.all() {
-			o := unfinished
-			if pickupT(k)+e.timeout < e.end {
-				o = timedOut
+	for k := 0; k < p.timeouts.n; k++ {
+		if t := p.timeouts.at(k); !t.replied {
+			e.count(&e.windows[windowOf(t.first)], t.sale, t.order, unfinished, 0)
+		}
+	}
+	for k := range p.waiting() {
+		if k.ref&pickupHasTimeout != 0 { // its timeout's place says how it ends
+			continue
+		}
+		first, _, order, sale := e.pickupPerson(k)
+		o := unfinished
+		if pickupT(k)+e.timeout < e.end {
+			o = timedOut
+		}
+		e.count(&e.windows[windowOf(first)], sale, order, o, 0)
+	}
+	for k := 0; k < p.retries.n; k++ {
+		r := p.retries.at(k)
+		o := timedOut
+		if r.refused {
+			o = refused
+		}
+		e.count(&e.windows[windowOf(r.first)], r.sale, r.order, o, 0)
+	}
+}
+
+// waiting yields the waiting requests: lifo's line, or priority's two.
+func (p *pickupLines) waiting() iter.Seq[waiter] {
+	return func(yield func(waiter) bool) {
+		for k := range p.line.all() {
+			if !yield(k) {
+				return
 			}
-			e.count(&e.windows[windowOf(pickupT(k))], k&pickupSale != 0, k&pickupOrder != 0, o, 0)
+		}
+		for _, l := range []*blockLine[uint64]{&p.previews, &p.orders} {
+			for k := range l.all() {
+				if !yield(priorityWaiter(k)) {
+					return
+				}
+			}
 		}
 	}
 }
@@ -340,10 +567,12 @@ func (e *engine) pickupEnd() {
 // false if none waits.
 func (p *pickupLines) oldest() (t0 int64, ok bool) {
 	switch {
+	case p.line.n() > 0:
+		return pickupT(p.line.front()), true
 	case p.previews.n() > 0 && (p.orders.n() == 0 || p.previews.front() < p.orders.front()):
-		return pickupT(p.previews.front()), true
+		return pickupT(priorityWaiter(p.previews.front())), true
 	case p.orders.n() > 0:
-		return pickupT(p.orders.front()), true
+		return pickupT(priorityWaiter(p.orders.front())), true
 	}
 	return 0, false
 }
@@ -375,11 +604,15 @@ func (p *pickupLines) inService(b, end int64) (useful, wasted int64, answered, n
 	return useful, wasted, answered, nobody
 }
 
+// priorityWaiter is the waiter whose key is k, under priority, whose
+// waiting requests are each their person's only attempt (pickupTakes).
+func priorityWaiter(k uint64) waiter { return waiter{key: k, ref: k>>pickupTShift<<8 | 1} }
+
 // pickupT is a waiting request's arrival time, ns.
-func pickupT(k uint64) int64 { return int64(k >> pickupTShift) }
+func pickupT(k waiter) int64 { return int64(k.key >> pickupTShift) }
 
 // noteWaited is noteQueueWait for a waiting request k.
-func (e *engine) noteWaited(k uint64) {
+func (e *engine) noteWaited(k waiter) {
 	if w := e.now - pickupT(k); w > e.longestWait {
 		e.longestWait = w
 	}

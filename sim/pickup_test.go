@@ -42,8 +42,8 @@ func samePickupAndLoop(t *testing.T, what string, c Config) {
 }
 
 // intoPickup moves c into the pickup path's domain: lifo or priority (by
-// which), no retries, free refusals, and a client that never counts
-// answers.
+// which), the fixed client (without jitter), retries under lifo alone,
+// and free refusals.
 func intoPickup(c Config, which int) Config {
 	c.Policy = [2]Policy{LIFO, Priority}[which&1]
 	if c.Policy == LIFO {
@@ -51,7 +51,10 @@ func intoPickup(c Config, which int) Config {
 	} else {
 		c.CoDelTargetMS, c.CoDelIntervalMS = DefaultConfig().CoDelTargetMS, DefaultConfig().CoDelIntervalMS
 	}
-	c.Retries, c.RetryDelayMS, c.RetryJitterMS = 0, DefaultConfig().RetryDelayMS, 0
+	c.RetryJitterMS = 0
+	if c.Policy == Priority {
+		c.Retries, c.RetryDelayMS = 0, DefaultConfig().RetryDelayMS
+	}
 	c.RefusalCostMS = 0
 	c.Client, c.BackoffBaseMS, c.BackoffCapMS = Fixed, DefaultConfig().BackoffBaseMS, DefaultConfig().BackoffCapMS
 	return c
@@ -145,7 +148,9 @@ func TestPickupTies(t *testing.T) {
 func TestPickupTakes(t *testing.T) {
 	declined := map[string]func(c *Config){
 		"fifo":           func(c *Config) { c.Policy = FIFO },
-		"retries":        func(c *Config) { c.Retries = 1 },
+		"jitter":         func(c *Config) { c.Retries, c.RetryJitterMS = 1, 100 },
+		"backoff":        func(c *Config) { c.Retries, c.Client = 1, Backoff },
+		"retry-after":    func(c *Config) { c.Retries, c.Client = 1, RetryAfter },
 		"refusal cost":   func(c *Config) { c.RefusalCostMS = 1 },
 		"budget client":  func(c *Config) { c.Client = Budget },
 		"throttle":       func(c *Config) { c.Client = Throttle },
@@ -166,6 +171,9 @@ func TestPickupTakes(t *testing.T) {
 			change(&d)
 			assert.False(t, pickupTakes(d), "%s with %s", p, what)
 		}
+		d := c
+		d.Retries = 3
+		assert.Equal(t, p == LIFO, pickupTakes(d), "%s with the fixed client's retries: lifo's alone, whose keys are never compared", p)
 	}
 }
 
@@ -175,7 +183,7 @@ func TestPickupTakes(t *testing.T) {
 // such as one added after this path, to be declined.
 var pickupFields = []string{
 	"Policy", "Workers", "ServiceMS", "NormalRPS", "SaleRPS", "SaleStartS", "SaleS", "DurationS",
-	"TimeoutMS", "RetryDelayMS", "RetryJitterMS", "Queue", "OrderShare",
+	"TimeoutMS", "Retries", "RetryDelayMS", "RetryJitterMS", "Queue", "OrderShare",
 	"CoDelTargetMS", "CoDelIntervalMS", "Client", "BackoffBaseMS", "BackoffCapMS", "BudgetTokens",
 	"BudgetRefusalCost", "BudgetTimeoutCost", "BudgetRefill", "RatioMax", "ThrottleK", "ClientWindowS", "Seed", "SeriesStepS", "Service", "ServiceP99MS",
 	"SaleRampS", "SaleWaves", "SaleEveryS", "SlowFactor", "SlowStartS", "SlowS",
@@ -206,7 +214,7 @@ func TestPickupDeclinesNewFields(t *testing.T) {
 // ends across its blocks' edges.
 func TestBlockLine(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 7))
-	var l blockLine
+	var l blockLine[uint64]
 	var want []uint64
 	for round := range 3 {
 		for step := range 20_000 {

@@ -47,6 +47,8 @@ func scaleConfigs() []scaleConfig {
 	largestPriority.Policy, largestPriority.Queue = Priority, maxQueue
 	lifo, priority := DefaultConfig(), DefaultConfig()
 	lifo.Policy, priority.Policy = LIFO, Priority
+	lifoStorm := lifo // the post's retry storm, under lifo
+	lifoStorm.Retries = 3
 	return []scaleConfig{
 		{"default", DefaultConfig()},
 		{"day", day},
@@ -62,6 +64,7 @@ func scaleConfigs() []scaleConfig {
 		{"largest-priority", largestPriority},
 		{"lifo", lifo},
 		{"priority", priority},
+		{"lifo-retry-storm", lifoStorm},
 	}
 }
 
@@ -93,7 +96,7 @@ func BenchmarkScale(b *testing.B) {
 func TestArrivalOrderTakesScale(t *testing.T) {
 	for _, s := range scaleConfigs() {
 		if !s.c.Policy.spec().arrivalOrder {
-			assert.Contains(t, []string{"lifo", "priority", "largest-priority"}, s.name, "only lifo and priority take requests out of arrival order")
+			assert.Contains(t, []string{"lifo", "priority", "largest-priority", "lifo-retry-storm"}, s.name, "only lifo and priority take requests out of arrival order")
 			if assert.True(t, pickupTakes(s.c), "%s: the pickup path declines it", s.name) && !testing.Short() {
 				samePickupAndLoop(t, s.name, s.c)
 			}
