@@ -253,12 +253,14 @@ const (
 	// arrival-order path (arrivalorder.go) one waiting costs its leaving
 	// time, 8 bytes, at most 16 as the queue grows: the largest run the
 	// budget accepts, 9.9 M attempts nearly all waiting at the end, peaks
-	// at 27 to 33 MB. On the pickup path (pickup.go: lifo and priority
-	// without retries) one waiting costs 8 bytes: the same run under
-	// priority, its bound at the most, takes 75 MB of memory in all. On
-	// the event loop (what neither path takes: retries under lifo and
-	// priority, the clients that count answers, a loss, patience, the
-	// adaptive limits, refusals that cost time) each costs 52 to 76 bytes
+	// at 27 to 33 MB. On the pickup path (pickup.go: lifo, with the fixed
+	// client's retries, and priority without) one waiting costs 8 bytes
+	// under priority, 16 under lifo, and one a retry may follow 24 more
+	// until its timeout: the largest run under priority, its bound at the
+	// most, takes 75 MB of memory in all. On the event loop (what neither
+	// path takes: priority's retries, the clients that count answers, a
+	// loss, patience, the adaptive limits, refusals that cost time) each
+	// costs 52 to 76 bytes
 	// (the attempt, its place in the queue and, if a retry may follow,
 	// its timeout), so an unbounded queue that holds the whole budget at
 	// the end could hold up to 0.76 GB live. The command line

@@ -10,9 +10,10 @@ import "iter"
 // the worker's service time is drawn then (rule 3), so its end, and
 // whether that comes before its client's deadline and the run's end, are
 // known too, as is a refusal then. Nothing that happens later changes it:
-// the counts are sums, the same in any order. So a waiting request is 16
-// bytes (its arrival time, its person's first, its try, and whether it is
-// an order, one of the sale's people and given the short limit), a busy
+// the counts are sums, the same in any order. So a waiting request is its
+// arrival time and whether it is an order, one of the sale's people and
+// given the short limit, in 8 bytes, with under lifo its person's first
+// arrival and its try in 8 more (waiter), a busy
 // worker is the time it is next free, and the events are the clients'
 // timeouts, the workers coming free while requests wait, and the
 // arrivals (new people and retries), in rule 1's order. A timeout matters
@@ -88,9 +89,10 @@ type pickupMechanisms struct {
 // waiter is a waiting request. Its key is its arrival time, ns, in the top
 // 47 bits (a day is under 2^47 ns), then, under priority, how many arrived
 // before it in the same nanosecond, so that two keys compare as their
-// arrivals were ordered, then three flags. Its ref is, for an attempt a retry may
-// follow, pickupHasTimeout and its place in the timeout line; for a last
-// attempt, its person's first arrival, ns, shifted left by 8, and its try.
+// arrivals were ordered, then three flags. Its ref is, for an attempt a
+// retry may follow, pickupHasTimeout and its place in the timeout line;
+// for a last attempt, its person's first arrival, ns, shifted left by 8,
+// and its try. Priority keeps the key alone (priorityWaiter).
 type waiter struct{ key, ref uint64 }
 
 const (
@@ -408,18 +410,21 @@ func (e *engine) pickUp(w int) (done int64, ok bool) {
 // pickupSayNo refuses k now (sayNo): its client hears it unless it has
 // gone, and tries again if it may (rule 13).
 func (e *engine) pickupSayNo(k waiter) {
-	first, try, order, sale := e.pickupPerson(k)
+	sale, order := k.key&pickupSale != 0, k.key&pickupOrder != 0
 	gone := e.now >= pickupT(k)+e.timeout
 	switch {
-	case k.ref&pickupHasTimeout != 0: // its timeout has come, and a retry with it, or is cancelled now
+	case k.ref&pickupHasTimeout != 0:
+		// If its client has gone, its timeout came at its deadline and
+		// made its retry; if not, it hears no and tries again now.
 		if !gone {
-			e.pickupTimeoutOf(k).replied = true
-			e.pickupRetry(first, try, order, sale, true)
+			t := e.pickupTimeoutOf(k)
+			t.replied = true
+			e.pickupRetry(t.first, t.try, order, sale, true)
 		}
 	case gone: // its last: it timed out (rule 4)
-		e.count(&e.windows[windowOf(first)], sale, order, timedOut, 0)
+		e.count(&e.windows[windowOf(k.first())], sale, order, timedOut, 0)
 	default:
-		e.count(&e.windows[windowOf(first)], sale, order, refused, 0)
+		e.count(&e.windows[windowOf(k.first())], sale, order, refused, 0)
 	}
 }
 
@@ -460,21 +465,22 @@ func (e *engine) pickupServe(k waiter, w int) int64 {
 	if e.series != nil {
 		e.pick.svc[w] = pickupService{done, late}
 	}
-	first, order := int64(k.ref>>8), k.key&pickupOrder != 0
-	if k.ref&pickupHasTimeout != 0 {
-		first = e.pickupTimeoutOf(k).first
-	}
-	win := &e.windows[windowOf(first)]
-	switch {
-	case k.ref&pickupHasTimeout != 0: // its timeout, or its answer, settles it
+	order := k.key&pickupOrder != 0
+	if k.ref&pickupHasTimeout != 0 { // its timeout, or its answer, settles it
 		switch {
 		case done >= e.end: // in service when the run ends: its timeout says how it ends
 		case late:
 			e.wasted++ // served to nobody (rule 4)
 		default:
-			e.pickupTimeoutOf(k).replied = true
-			e.count(win, sale, order, answered, done-first)
+			t := e.pickupTimeoutOf(k)
+			t.replied = true
+			e.count(&e.windows[windowOf(t.first)], sale, order, answered, done-t.first)
 		}
+		return done
+	}
+	first := k.first()
+	win := &e.windows[windowOf(first)]
+	switch {
 	case done >= e.end: // in service when the run ends (result's caught)
 		o := unfinished
 		if deadline < e.end {
@@ -490,26 +496,18 @@ func (e *engine) pickupServe(k waiter, w int) int64 {
 	return done
 }
 
-// pickupPerson is k's person's first arrival (ns), k's try, and whether
-// the person came to order and is one of the sale's.
-func (e *engine) pickupPerson(k waiter) (first int64, try int32, order, sale bool) {
-	order, sale = k.key&pickupOrder != 0, k.key&pickupSale != 0
-	if k.ref&pickupHasTimeout != 0 {
-		t := e.pickupTimeoutOf(k)
-		return t.first, t.try, order, sale
-	}
-	return int64(k.ref >> 8), int32(k.ref & 0xff), order, sale
-}
+// first is a last attempt's person's first arrival, ns.
+func (k waiter) first() int64 { return int64(k.ref >> 8) }
 
 // pickupTimeoutOf is k's place in the timeout line, for a k a retry may
-// follow, whose timeout is still to come or has just come.
+// follow whose deadline has not come: its timeout is still there.
 func (e *engine) pickupTimeoutOf(k waiter) *pickupTimeout {
 	p := &e.pick
-	i := int(k.ref&^pickupHasTimeout - p.timedFrom)
-	if i < 0 || i >= p.timeouts.n {
-		return &pickupTimeout{} // its timeout has come and gone: what is marked there no longer matters
+	i := k.ref&^pickupHasTimeout - p.timedFrom
+	if i >= uint64(p.timeouts.n) {
+		panic("sim: a waiting request's timeout has left the line before its deadline")
 	}
-	return &p.timeouts.buf[(p.timeouts.head+i)&(len(p.timeouts.buf)-1)]
+	return &p.timeouts.buf[(p.timeouts.head+int(i))&(len(p.timeouts.buf)-1)]
 }
 
 // pickupEnd settles the people the run's end catches, as result does:
@@ -528,12 +526,11 @@ func (e *engine) pickupEnd() {
 		if k.ref&pickupHasTimeout != 0 { // its timeout's place says how it ends
 			continue
 		}
-		first, _, order, sale := e.pickupPerson(k)
 		o := unfinished
 		if pickupT(k)+e.timeout < e.end {
 			o = timedOut
 		}
-		e.count(&e.windows[windowOf(first)], sale, order, o, 0)
+		e.count(&e.windows[windowOf(k.first())], k.key&pickupSale != 0, k.key&pickupOrder != 0, o, 0)
 	}
 	for k := 0; k < p.retries.n; k++ {
 		r := p.retries.at(k)

@@ -251,13 +251,14 @@ func FuzzPickup(f *testing.F) {
 	for i := range 30 {
 		c := intoPickup(arrivalOrderConfig(r, fuzzAttempts), i)
 		f.Add(int(c.Policy), c.Workers, c.ServiceMS, c.NormalRPS, c.SaleRPS, c.SaleStartS, c.SaleS, c.DurationS,
-			c.TimeoutMS, c.Queue, c.OrderShare, c.CoDelTargetMS, c.CoDelIntervalMS, c.Seed, int(c.Service), c.ServiceP99MS)
+			c.TimeoutMS, c.Retries, c.RetryDelayMS, c.Queue, c.OrderShare, c.CoDelTargetMS, c.CoDelIntervalMS, c.Seed, int(c.Service), c.ServiceP99MS)
 	}
 	f.Fuzz(func(t *testing.T, policy, workers int, serviceMS, normalRPS, saleRPS, saleStartS, saleS, durationS,
-		timeoutMS float64, queue int, orderShare, codelTargetMS, codelIntervalMS float64, seed uint64, service int, serviceP99MS float64) {
+		timeoutMS float64, retries int, retryDelayMS float64, queue int, orderShare, codelTargetMS, codelIntervalMS float64, seed uint64, service int, serviceP99MS float64) {
 		c := DefaultConfig()
 		c.Workers, c.ServiceMS, c.NormalRPS, c.SaleRPS = workers, serviceMS, normalRPS, saleRPS
 		c.SaleStartS, c.SaleS, c.DurationS, c.TimeoutMS = saleStartS, saleS, durationS, timeoutMS
+		c.Retries, c.RetryDelayMS = retries, retryDelayMS
 		c.Queue, c.OrderShare, c.CoDelTargetMS, c.CoDelIntervalMS = queue, orderShare, codelTargetMS, codelIntervalMS
 		c.Seed, c.Service, c.ServiceP99MS = seed, ServiceShape(uint(service)%3), serviceP99MS
 		c = intoPickup(c, policy)
