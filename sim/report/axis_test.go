@@ -7,7 +7,7 @@ import (
 )
 
 // TestAxisLabel: a series chart's y axis writes its labels in full below
-// 10,000, and in thousands or millions on an axis that reaches it, so
+// 1,000, and in thousands or millions on an axis that reaches it, so
 // that they keep to the chart's left margin on a phone; the part of a
 // broken axis below its break stays in full.
 func TestAxisLabel(t *testing.T) {
@@ -17,12 +17,13 @@ func TestAxisLabel(t *testing.T) {
 		want   string
 		reason string
 	}{
-		{rateAxis, 2500, 5000, "2,500/s", "an axis below 10,000 is in full"},
-		{rateAxis, 5000, 5000, "5,000/s", "its top too"},
+		{rateAxis, 250, 500, "250/s", "an axis below 1,000 is in full"},
+		{rateAxis, 2500, 5000, "2.5k/s", "one that reaches 1,000 in thousands: \"5,000/s\" touched a phone's edge"},
+		{rateAxis, 5000, 5000, "5k/s", "its top too"},
 		{rateAxis, 0, 20000, "0/s", "zero is zero"},
 		{rateAxis, 10000, 20000, "10k/s", "the chain's entry, 200 workers at 20 ms: 20,000/s ran past a phone's edge"},
 		{rateAxis, 20000, 20000, "20k/s", "its top"},
-		{rateAxis, 5000, 10000, "5k/s", "an axis that reaches 10,000 writes every label in thousands"},
+		{rateAxis, 5000, 10000, "5k/s", "an axis that reaches 1,000 writes every label from 1,000 in thousands"},
 		{rateAxis, 12500, 25000, "12.5k/s", "a half of 25,000"},
 		{rateAxis, 1250000, 2500000, "1.25M/s", "millions"},
 		{rateAxis, 500, 1000, "500/s", "under 1,000 in full"},
@@ -35,6 +36,6 @@ func TestAxisLabel(t *testing.T) {
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, tt.axis.label(tt.v, tt.top), tt.reason)
 	}
-	assert.Equal(t, perSecond(7500), rateAxis.label(7500, 7500), "below 10,000, as the tables write it")
-	assert.Equal(t, workSeconds(2.25), workAxis.label(2.25, 5), "below 10,000, as the tables write it")
+	assert.Equal(t, perSecond(750), rateAxis.label(750, 750), "below 1,000, as the tables write it")
+	assert.Equal(t, workSeconds(2.25), workAxis.label(2.25, 5), "below 1,000, as the tables write it")
 }

@@ -334,9 +334,9 @@ var (
 // compactAxis is the top at and above which an axis writes its labels in
 // thousands or millions. A y axis's labels have the chart's left margin
 // and the page's, about 45 px on a 390 px phone, at 12 px whatever the
-// chart's size: "5,000/s" takes them all, "20,000/s" ran 7.7 px past the
-// screen's left edge, "20k/s" is 33 px.
-const compactAxis = 10_000
+// chart's size: "5,000/s" took them all and touched the screen's left
+// edge, "20,000/s" ran 7.7 px past it, "20k/s" is 33 px.
+const compactAxis = 1_000
 
 // label is v's label on an axis whose top is top: in full ("2,500/s"),
 // as perSecond and workSeconds write it, on an axis below compactAxis,
