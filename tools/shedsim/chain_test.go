@@ -83,3 +83,40 @@ func TestHopsRefused(t *testing.T) {
 		assert.Equal(t, tt.want, err.Error(), tt.reason)
 	}
 }
+
+// TestChainSeries: --series prints every service's series, the entry's
+// first, each under its name and its caller; with --csv, every service's
+// rows, named in a column of their own, with the workers held for calls.
+func TestChainSeries(t *testing.T) {
+	out, _, err := runArgs(t, "--policy", "fifo", "--series", "--hops", chainText)
+	require.NoError(t, err)
+	entry := strings.Index(out, "checkout (entry), which the people call:")
+	payments := strings.Index(out, "payments, which checkout (entry) calls:")
+	bank := strings.Index(out, "bank, which payments calls:")
+	assert.True(t, entry == 0 && payments > entry && bank > payments, "the entry's series, then each hop's in order:\n%s", out)
+	assert.Equal(t, 3, strings.Count(out, "Step "), "a table for each service")
+
+	csvOut, _, err := runArgs(t, "--policy", "fifo", "--series", "--csv", "--hops", chainText)
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(csvOut), "\n")
+	header := strings.Split(lines[0], ",")
+	require.Equal(t, []string{"busy_calling", "service"}, header[len(header)-2:])
+	rows := map[string]int{}
+	calling := map[string]bool{}
+	for _, l := range lines[1:] {
+		f := strings.Split(l, ",")
+		rows[f[len(f)-1]]++
+		if f[len(f)-2] != "0" {
+			calling[f[len(f)-1]] = true
+		}
+	}
+	assert.Equal(t, rows["checkout (entry)"], rows["payments"], "a row a step for each service")
+	assert.Equal(t, rows["checkout (entry)"], rows["bank"])
+	assert.Positive(t, rows["bank"])
+	assert.True(t, calling["checkout (entry)"] && calling["payments"], "the entry and payments hold workers for calls")
+	assert.False(t, calling["bank"], "the bank calls no one")
+
+	plain, _, err := runArgs(t, "--policy", "fifo", "--series", "--csv")
+	require.NoError(t, err)
+	assert.NotContains(t, strings.SplitN(plain, "\n", 2)[0], "service", "a service alone keeps its columns")
+}
