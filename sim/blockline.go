@@ -2,11 +2,12 @@ package sim
 
 import "iter"
 
-// blockLine is a double-ended line of Ts, in blocks that never move:
-// it grows without copying what it holds, so that it costs an item's size
-// an item and a block at most, where a ring that doubles its buffer holds
-// three times its items for the moment it grows (the pickup path's waiting
-// requests, up to MaxAttempts of them).
+// blockLine is a double-ended line of Ts, in blocks that never move: it
+// grows without copying what it holds, so that it costs an item's size an
+// item, and a block, where a ring that doubles its buffer holds three
+// times its items for the moment it grows (the pickup path's waiting
+// requests, up to MaxAttempts of them). Blocks it empties it keeps, to
+// reuse, so it holds what it held at its longest.
 type blockLine[T any] struct {
 	blocks     []*[lineBlockLen]T // blocks[0] holds the positions from 0 to lineBlockLen-1
 	head, tail uint               // the front's position, and one past the back's
@@ -18,8 +19,10 @@ const (
 	lineBlockLen  = 1 << lineBlockBits
 )
 
+// n is how many items the line holds.
 func (l *blockLine[T]) n() int { return int(l.tail - l.head) }
 
+// pushBack adds x at the back.
 func (l *blockLine[T]) pushBack(x T) {
 	if l.tail == uint(len(l.blocks))<<lineBlockBits {
 		l.blocks = append(l.blocks, l.newBlock())
@@ -28,6 +31,7 @@ func (l *blockLine[T]) pushBack(x T) {
 	l.tail++
 }
 
+// newBlock is an emptied block, or a new one.
 func (l *blockLine[T]) newBlock() *[lineBlockLen]T {
 	if n := len(l.spare); n > 0 {
 		b := l.spare[n-1]
@@ -37,8 +41,10 @@ func (l *blockLine[T]) newBlock() *[lineBlockLen]T {
 	return new([lineBlockLen]T)
 }
 
+// front is the item at the front; the line must hold one.
 func (l *blockLine[T]) front() T { return l.blocks[l.head>>lineBlockBits][l.head&(lineBlockLen-1)] }
 
+// popFront removes the item at the front and returns it.
 func (l *blockLine[T]) popFront() T {
 	x := l.front()
 	l.head++
@@ -50,6 +56,7 @@ func (l *blockLine[T]) popFront() T {
 	return x
 }
 
+// popBack removes the item at the back and returns it.
 func (l *blockLine[T]) popBack() T {
 	l.tail--
 	x := l.blocks[l.tail>>lineBlockBits][l.tail&(lineBlockLen-1)]

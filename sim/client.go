@@ -302,7 +302,7 @@ func backoffCeiling(base, cap float64, n int32) float64 {
 // waiting would take to drain at full capacity, in whole seconds as HTTP
 // sends it, at least 1 and at most a day (the longest run), so that a vast
 // queue cannot overflow the clock.
-func (e *engine) retryAfter() int64 { return e.retryAfterFor(e.queue.len()) }
+func (e *engine) retryAfter() int64 { return e.retryAfterFor(e.waiting()) }
 
 // retryAfterFor is retryAfter with waiting requests in the queue.
 func (e *engine) retryAfterFor(waiting int) int64 {

@@ -255,19 +255,20 @@ const (
 	// budget accepts, 9.9 M attempts nearly all waiting at the end, peaks
 	// at 27 to 33 MB. On the pickup path (pickup.go: lifo, with the fixed
 	// client's retries, and priority without) one waiting costs 8 bytes
-	// under priority, 16 under lifo, and one a retry may follow 24 more
-	// until its timeout: the largest run under priority, its bound at the
-	// most, takes 75 MB of memory in all. On the event loop (what neither
-	// path takes: priority's retries, the clients that count answers, a
-	// loss, patience, the adaptive limits, refusals that cost time) each
-	// costs 52 to 76 bytes
-	// (the attempt, its place in the queue and, if a retry may follow,
-	// its timeout), so an unbounded queue that holds the whole budget at
-	// the end could hold up to 0.76 GB live. The command line
-	// keeps its heap to a soft limit of 640 MiB, so the most any valid
-	// input asks of it is under 0.8 GB (0.65 to 0.70 GB measured, 0.95 GB
-	// without the limit; tools/shedsim's BenchmarkWorstCaseMemory fails
-	// over 0.8 GB). (The page keeps a budget of its own, a fifth of this.)
+	// under priority and 16 under lifo; with retries, each attempt costs
+	// 24 to 48 bytes more from its arrival to its timeout, answered or
+	// not, and each retry not yet due 32 to 64: the largest run under
+	// priority, its bound at the most, takes 75 MB of memory in all. On the
+	// event loop (what neither path takes: priority's retries, the clients
+	// that count answers, a loss, patience, the adaptive limits, refusals
+	// that cost time) each waiting costs 52 to 76 bytes (the attempt, its
+	// place in the queue and, if a retry may follow, its timeout), so an
+	// unbounded queue that holds the whole budget at the end could hold up
+	// to 0.76 GB live. The command line keeps its heap to a soft limit of
+	// 640 MiB, so the most any valid input asks of it is under 0.8 GB (0.65
+	// to 0.70 GB measured, 0.95 GB without the limit; tools/shedsim's
+	// BenchmarkWorstCaseMemory fails over 0.8 GB). (The page keeps a budget
+	// of its own, a fifth of this.)
 	MaxAttempts = 10_000_000
 	// MaxSeed is the largest seed, 2^53-1, the largest integer a JavaScript
 	// number holds exactly.

@@ -256,7 +256,7 @@ func simulate(c Config, prev *engine) *engine {
 		return e
 	}
 	if !eventLoopOnly && pickupTakes(c) {
-		e.pickupOrder()
+		e.runPickup()
 		return e
 	}
 	e.loop()
@@ -1137,6 +1137,17 @@ func (e *engine) oldestWaiting() (t0 int64, ok bool) {
 	return e.at(e.queue.oldest(e.pool)).t0, true
 }
 
+// caught is how a person's last attempt, its client's deadline at
+// deadline (ns), ends when the run's end catches it unanswered: expired,
+// if its deadline came before the end; unfinished otherwise (a timeout at
+// the end itself is not processed).
+func (e *engine) caught(deadline int64, expired outcome) outcome {
+	if deadline < e.end {
+		return expired
+	}
+	return unfinished
+}
+
 // settle records how a person ended, by their last attempt (rule 14).
 func (e *engine) settle(a *attempt, o outcome, waitNS int64) {
 	e.count(&e.windows[a.window], e.inSale(a), a.order, o, waitNS)
@@ -1204,11 +1215,7 @@ func (e *engine) result() Result {
 			return
 		}
 		if a := e.at(i); e.final(a) || e.gaveUp(a) {
-			if e.deadline(a) < e.end { // a timeout at the end itself is not processed
-				e.settle(a, e.expired(a), 0)
-			} else {
-				e.settle(a, unfinished, 0)
-			}
+			e.settle(a, e.caught(e.deadline(a), e.expired(a)), 0)
 		}
 	}
 	for _, line := range []*ring[id]{&e.queue.previews, &e.queue.orders, &e.refusals} {
@@ -1308,7 +1315,7 @@ func (e *engine) result() Result {
 		}
 	}
 	if c.HeapRequests > 0 {
-		r.QueueAtEnd = e.queue.len()
+		r.QueueAtEnd = e.waiting()
 	}
 	r.BackToNormalS = backToNormal(r.Windows, e.calm)
 	switch {
@@ -1316,7 +1323,7 @@ func (e *engine) result() Result {
 		r.Recovery = Normal
 	case nobodyAfter(r.Windows, e.calm):
 		r.Recovery = Unmeasured
-	case c.Client == Throttle && e.queue.len() == 0:
+	case c.Client == Throttle && e.waiting() == 0:
 		r.Recovery = Throttled
 	case !c.HoldsTimeout():
 		r.Recovery = Overloaded

@@ -12,14 +12,14 @@ import "iter"
 // known too, as is a refusal then. Nothing that happens later changes it:
 // the counts are sums, the same in any order. So a waiting request is its
 // arrival time and whether it is an order, one of the sale's people and
-// given the short limit, in 8 bytes, with under lifo its person's first
-// arrival and its try in 8 more (waiter), a busy
-// worker is the time it is next free, and the events are the clients'
-// timeouts, the workers coming free while requests wait, and the
-// arrivals (new people and retries), in rule 1's order. A timeout matters
-// only for an attempt a retry may follow and that has not heard back by
-// then: those wait in a line by deadline, which a pickup that answers or
-// refuses one in time marks. The path keeps the event loop's order of
+// given the short limit, in 8 bytes, with under lifo 8 more for its
+// person's first arrival or its place in the timeout line
+// (waitingRequest); a busy worker is the time it is next free; and the
+// events are the clients' timeouts, the workers coming free while
+// requests wait, and the arrivals (new people and retries), in rule 1's
+// order. A timeout matters only for an attempt a retry may follow: each
+// waits in a line by deadline from its arrival to its timeout, which a
+// pickup that answers or refuses it in time marks. The path keeps the event loop's order of
 // everything it draws and of the retries it makes, so it gives the event
 // loop's Result to the bit (TestPickupMatchesEventLoop and FuzzPickup hold
 // them equal).
@@ -34,18 +34,20 @@ import "iter"
 // to Config later is declined until this function learns it.
 func pickupTakes(c Config) bool {
 	d := DefaultConfig()
-	lifo := pickupMechanisms{admitCoDel, takeNewestCrowded, shedOverLimit}
-	priority := pickupMechanisms{admitPriority, takeOldestOfTwo, shedNothing}
-	if sp := c.Policy.spec(); sp.limiter != nil || (pickupMechanisms{sp.admit, sp.take, sp.shed} != lifo && pickupMechanisms{sp.admit, sp.take, sp.shed} != priority) {
+	if c.Policy != LIFO && c.Policy != Priority {
 		return false
 	}
-	if ms(c.TimeoutMS) == 0 { // a timeout in its own arrival's nanosecond is rule 1's edge
+	// A timeout of 0 ns: the client has gone as its request arrives, and
+	// hears no refusal, which the path would count as heard.
+	if ms(c.TimeoutMS) == 0 {
 		return false
 	}
-	// Retries due in the order made, under lifo, which never compares two
-	// waiting requests' keys: retries made together arrive in the same
-	// nanosecond, more of them than a key can number.
-	if c.Retries > 0 && (c.Client != Fixed || ms(c.RetryJitterMS) != 0 || c.Policy.spec().admit != admitCoDel) {
+	// Retries due in the order made (the fixed client's, without jitter),
+	// under lifo. Priority keeps a waiting request's key alone, with no
+	// room for its person's first arrival or its timeout's place, and its
+	// keys count the arrivals in a nanosecond, which retries made together
+	// could outnumber.
+	if c.Retries > 0 && (c.Client != Fixed || ms(c.RetryJitterMS) != 0 || c.Policy != LIFO) {
 		return false
 	}
 	// The policy's own settings: the bound for priority, CoDel's M and N
@@ -78,49 +80,42 @@ func pickupTakes(c Config) bool {
 	return c == d
 }
 
-// pickupMechanisms are a policy's mechanisms (policy.go): the path knows
-// lifo's and priority's.
-type pickupMechanisms struct {
-	admit admission
-	take  taking
-	shed  shedding
-}
-
-// waiter is a waiting request. Its key is its arrival time, ns, in the top
-// 47 bits (a day is under 2^47 ns), then, under priority, how many arrived
-// before it in the same nanosecond, so that two keys compare as their
-// arrivals were ordered, then three flags. Its ref is, for an attempt a
-// retry may follow, pickupHasTimeout and its place in the timeout line;
-// for a last attempt, its person's first arrival, ns, shifted left by 8,
-// and its try. Priority keeps the key alone (priorityWaiter).
-type waiter struct{ key, ref uint64 }
+// waitingRequest is a request in the queue. Its key is its arrival time,
+// ns, in the top 47 bits (a day is under 2^47 ns), then, under priority,
+// how many arrived before it in the same nanosecond, so that two keys
+// compare as their arrivals were ordered, then three flags. Its ref is,
+// for an attempt a retry may follow, refHasTimeout and its place in the
+// timeout line; for a last attempt, its person's first arrival, ns.
+// Priority keeps the key alone (priorityWaiter).
+type waitingRequest struct{ key, ref uint64 }
 
 const (
-	pickupTight    = 1 << iota // lifo gave it the short limit, CoDelTargetMS (rule 9)
-	pickupOrder                // an order rather than a price preview
-	pickupSale                 // its person is one of the sale's (inSale)
-	pickupTieShift = 3
-	pickupTShift   = 17
-	pickupMostTies = 1<<(pickupTShift-pickupTieShift) - 1
+	keyTight    = 1 << iota // lifo gave it the short limit, CoDelTargetMS (rule 9)
+	keyOrder                // an order rather than a price preview
+	keySale                 // its person is one of the sale's (inSale)
+	keyTieShift = 3
+	keyTShift   = 17
+	keyMostTies = 1<<(keyTShift-keyTieShift) - 1
 
-	pickupHasTimeout = 1 << 63
+	refHasTimeout = 1 << 63
 )
 
-// pickupTimeout is an attempt a retry may follow, in the timeout line
-// until its deadline: its arrival, its person's first arrival (ns), its
-// try, and whether it has heard back (rule 4).
-type pickupTimeout struct {
+// awaitingTimeout is an attempt a retry may follow, in the timeout line
+// from its arrival until its deadline, heard back or not: its arrival and
+// its person's first arrival (ns), its try, and whether it has heard back
+// (rule 4). 24 bytes, in a ring that doubles.
+type awaitingTimeout struct {
 	t0, first   int64
 	try         int32
 	order, sale bool
 	replied     bool
 }
 
-// pickupRetry is a retry made and not yet arrived: when it arrives (ns)
+// pendingRetry is a retry made and not yet arrived: when it arrives (ns)
 // and its seq among arrivals (rule 1), its person's first arrival (ns),
 // its try, and whether the attempt before it was refused (rather than
-// timed out).
-type pickupRetry struct {
+// timed out). 32 bytes, in a ring that doubles.
+type pendingRetry struct {
 	due         int64
 	seq         uint64
 	first       int64
@@ -133,17 +128,17 @@ type pickupRetry struct {
 type pickupLines struct {
 	// the waiting requests, n of them: lifo's one line; priority's
 	// previews and orders (rule 11), without retries, so each its
-	// waiter's key alone (priorityWaiter)
-	line             blockLine[waiter]
+	// waitingRequest's key alone (priorityWaiter)
+	line             blockLine[waitingRequest]
 	previews, orders blockLine[uint64]
 	n                int
 	busy             freeTree // when each worker is next free, or was (arrivalorder.go)
-	tie              int64    // the last arrival's time, ns, and how many arrived before it then
-	ties             uint64
-	timeouts         ring[pickupTimeout] // by deadline: the timeout is the same for all
-	timedFrom        uint64              // the place of the timeout line's front; places count up from 0
-	retries          ring[pickupRetry]   // in the order made, and so of due time: the delay is the same for all
-	svc              []pickupService     // each worker's latest service, for a series
+	lastArrival      int64    // under priority, the last arrival's time, ns, and how many arrived before it then
+	sameNS           uint64
+	timeouts         ring[awaitingTimeout] // by deadline: the timeout is the same for all
+	timeoutsFrom     uint64                // the place of the timeout line's front; places count up from 0
+	retries          ring[pendingRetry]    // in the order made, and so of due time: the delay is the same for all
+	services         []pickupService       // each worker's latest service, by worker, for a series
 	// the window of the latest new person, and when it ends, ns
 	window    int
 	windowEnd int64
@@ -156,28 +151,28 @@ type pickupService struct {
 	late bool
 }
 
-// pickupOrder runs e's Config, which pickupTakes accepts, measuring into e
+// runPickup runs e's Config, which pickupTakes accepts, measuring into e
 // as the event loop would.
-func (e *engine) pickupOrder() {
+func (e *engine) runPickup() {
 	p := &e.pick
 	p.line.reset()
 	p.previews.reset()
 	p.orders.reset()
 	p.n = 0
-	p.tie, p.ties = -1, 0
-	p.timeouts = ring[pickupTimeout]{buf: p.timeouts.buf}
-	p.retries = ring[pickupRetry]{buf: p.retries.buf}
-	p.timedFrom, p.window, p.windowEnd = 0, 0, 0
+	p.lastArrival, p.sameNS = -1, 0
+	p.timeouts = ring[awaitingTimeout]{buf: p.timeouts.buf}
+	p.retries = ring[pendingRetry]{buf: p.retries.buf}
+	p.timeoutsFrom, p.window, p.windowEnd = 0, 0, 0
 	p.busy = p.busy.start(e.cfg.Workers, 1) // each worker's key is when it is next free: free from the start
 	if e.series != nil {
-		p.svc = resize(p.svc, e.cfg.Workers)
+		p.services = resize(p.services, e.cfg.Workers)
 	}
 	e.picking = true
 	end := e.end
 	root := p.busy[1]
 	for {
 		// The next event, in rule 1's order: a client's timeout, if one
-		// a retry may follow has not heard back (pickupTimeout); while
+		// a retry may follow has not heard back (awaitingTimeout); while
 		// requests wait, a worker coming free to take the next (while
 		// none waits it does nothing but stay free, which the next arrival
 		// finds); the next arrival, a new person's or a retry's, by seq
@@ -185,12 +180,12 @@ func (e *engine) pickupOrder() {
 		// next step, the loop stops, or closes the steps before the event.
 		at, retry := e.arrival, false
 		if p.retries.n > 0 {
-			if r := &p.retries.buf[p.retries.head]; r.due < at || (r.due == at && r.seq < e.arrSeq) {
+			if r := p.retries.place(0); r.due < at || (r.due == at && r.seq < e.arrSeq) {
 				at, retry = r.due, true
 			}
 		}
 		if p.timeouts.n > 0 {
-			if timedOut, stopped := e.pickupTimeout(at, root); stopped {
+			if timedOut, stopped := e.pickupTimeoutDue(at, root); stopped {
 				break
 			} else if timedOut {
 				continue
@@ -250,26 +245,25 @@ func (e *engine) pickupOrder() {
 	e.pickupEnd()
 }
 
-// pickupTimeout handles the timeout line's front if it comes next, before
+// awaitingTimeout handles the timeout line's front if it comes next, before
 // the next arrival, at, and the worker coming free first (root) if
 // requests wait (rule 1): a client that has not heard back tries again
 // (rule 13). Fronts that have heard back go first. It says whether it
 // handled one, and whether the loop stops there instead.
-func (e *engine) pickupTimeout(at int64, root uint64) (timedOut, stopped bool) {
+func (e *engine) pickupTimeoutDue(at int64, root uint64) (timedOut, stopped bool) {
 	p := &e.pick
 	// most have heard back: they go in a run, as dropCancelledTimeouts
 	// lets them go, without a copy of each
-	line := &p.timeouts
-	head, n, mask := line.head, line.n, len(line.buf)-1
-	for n > 0 && line.buf[head&mask].replied {
-		head, n = head+1, n-1
+	heard := 0
+	for heard < p.timeouts.n && p.timeouts.place(heard).replied {
+		heard++
 	}
-	p.timedFrom += uint64(line.n - n)
-	line.head, line.n = head&mask, n
-	if n == 0 {
+	p.timeouts.dropFront(heard)
+	p.timeoutsFrom += uint64(heard)
+	if p.timeouts.n == 0 {
 		return false, false
 	}
-	d := p.timeouts.buf[p.timeouts.head].t0 + e.timeout
+	d := p.timeouts.place(0).t0 + e.timeout
 	if d > at || (p.n > 0 && d > int64(root>>workerBits)-1) {
 		return false, false
 	}
@@ -281,15 +275,16 @@ func (e *engine) pickupTimeout(at int64, root uint64) (timedOut, stopped bool) {
 	}
 	e.now = d
 	t := p.timeouts.popFront()
-	p.timedFrom++
-	e.pickupRetry(t.first, t.try, t.order, t.sale, false)
+	p.timeoutsFrom++
+	e.pickupTryAgain(t.first, t.try, t.order, t.sale, false)
 	return true, false
 }
 
 // pickupArrive is an attempt of try try, of a person who first arrived at
-// first, in window w, arriving now (arrive), where root is the workers'
-// tree's. If the earliest free worker takes it at once, it returns when
-// that worker is next free.
+// first, in window w, arriving now (arrive). root is the root of the
+// workers' tree, the earliest free worker's key: if that worker is free
+// now, it takes the attempt at once, and pickupArrive returns when it is
+// next free.
 func (e *engine) pickupArrive(root uint64, w *Window, first int64, try int32, order, sale bool) (done int64, served bool) {
 	p := &e.pick
 	now := e.now
@@ -298,21 +293,21 @@ func (e *engine) pickupArrive(root uint64, w *Window, first int64, try int32, or
 		e.saleAttempts++
 	}
 	if e.admitRule == admitPriority { // it compares the two lines' fronts (rule 11)
-		if now == p.tie {
-			p.ties++
-			if p.ties > pickupMostTies { // new people alone arrive (pickupTakes), at most a million a second
+		if now == p.lastArrival {
+			p.sameNS++
+			if p.sameNS > keyMostTies { // new people alone arrive (pickupTakes), at most a million a second
 				panic("sim: more than 16,383 people arrived in one nanosecond")
 			}
 		} else {
-			p.tie, p.ties = now, 0
+			p.lastArrival, p.sameNS = now, 0
 		}
 	}
-	k := waiter{key: uint64(now)<<pickupTShift | p.ties<<pickupTieShift, ref: uint64(first)<<8 | uint64(try)}
+	k := waitingRequest{key: uint64(now)<<keyTShift | p.sameNS<<keyTieShift, ref: uint64(first)}
 	if order {
-		k.key |= pickupOrder
+		k.key |= keyOrder
 	}
 	if sale {
-		k.key |= pickupSale
+		k.key |= keySale
 	}
 	final := try > e.retries
 	waiting := p.n
@@ -323,7 +318,7 @@ func (e *engine) pickupArrive(root uint64, w *Window, first int64, try int32, or
 				if final {
 					e.count(w, sale, order, refused, 0)
 				} else {
-					e.pickupRetry(first, try, order, sale, true)
+					e.pickupTryAgain(first, try, order, sale, true)
 				}
 				return 0, false
 			}
@@ -338,17 +333,12 @@ func (e *engine) pickupArrive(root uint64, w *Window, first int64, try int32, or
 			e.lastEmpty = now
 		}
 		if now-e.lastEmpty > e.codelInterval {
-			k.key |= pickupTight
+			k.key |= keyTight
 		}
 	}
 	if !final { // its timeout, should it not hear back first (rule 13)
-		k.ref = pickupHasTimeout | (p.timedFrom + uint64(p.timeouts.n))
-		line := &p.timeouts
-		if line.n == len(line.buf) {
-			line.grow()
-		}
-		line.buf[(line.head+line.n)&(len(line.buf)-1)] = pickupTimeout{t0: now, first: first, try: try, order: order, sale: sale}
-		line.n++
+		k.ref = refHasTimeout | (p.timeoutsFrom + uint64(p.timeouts.n))
+		*p.timeouts.newBack() = awaitingTimeout{t0: now, first: first, try: try, order: order, sale: sale}
 	}
 	if int64(root>>workerBits)-1 <= now { // a worker free, and so nothing waiting: served at once
 		return e.pickupServe(k, int(root&workerMask)), true
@@ -376,7 +366,7 @@ func (e *engine) pickupArrive(root uint64, w *Window, first int64, try int32, or
 func (e *engine) pickUp(w int) (done int64, ok bool) {
 	p := &e.pick
 	for {
-		var k waiter
+		var k waitingRequest
 		switch {
 		case p.n == 0:
 			return 0, false
@@ -395,7 +385,7 @@ func (e *engine) pickUp(w int) (done int64, ok bool) {
 		e.noteWaited(k)
 		if e.pickup {
 			limit := e.codelInterval
-			if k.key&pickupTight != 0 {
+			if k.key&keyTight != 0 {
 				limit = e.codelTarget
 			}
 			if e.now-pickupT(k) > limit { // over its limit: refused, or dropped if its client has gone
@@ -409,17 +399,17 @@ func (e *engine) pickUp(w int) (done int64, ok bool) {
 
 // pickupSayNo refuses k now (sayNo): its client hears it unless it has
 // gone, and tries again if it may (rule 13).
-func (e *engine) pickupSayNo(k waiter) {
-	sale, order := k.key&pickupSale != 0, k.key&pickupOrder != 0
+func (e *engine) pickupSayNo(k waitingRequest) {
+	sale, order := k.key&keySale != 0, k.key&keyOrder != 0
 	gone := e.now >= pickupT(k)+e.timeout
 	switch {
-	case k.ref&pickupHasTimeout != 0:
+	case k.ref&refHasTimeout != 0:
 		// If its client has gone, its timeout came at its deadline and
 		// made its retry; if not, it hears no and tries again now.
 		if !gone {
-			t := e.pickupTimeoutOf(k)
+			t := e.timeoutOf(k)
 			t.replied = true
-			e.pickupRetry(t.first, t.try, order, sale, true)
+			e.pickupTryAgain(t.first, t.try, order, sale, true)
 		}
 	case gone: // its last: it timed out (rule 4)
 		e.count(&e.windows[windowOf(k.first())], sale, order, timedOut, 0)
@@ -428,21 +418,21 @@ func (e *engine) pickupSayNo(k waiter) {
 	}
 }
 
-// pickupRetry is the client of an attempt of try try, of a person who first
+// pendingRetry is the client of an attempt of try try, of a person who first
 // arrived at first, trying again after its refusal or timeout (rule 13):
 // the fixed client's retry, due after RetryDelayMS.
-func (e *engine) pickupRetry(first int64, try int32, order, sale, refused bool) {
+func (e *engine) pickupTryAgain(first int64, try int32, order, sale, refused bool) {
 	e.retriesMade++
-	e.pick.retries.pushBack(pickupRetry{due: e.now + e.retryDelay, seq: nextSeq(&e.arrivalSeq), first: first, try: try + 1, order: order, sale: sale, refused: refused})
+	e.pick.retries.pushBack(pendingRetry{due: e.now + e.retryDelay, seq: nextSeq(&e.arrivalSeq), first: first, try: try + 1, order: order, sale: sale, refused: refused})
 }
 
 // pickupServe is worker w starting on k now, as serve does, and what
 // becomes of it, as endService and result would say: answered, served to
 // nobody, or still in service when the run ends. It returns when the
 // worker is next free.
-func (e *engine) pickupServe(k waiter, w int) int64 {
+func (e *engine) pickupServe(k waitingRequest, w int) int64 {
 	now, t0 := e.now, pickupT(k)
-	sale := k.key&pickupSale != 0
+	sale := k.key&keySale != 0
 	if sale {
 		e.noteServed(now - t0)
 	}
@@ -463,16 +453,16 @@ func (e *engine) pickupServe(k waiter, w int) int64 {
 		e.usefulNS += min(done, e.end) - now
 	}
 	if e.series != nil {
-		e.pick.svc[w] = pickupService{done, late}
+		e.pick.services[w] = pickupService{done, late}
 	}
-	order := k.key&pickupOrder != 0
-	if k.ref&pickupHasTimeout != 0 { // its timeout, or its answer, settles it
+	order := k.key&keyOrder != 0
+	if k.ref&refHasTimeout != 0 { // its timeout, or its answer, settles it
 		switch {
 		case done >= e.end: // in service when the run ends: its timeout says how it ends
 		case late:
 			e.wasted++ // served to nobody (rule 4)
 		default:
-			t := e.pickupTimeoutOf(k)
+			t := e.timeoutOf(k)
 			t.replied = true
 			e.count(&e.windows[windowOf(t.first)], sale, order, answered, done-t.first)
 		}
@@ -481,12 +471,8 @@ func (e *engine) pickupServe(k waiter, w int) int64 {
 	first := k.first()
 	win := &e.windows[windowOf(first)]
 	switch {
-	case done >= e.end: // in service when the run ends (result's caught)
-		o := unfinished
-		if deadline < e.end {
-			o = timedOut
-		}
-		e.count(win, sale, order, o, 0)
+	case done >= e.end: // in service when the run ends
+		e.count(win, sale, order, e.caught(deadline, timedOut), 0)
 	case late: // served to nobody (rule 4)
 		e.wasted++
 		e.count(win, sale, order, timedOut, 0)
@@ -497,17 +483,17 @@ func (e *engine) pickupServe(k waiter, w int) int64 {
 }
 
 // first is a last attempt's person's first arrival, ns.
-func (k waiter) first() int64 { return int64(k.ref >> 8) }
+func (k waitingRequest) first() int64 { return int64(k.ref) }
 
-// pickupTimeoutOf is k's place in the timeout line, for a k a retry may
+// timeoutOf is k's place in the timeout line, for a k a retry may
 // follow whose deadline has not come: its timeout is still there.
-func (e *engine) pickupTimeoutOf(k waiter) *pickupTimeout {
+func (e *engine) timeoutOf(k waitingRequest) *awaitingTimeout {
 	p := &e.pick
-	i := k.ref&^pickupHasTimeout - p.timedFrom
+	i := k.ref&^refHasTimeout - p.timeoutsFrom
 	if i >= uint64(p.timeouts.n) {
 		panic("sim: a waiting request's timeout has left the line before its deadline")
 	}
-	return &p.timeouts.buf[(p.timeouts.head+int(i))&(len(p.timeouts.buf)-1)]
+	return p.timeouts.place(int(i))
 }
 
 // pickupEnd settles the people the run's end catches, as result does:
@@ -523,14 +509,10 @@ func (e *engine) pickupEnd() {
 		}
 	}
 	for k := range p.waiting() {
-		if k.ref&pickupHasTimeout != 0 { // its timeout's place says how it ends
+		if k.ref&refHasTimeout != 0 { // its timeout's place says how it ends
 			continue
 		}
-		o := unfinished
-		if pickupT(k)+e.timeout < e.end {
-			o = timedOut
-		}
-		e.count(&e.windows[windowOf(k.first())], k.key&pickupSale != 0, k.key&pickupOrder != 0, o, 0)
+		e.count(&e.windows[windowOf(k.first())], k.key&keySale != 0, k.key&keyOrder != 0, e.caught(pickupT(k)+e.timeout, timedOut), 0)
 	}
 	for k := 0; k < p.retries.n; k++ {
 		r := p.retries.at(k)
@@ -543,8 +525,8 @@ func (e *engine) pickupEnd() {
 }
 
 // waiting yields the waiting requests: lifo's line, or priority's two.
-func (p *pickupLines) waiting() iter.Seq[waiter] {
-	return func(yield func(waiter) bool) {
+func (p *pickupLines) waiting() iter.Seq[waitingRequest] {
+	return func(yield func(waitingRequest) bool) {
 		for k := range p.line.all() {
 			if !yield(k) {
 				return
@@ -580,7 +562,7 @@ func (p *pickupLines) oldest() (t0 int64, ok bool) {
 // counted answered and served to nobody, which the event loop counts only
 // when they end.
 func (p *pickupLines) inService(b, end int64) (useful, wasted int64, answered, nobody int) {
-	for _, s := range p.svc {
+	for _, s := range p.services {
 		if s.done < b { // idle since, or never busy
 			continue
 		}
@@ -601,15 +583,15 @@ func (p *pickupLines) inService(b, end int64) (useful, wasted int64, answered, n
 	return useful, wasted, answered, nobody
 }
 
-// priorityWaiter is the waiter whose key is k, under priority, whose
+// priorityWaiter is the waitingRequest whose key is k, under priority, whose
 // waiting requests are each their person's only attempt (pickupTakes).
-func priorityWaiter(k uint64) waiter { return waiter{key: k, ref: k>>pickupTShift<<8 | 1} }
+func priorityWaiter(k uint64) waitingRequest { return waitingRequest{key: k, ref: k >> keyTShift} }
 
 // pickupT is a waiting request's arrival time, ns.
-func pickupT(k waiter) int64 { return int64(k.key >> pickupTShift) }
+func pickupT(k waitingRequest) int64 { return int64(k.key >> keyTShift) }
 
 // noteWaited is noteQueueWait for a waiting request k.
-func (e *engine) noteWaited(k waiter) {
+func (e *engine) noteWaited(k waitingRequest) {
 	if w := e.now - pickupT(k); w > e.longestWait {
 		e.longestWait = w
 	}

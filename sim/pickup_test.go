@@ -20,7 +20,7 @@ func pickupResult(c Config) (Result, bool) {
 		return Result{}, false
 	}
 	e := newEngine(c, nil)
-	e.pickupOrder()
+	e.runPickup()
 	return e.result(), true
 }
 
@@ -101,6 +101,7 @@ func TestPickupMatchesEventLoop(t *testing.T) {
 	for _, c := range sets { // each with the page's series, and with one at a step that fits neither the windows nor the run
 		sets = append(sets, withSeries(c, SeriesStep(c.DurationS)), withSeries(c, 7.3))
 	}
+	taken := 0
 	for i, c := range sets {
 		for which := range 2 {
 			c := intoPickup(c, which)
@@ -109,8 +110,88 @@ func TestPickupMatchesEventLoop(t *testing.T) {
 			if c.Validate() != nil || !pickupTakes(c) {
 				continue
 			}
+			taken++
 			samePickupAndLoop(t, "set "+strconv.Itoa(i)+" ("+c.Policy.String()+")", c)
 		}
+	}
+	assert.Greater(t, taken, len(sets), "most of the sets' Configs, under both policies, are the path's")
+}
+
+// TestPickupOnTheGrid compares the path with the event loop where events
+// meet in the same nanosecond by construction, not by chance: constant
+// services, timeouts and retry delays that are multiples of the service,
+// a CoDel interval of a nanosecond, series steps a few services long
+// (rule 1's order of timeouts, workers coming free and arrivals; a series'
+// boundary at a service's end). The first two Configs were found by review
+// to tell rule 1's order apart, and a boundary at a service's end.
+func TestPickupOnTheGrid(t *testing.T) {
+	var found [2]Config
+	for k, j := range []string{
+		`{"policy":"lifo","workers":3,"service_ms":5,"service":"constant","normal_rps":9.000900090009,"sale_rps":13.501350135013501,"sale_start_s":3,"sale_s":4,"duration_s":20,"timeout_ms":2,"retries":100,"retry_delay_ms":2,"queue":2,"order_share":0.5,"codel_target_ms":0,"codel_interval_ms":0.000001,"seed":948}`,
+		`{"policy":"priority","workers":3,"service_ms":2,"normal_rps":909.0909090909091,"sale_rps":1363.6363636363637,"sale_start_s":3,"sale_s":4,"duration_s":20,"timeout_ms":20,"queue":5,"order_share":1,"codel_target_ms":0,"codel_interval_ms":2,"seed":159,"series_step_s":0.011}`,
+	} {
+		found[k] = DefaultConfig()
+		require.NoError(t, json.Unmarshal([]byte(j), &found[k]))
+	}
+	configs := found[:]
+	r := rand.New(rand.NewPCG(5, 1952))
+	pick := func(xs ...float64) float64 { return xs[r.IntN(len(xs))] }
+	for i := range 240 {
+		c := DefaultConfig()
+		c.Policy = [2]Policy{LIFO, Priority}[i%2]
+		c.Workers = 1 + r.IntN(3)
+		c.Service, c.ServiceMS = ConstantService, pick(1, 2, 5)
+		c.DurationS, c.SaleStartS, c.SaleS = 20, 3, 4
+		c.NormalRPS = c.CapacityRPS() * pick(0.5, 0.9, 1.2)
+		c.SaleRPS = c.NormalRPS * pick(1.5, 3)
+		c.TimeoutMS = c.ServiceMS * pick(0.5, 1, 2, 3)
+		if c.Policy == LIFO {
+			c.Retries = []int{0, 1, 3, 100}[r.IntN(4)]
+			c.RetryDelayMS = pick(0, c.ServiceMS, c.TimeoutMS, 2*c.ServiceMS)
+			c.CoDelTargetMS, c.CoDelIntervalMS = pick(0, c.ServiceMS), pick(1e-6, c.ServiceMS, 2*c.ServiceMS)
+		} else {
+			c.Queue, c.OrderShare = []int{1, 2, 5}[r.IntN(3)], pick(0, 0.5, 1)
+		}
+		c.SeriesStepS = pick(0, c.ServiceMS*3/1000, c.ServiceMS*5.5/1000)
+		c.Seed = r.Uint64N(1000)
+		if n := c.ExpectedAttempts(); n > 20_000 {
+			c.NormalRPS *= 20_000 / n
+			c.SaleRPS *= 20_000 / n
+		}
+		configs = append(configs, c)
+	}
+	for i, c := range configs {
+		if c.Validate() != nil {
+			continue
+		}
+		samePickupAndLoop(t, "grid config "+strconv.Itoa(i)+" ("+c.Policy.String()+")", c)
+	}
+}
+
+// TestPickupReusesItsMemory: Runs hands a finished engine's memory to the
+// next run; the path's lines, tree and timeouts start again from nothing,
+// whatever policy, retries and series ran before.
+func TestPickupReusesItsMemory(t *testing.T) {
+	var cs []Config
+	for i := range 12 {
+		c := DefaultConfig()
+		c.Policy, c.Seed = [2]Policy{LIFO, Priority}[i%2], uint64(i/4)
+		if i%3 == 0 {
+			c.SeriesStepS = 1
+		}
+		if c.Policy == LIFO && i%4 == 1 {
+			c.Retries = 3
+		}
+		cs = append(cs, c)
+	}
+	got, err := Runs(cs)
+	require.NoError(t, err)
+	for i, c := range cs {
+		want, err := json.Marshal(eventLoopResult(c))
+		require.NoError(t, err)
+		b, err := json.Marshal(got[i])
+		require.NoError(t, err)
+		assert.Equal(t, string(want), string(b), "run %d (%s) after others on the same engines", i, c.Policy)
 	}
 }
 
@@ -144,7 +225,7 @@ func TestPickupTies(t *testing.T) {
 
 // TestPickupTakes: the path takes the default run under lifo and
 // priority (and BenchmarkScale's rows under them:
-// TestArrivalOrderTakesScale), and declines what it does not compute.
+// TestFastPathsTakeScale), and declines what it does not compute.
 func TestPickupTakes(t *testing.T) {
 	declined := map[string]func(c *Config){
 		"fifo":           func(c *Config) { c.Policy = FIFO },
@@ -251,14 +332,14 @@ func FuzzPickup(f *testing.F) {
 	for i := range 30 {
 		c := intoPickup(arrivalOrderConfig(r, fuzzAttempts), i)
 		f.Add(int(c.Policy), c.Workers, c.ServiceMS, c.NormalRPS, c.SaleRPS, c.SaleStartS, c.SaleS, c.DurationS,
-			c.TimeoutMS, c.Retries, c.RetryDelayMS, c.Queue, c.OrderShare, c.CoDelTargetMS, c.CoDelIntervalMS, c.Seed, int(c.Service), c.ServiceP99MS)
+			c.TimeoutMS, c.Retries, c.RetryDelayMS, c.Queue, c.OrderShare, c.CoDelTargetMS, c.CoDelIntervalMS, c.Seed, int(c.Service), c.ServiceP99MS, c.SeriesStepS)
 	}
 	f.Fuzz(func(t *testing.T, policy, workers int, serviceMS, normalRPS, saleRPS, saleStartS, saleS, durationS,
-		timeoutMS float64, retries int, retryDelayMS float64, queue int, orderShare, codelTargetMS, codelIntervalMS float64, seed uint64, service int, serviceP99MS float64) {
+		timeoutMS float64, retries int, retryDelayMS float64, queue int, orderShare, codelTargetMS, codelIntervalMS float64, seed uint64, service int, serviceP99MS, seriesStepS float64) {
 		c := DefaultConfig()
 		c.Workers, c.ServiceMS, c.NormalRPS, c.SaleRPS = workers, serviceMS, normalRPS, saleRPS
 		c.SaleStartS, c.SaleS, c.DurationS, c.TimeoutMS = saleStartS, saleS, durationS, timeoutMS
-		c.Retries, c.RetryDelayMS = retries, retryDelayMS
+		c.Retries, c.RetryDelayMS, c.SeriesStepS = retries, retryDelayMS, seriesStepS
 		c.Queue, c.OrderShare, c.CoDelTargetMS, c.CoDelIntervalMS = queue, orderShare, codelTargetMS, codelIntervalMS
 		c.Seed, c.Service, c.ServiceP99MS = seed, ServiceShape(uint(service)%3), serviceP99MS
 		c = intoPickup(c, policy)

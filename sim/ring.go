@@ -38,6 +38,25 @@ func (r *ring[T]) back() T { return r.buf[(r.head+r.n-1)&(len(r.buf)-1)] }
 // at returns the i-th item from the front.
 func (r *ring[T]) at(i int) T { return r.buf[(r.head+i)&(len(r.buf)-1)] }
 
+// place is the i-th item from the front, to change in place.
+func (r *ring[T]) place(i int) *T { return &r.buf[(r.head+i)&(len(r.buf)-1)] }
+
+// newBack adds an item at the back and returns it, to set in place.
+func (r *ring[T]) newBack() *T {
+	if r.n == len(r.buf) {
+		r.grow()
+	}
+	r.n++
+	return r.place(r.n - 1)
+}
+
+// dropFront removes the k items at the front, 0 <= k <= n, without
+// clearing them: for items that hold no pointers.
+func (r *ring[T]) dropFront(k int) {
+	r.head = (r.head + k) & (len(r.buf) - 1)
+	r.n -= k
+}
+
 func (r *ring[T]) popFront() T {
 	var zero T
 	x := r.buf[r.head]

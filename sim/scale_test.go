@@ -89,11 +89,11 @@ func BenchmarkScale(b *testing.B) {
 	}
 }
 
-// TestArrivalOrderTakesScale: the arrival-order path takes every config of
+// TestFastPathsTakeScale: the arrival-order path takes every config of
 // BenchmarkScale but those whose policy serves out of arrival order, and
 // the pickup path those, so that no change can quietly send them back to
 // the event loop; each gives the event loop's Result to the byte.
-func TestArrivalOrderTakesScale(t *testing.T) {
+func TestFastPathsTakeScale(t *testing.T) {
 	for _, s := range scaleConfigs() {
 		if !s.c.Policy.spec().arrivalOrder {
 			assert.Contains(t, []string{"lifo", "priority", "largest-priority", "lifo-retry-storm"}, s.name, "only lifo and priority take requests out of arrival order")
