@@ -43,6 +43,7 @@ func TestTips(t *testing.T) {
 	t.Run("Map", func(t *testing.T) { testTipsMap(t, s) })
 	t.Run("Refused", func(t *testing.T) { testTipsRefused(t, s) })
 	t.Run("Screens", func(t *testing.T) { testTipsScreens(t, s) })
+	t.Run("Superseded", func(t *testing.T) { testTipsSuperseded(t, s) })
 }
 
 // tipsSweepQuery is a small sweep: every policy, the sale rate from 100
@@ -76,21 +77,7 @@ func testTipsSweep(t *testing.T, s *session) {
 	assert.Contains(t, tb.text(`#tips-chart circle.pt.pol-fifo[data-set="175"] title`), "Unbounded queue, sale_rps 175/s: ")
 
 	// The page's numbers are the command line's, to the byte.
-	page := eval[string](tb, `JSON.stringify(window.__tips.sweeps[0].sweep)`)
-	cmd := exec.Command("go", "run", "./tools/shedsim", "sweep", "--knob", "sale_rps", "--from", "100", "--to", "200", "--steps", "5", "--seeds", "3", "--retries", "1", "--json")
-	cmd.Dir = filepath.Join("..", "..")
-	out, err := cmd.Output()
-	require.NoError(t, err, "shedsim sweep --json")
-	var want, got bytes.Buffer
-	require.NoError(t, json.Compact(&want, out))
-	require.NoError(t, json.Compact(&got, []byte(page)))
-	if w, g := want.String(), got.String(); w != g {
-		i := 0
-		for i < min(len(w), len(g)) && w[i] == g[i] {
-			i++
-		}
-		t.Errorf("the page's sweep is not shedsim sweep --json's: from byte %d, the command line has %q, the page %q", i, w[i:min(i+80, len(w))], g[i:min(i+80, len(g))])
-	}
+	sameAsTheCommandLine(t, eval[string](tb, `JSON.stringify(window.__tips.sweeps[0].sweep)`))
 
 	// A click on a point sets its value: in the address, the form, the
 	// mark and the simulator's link; no run is made again.
@@ -120,6 +107,46 @@ func testTipsSweep(t *testing.T, s *session) {
 	assert.Equal(t, "retries", q.Get("knob"))
 	assert.Equal(t, "4", q.Get("steps"))
 	assert.Equal(t, 4*len(sim.Policies), tb.count("#tips-chart circle.pt"), "every policy x 4 steps")
+	tb.noProblems()
+}
+
+// sameAsTheCommandLine checks that page, a sweep's JSON from the page, is
+// shedsim sweep --json's for tipsSweepQuery, to the byte.
+func sameAsTheCommandLine(t *testing.T, page string) {
+	t.Helper()
+	cmd := exec.Command("go", "run", "./tools/shedsim", "sweep", "--knob", "sale_rps", "--from", "100", "--to", "200", "--steps", "5", "--seeds", "3", "--retries", "1", "--json")
+	cmd.Dir = filepath.Join("..", "..")
+	out, err := cmd.Output()
+	require.NoError(t, err, "shedsim sweep --json")
+	var want, got bytes.Buffer
+	require.NoError(t, json.Compact(&want, out))
+	require.NoError(t, json.Compact(&got, []byte(page)))
+	if w, g := want.String(), got.String(); w != g {
+		i := 0
+		for i < min(len(w), len(g)) && w[i] == g[i] {
+			i++
+		}
+		t.Errorf("the page's sweep is not shedsim sweep --json's: from byte %d, the command line has %q, the page %q", i, w[i:min(i+80, len(w))], g[i:min(i+80, len(g))])
+	}
+}
+
+// testTipsSuperseded changes the request while a big sweep is measured:
+// the settings each worker holds (the one it measures and the next,
+// site/workers.js) are cancelled, and the new request's numbers are the
+// command line's, to the byte, with no answer of the old one among them.
+func testTipsSuperseded(t *testing.T, s *session) {
+	tb := s.newTab(t, tipsRecorder)
+	tb.open(s.fileURL("tips.html") + "?knob=sale_rps&from=100&to=250&steps=16&seeds=10&retries=1")
+	poll[bool](tb, "the big sweep to be under way", `/^Measuring: [1-9]/.test(document.querySelector('.tips .summary').textContent)`,
+		`document.querySelector('.tips .summary').textContent`)
+	tb.typeInto("#in-to", "200")
+	tb.typeInto("#in-steps", "5")
+	tb.typeInto("#in-seeds", "3")
+	tb.do("Enter", chromedp.KeyEvent(kb.Enter))
+	waitTips(tb, "sweeps", 1)
+	assert.Equal(t, "200", tipsQuery(tb).Get("to"), "the address has the request measured")
+	sameAsTheCommandLine(t, eval[string](tb, `JSON.stringify(window.__tips.sweeps[0].sweep)`))
+	assert.Equal(t, 5*len(sim.Policies), tb.count("#tips-chart circle.pt"), "every policy x 5 steps")
 	tb.noProblems()
 }
 
