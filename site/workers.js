@@ -223,6 +223,21 @@
         }
       }
     }
+    // Once nothing is queued, a worker with nothing to do takes the job
+    // another holds and has not started, so that at a request's end
+    // neither waits while the other measures two. (If that one has started
+    // it after all, its answer is ignored.)
+    for (var a = 0; a < workers.length && !queue.length && !laterQueue.length; a++) {
+      var idle = workers[a];
+      for (var b = 0; b < workers.length && idle.ready && !idle.jobs.length; b++) {
+        if (workers[b].jobs.length === 2) {
+          var stolen = workers[b].jobs.pop();
+          workers[b].postMessage({ drop: stolen.id });
+          idle.jobs.push(stolen);
+          idle.postMessage({ id: stolen.id, config: stolen.config, whole: stolen.whole, seeds: stolen.seeds });
+        }
+      }
+    }
   }
 
   function start(mod, base) {
