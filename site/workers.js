@@ -31,8 +31,9 @@
  *                                        gets shedsim.runOutcome's JSON.
  *                                        Returns an id, as run does.
  *   shedsimWorkers.cancel(id)           forgets a run: a queued one is
- *                                        dropped, a running one's worker is
- *                                        stopped and replaced
+ *                                        dropped (in the worker too, if it
+ *                                        holds it), a running one's worker
+ *                                        is stopped and replaced
  *   shedsimWorkers.size                 how many workers: the machine's
  *                                        cores (navigator.hardwareConcurrency),
  *                                        at most 8
@@ -347,6 +348,7 @@
           (w.jobs[r].later ? laterQueue : queue).unshift(w.jobs[r]);
         }
         workers[j] = spawn();
+        feed();
         return;
       }
     }
