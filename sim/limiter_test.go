@@ -44,9 +44,9 @@ func TestLittleOnTheSettledLimit(t *testing.T) {
 
 			e := newEngine(c, nil)
 			w := &timesInFlight{limiter: e.lim.rule, from: from, to: to}
-			e.lim.rule = w
+			e.lim.setRule(w)
 			if tk, ok := w.limiter.(ticker); ok {
-				e.lim.rule = &timesInFlightTicking{w, tk}
+				e.lim.setRule(&timesInFlightTicking{w, tk})
 			}
 			e.loop()
 			r := e.result()
@@ -123,4 +123,12 @@ func TestSkipBehindTheLimit(t *testing.T) {
 		assert.Less(t, skip.Wasted, fifo.Wasted, "seed %d: requests served to nobody", seed)
 		assert.Greater(t, skip.Sale.AnsweredShare, fifo.Sale.AnsweredShare, "seed %d: the sale's people answered", seed)
 	}
+}
+
+// setRule puts r in place of l's rule, as the tests' recorders do, and
+// with it the timers it answers for (limitState.ticker): its own, or
+// none. What it measures stays the rule's it wraps.
+func (l *limitState) setRule(r limiter) {
+	l.rule = r
+	l.ticker, _ = r.(ticker)
 }

@@ -126,7 +126,7 @@ func TestAIMDSawTooth(t *testing.T) {
 		require.NoError(t, c.Validate())
 		e := newEngine(c, nil)
 		rec := &recordingLimiter{limiter: e.lim.rule}
-		e.lim.rule = rec
+		e.lim.setRule(rec)
 		e.loop()
 		r := e.result()
 		checkInvariants(t, c, r)

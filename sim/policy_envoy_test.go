@@ -99,7 +99,7 @@ func TestEnvoyFixedPoint(t *testing.T) {
 		var limits []int
 		var p50s []float64
 		rec := &envoyRecorder{envoyLimit: l, limits: &limits, p50s: &p50s}
-		e.lim.rule = rec
+		e.lim.setRule(rec)
 		e.loop()
 		r := e.result()
 		checkInvariants(t, c, r)

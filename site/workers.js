@@ -31,8 +31,9 @@
  *                                        gets shedsim.runOutcome's JSON.
  *                                        Returns an id, as run does.
  *   shedsimWorkers.cancel(id)           forgets a run: a queued one is
- *                                        dropped, a running one's worker is
- *                                        stopped and replaced
+ *                                        dropped (in the worker too, if it
+ *                                        holds it), a running one's worker
+ *                                        is stopped and replaced
  *   shedsimWorkers.size                 how many workers: the machine's
  *                                        cores (navigator.hardwareConcurrency),
  *                                        at most 8
@@ -53,7 +54,29 @@
   // wasm_exec.js: it never runs on the page.
   function workerMain() {
     var api = null;
+    // waiting are the jobs received and not started, oldest first: a
+    // worker may hold a sweep's next setting while it measures one
+    // (feed), and takes it as soon as it has answered, without waiting
+    // for the page's main thread to send it. Each job runs in a task of
+    // its own (tick), so that a message dropping a job that has not
+    // started is read first.
     var waiting = [];
+    var due = false;
+    var tick = new MessageChannel();
+    tick.port1.onmessage = function () {
+      due = false;
+      var job = waiting.shift();
+      if (job) {
+        answer(job);
+      }
+      later();
+    };
+    function later() {
+      if (api && waiting.length && !due) {
+        due = true;
+        tick.port2.postMessage(null);
+      }
+    }
     // A run the page only compares comes back as its totals
     // (shedsim.runTotals): its windows, which only the chosen policy's
     // chart draws, stay here, so the page's main thread decodes a few
@@ -86,18 +109,18 @@
           go.run(instance);
           api = self.shedsim;
           postMessage({ ready: true });
-          waiting.forEach(answer);
-          waiting = [];
+          later();
         }, function (err) {
           postMessage({ failed: String(err && err.message ? err.message : err) });
         });
         return;
       }
-      if (api) {
-        answer(m);
-      } else {
-        waiting.push(m);
+      if (m.drop) {
+        waiting = waiting.filter(function (job) { return job.id !== m.drop; });
+        return;
       }
+      waiting.push(m);
+      later();
     };
   }
 
@@ -113,7 +136,7 @@
 
   function spawn() {
     var w = new Worker(url);
-    w.job = null;
+    w.jobs = []; // sent and not answered, oldest (the one running) first
     w.onmessage = function (ev) {
       var m = ev.data;
       if (m.ready) {
@@ -128,10 +151,11 @@
         console.error('shedsim: a worker could not start the engine: ' + m.failed);
         return;
       }
-      var job = w.job;
-      w.job = null;
+      // The answer is to the oldest job sent; one dropped (cancel) is
+      // no longer in jobs, and its answer is ignored.
+      var job = w.jobs.length && w.jobs[0].id === m.id ? w.jobs.shift() : null;
       feed();
-      if (job && job.id === m.id) {
+      if (job) {
         job.done(m.result, m.windows);
       }
     };
@@ -146,6 +170,24 @@
   // oldest of those sent later.
   function next() {
     return queue.length ? queue.shift() : laterQueue.shift();
+  }
+
+  // takes says whether worker w takes another job now: one if it has
+  // none; a second, to start once it answers the first, only when both
+  // are settings of a sweep or a map (measure), so that a worker never
+  // waits for the page's main thread (busy drawing, say) between two of
+  // a request's hundreds of settings. The simulator's runs go one at a
+  // time, so that a run sent later but first in queue (the advice's
+  // next round) is never behind one a worker holds.
+  function takes(w) {
+    if (!w.ready || w.jobs.length >= 2) {
+      return false;
+    }
+    if (!w.jobs.length) {
+      return true;
+    }
+    var job = queue.length ? queue[0] : laterQueue[0];
+    return !!(job && job.seeds && w.jobs[0].seeds);
   }
 
   // feed gives queued jobs to idle, started workers, oldest job first
@@ -171,11 +213,30 @@
       }
       return;
     }
-    for (var i = 0; i < workers.length && (queue.length || laterQueue.length); i++) {
-      var w = workers[i];
-      if (w.ready && !w.job) {
-        w.job = next();
-        w.postMessage({ id: w.job.id, config: w.job.config, whole: w.job.whole, seeds: w.job.seeds });
+    // Every idle worker gets a job before any gets a second.
+    for (var round = 1; round <= 2; round++) {
+      for (var i = 0; i < workers.length && (queue.length || laterQueue.length); i++) {
+        var w = workers[i];
+        if (w.jobs.length < round && takes(w)) {
+          var job = next();
+          w.jobs.push(job);
+          w.postMessage({ id: job.id, config: job.config, whole: job.whole, seeds: job.seeds });
+        }
+      }
+    }
+    // Once nothing is queued, a worker with nothing to do takes the job
+    // another holds and has not started, so that at a request's end
+    // neither waits while the other measures two. (If that one has started
+    // it after all, its answer is ignored.)
+    for (var a = 0; a < workers.length && !queue.length && !laterQueue.length; a++) {
+      var idle = workers[a];
+      for (var b = 0; b < workers.length && idle.ready && !idle.jobs.length; b++) {
+        if (workers[b].jobs.length === 2) {
+          var stolen = workers[b].jobs.pop();
+          workers[b].postMessage({ drop: stolen.id });
+          idle.jobs.push(stolen);
+          idle.postMessage({ id: stolen.id, config: stolen.config, whole: stolen.whole, seeds: stolen.seeds });
+        }
       }
     }
   }
@@ -240,7 +301,7 @@
 
   function run(config, whole, done, later) {
     var id = nextID++;
-    (later ? laterQueue : queue).push({ id: id, config: config, whole: !!whole, done: done });
+    (later ? laterQueue : queue).push({ id: id, config: config, whole: !!whole, later: !!later, done: done });
     feed();
     return id;
   }
@@ -264,12 +325,30 @@
     }
     for (var j = 0; j < workers.length; j++) {
       var w = workers[j];
-      if (w.job && w.job.id === id) {
+      var at = -1;
+      for (var k = 0; k < w.jobs.length; k++) {
+        if (w.jobs[k].id === id) {
+          at = k;
+        }
+      }
+      if (at > 0) {
+        // Not started (the worker runs its jobs in order): dropped there,
+        // and an answer that comes anyway is ignored.
+        w.jobs.splice(at, 1);
+        w.postMessage({ drop: id });
+        return;
+      }
+      if (at === 0) {
         // A run cannot be interrupted: its worker is stopped, and a new
-        // one starts from the same compiled module.
+        // one starts from the same compiled module; a job it held after
+        // it goes back to the front of its queue.
         w.onmessage = null;
         w.terminate();
+        for (var r = w.jobs.length - 1; r >= 1; r--) {
+          (w.jobs[r].later ? laterQueue : queue).unshift(w.jobs[r]);
+        }
         workers[j] = spawn();
+        feed();
         return;
       }
     }

@@ -45,6 +45,9 @@ type tipsWidget struct {
 	xs, ys         []float64 // the map's values
 	draw, debounce *task
 	drawDue        bool
+	// drawnAt is when the progress was last drawn (performance.now), and
+	// drawCost what that took, in milliseconds (drawLater).
+	drawnAt, drawCost float64
 }
 
 func mountTips(host el, prefix string, page bool, kind string, attrs map[string]string) *tipsWidget {
@@ -64,7 +67,7 @@ func mountTips(host el, prefix string, page bool, kind string, attrs map[string]
 	for _, p := range adapter.SampleProblem(given["sample"]) {
 		w.fixed = strings.TrimSpace(w.fixed + " " + p.Field + ": " + p.Msg + ".")
 	}
-	w.draw = w.task(func() { w.drawDue = false; w.drawProgress() })
+	w.draw = w.task(w.drawLater)
 	w.debounce = w.task(func() { w.update(false) })
 	if page {
 		w.on(js.Global(), "popstate", func(js.Value) {
@@ -250,6 +253,7 @@ func (w *tipsWidget) start() {
 	}
 	fill(w.tableBox)
 	w.drawProgress()
+	w.drawnAt, w.drawCost = 0, 0 // the first answer is drawn at once
 }
 
 // send sends the next setting not sent to the workers. The settings go a
@@ -285,9 +289,6 @@ func (w *tipsWidget) answer(i int, v js.Value) {
 	w.send()
 	if w.kind == adapter.TipsMap && w.cells.Truthy() {
 		w.colourCell(i)
-	} else if !w.drawDue {
-		w.drawDue = true
-		w.draw.afterPaint()
 	}
 	if w.done == len(w.outs) {
 		w.draw.stop()
@@ -296,8 +297,40 @@ func (w *tipsWidget) answer(i int, v js.Value) {
 		w.finish()
 		return
 	}
+	if !w.drawDue {
+		w.drawDue = true
+		if wait := w.drawnAt + max(progressGapMS, progressCostTimes*w.drawCost) - now(); wait > 0 {
+			w.draw.after(int(wait) + 1)
+		} else {
+			w.draw.afterPaint()
+		}
+	}
+}
+
+// progressGapMS is the least time between two drawings of a request's
+// progress, and progressCostTimes how many times its last drawing's cost
+// the gap is at least. The page's main thread shares the machine's cores
+// with the workers: drawing the sweep's chart after every answer (a few
+// dozen a second) took 4.3 s of its CPU time in a sweep of 12.5 s on two
+// cores, a third of what one worker had. A few drawings a second show the
+// curves growing as well; the first answer is drawn as soon as it comes.
+const (
+	progressGapMS     = 250
+	progressCostTimes = 10
+)
+
+// drawLater draws the progress so far (the draw task): the sweep's chart
+// (a map's cells are coloured as they come) and the count measured.
+func (w *tipsWidget) drawLater() {
+	w.drawDue = false
+	start := now()
+	if w.kind != adapter.TipsMap || !w.cells.Truthy() {
+		w.drawProgress()
+	}
 	w.status.SetTextContent("Measuring: " + report.Count(w.done) + " of " + report.Count(len(w.outs)) + " settings (" +
 		report.Count(w.done*w.plan.Seeds) + " of " + report.Count(len(w.outs)*w.plan.Seeds) + " runs), in " + w.workers() + ".")
+	w.drawnAt = now()
+	w.drawCost = w.drawnAt - start
 }
 
 // workers is how many of the browser's threads (Web Workers, one per
