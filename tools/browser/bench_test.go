@@ -14,7 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// The page's size budget: sim.wasm at most 1.645 MB gzipped, what a reader
+// The page's size budget: sim.wasm at most 1.665 MB gzipped, what a reader
 // downloads before the engine answers (the page paints first, from its
 // prerendered HTML, and a service worker keeps the module after the first
 // visit). Raw size, what the browser compiles, is measured rather than
@@ -24,8 +24,8 @@ import (
 // sim/PERF.md. Sizes are not timings: the same build gives the same bytes
 // on any machine, so TestWasmSize holds the page to them.
 const (
-	maxWasmBytes     = 6_200_000
-	maxWasmGzipBytes = 1_645_000
+	maxWasmBytes     = 6_250_000
+	maxWasmGzipBytes = 1_665_000
 )
 
 // wasmSizes is site/sim.wasm's size, raw and gzipped at level 9.
