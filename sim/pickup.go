@@ -245,7 +245,7 @@ func (e *engine) runPickup() {
 	e.pickupEnd()
 }
 
-// awaitingTimeout handles the timeout line's front if it comes next, before
+// pickupTimeoutDue handles the timeout line's front if it comes next, before
 // the next arrival, at, and the worker coming free first (root) if
 // requests wait (rule 1): a client that has not heard back tries again
 // (rule 13). Fronts that have heard back go first. It says whether it
