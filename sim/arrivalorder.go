@@ -81,6 +81,17 @@ func arrivalOrderTakes(c Config) bool {
 	if !c.Policy.Refuses() {
 		c.RefusalCostMS = d.RefusalCostMS // unread: it never refuses
 	}
+	return withoutTakenFields(c) == d
+}
+
+// withoutTakenFields is c with the fields both fast paths (the
+// arrival-order path and the pickup path, pickup.go) compute at any value
+// set to their defaults; each path's allow-list first declines what it
+// does not compute of them, then takes c if what remains is DefaultConfig:
+// free refusals where they are read, and every field not named here, so
+// that a field added to Config later is declined until the paths learn it.
+func withoutTakenFields(c Config) Config {
+	d := DefaultConfig()
 	// The model's fields, any value; the bound and CoDel's M and N are
 	// read by the policies they belong to and unread by the others.
 	c.Policy, c.Queue, c.CoDelTargetMS, c.CoDelIntervalMS = d.Policy, d.Queue, d.CoDelTargetMS, d.CoDelIntervalMS
@@ -114,9 +125,7 @@ func arrivalOrderTakes(c Config) bool {
 		c.BudgetTokens, c.BudgetRefusalCost, c.BudgetTimeoutCost, c.BudgetRefill = d.BudgetTokens, d.BudgetRefusalCost, d.BudgetTimeoutCost, d.BudgetRefill
 		c.RatioMax, c.ThrottleK, c.ClientWindowS = d.RatioMax, d.ThrottleK, d.ClientWindowS
 	}
-	// What is left must be the defaults: free refusals, and every field
-	// not named above.
-	return c == d
+	return c
 }
 
 // arrivalLines is the arrival-order path's memory, kept from run to run by

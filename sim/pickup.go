@@ -33,7 +33,6 @@ import "iter"
 // accepts c only if what remains is DefaultConfig, so that a field added
 // to Config later is declined until this function learns it.
 func pickupTakes(c Config) bool {
-	d := DefaultConfig()
 	if c.Policy != LIFO && c.Policy != Priority {
 		return false
 	}
@@ -50,34 +49,10 @@ func pickupTakes(c Config) bool {
 	if c.Retries > 0 && (c.Client != Fixed || ms(c.RetryJitterMS) != 0 || c.Policy != LIFO) {
 		return false
 	}
-	// The policy's own settings: the bound for priority, CoDel's M and N
-	// for lifo, each unread by the other.
-	c.Policy, c.Queue, c.CoDelTargetMS, c.CoDelIntervalMS = d.Policy, d.Queue, d.CoDelTargetMS, d.CoDelIntervalMS
-	c.Workers, c.ServiceMS, c.OrderShare, c.Seed = d.Workers, d.ServiceMS, d.OrderShare, d.Seed
-	c.NormalRPS, c.SaleRPS, c.SaleStartS, c.SaleS, c.DurationS = d.NormalRPS, d.SaleRPS, d.SaleStartS, d.SaleS, d.DurationS
-	c.TimeoutMS = d.TimeoutMS
-	c.SeriesStepS = d.SeriesStepS // the series, closed at its steps as the event loop closes them
-	// The fixed client's retries, after their delay; without retries, the
-	// clients are alike but for those that count answers or send
-	// themselves.
-	c.Retries, c.RetryDelayMS, c.RetryJitterMS = d.Retries, d.RetryDelayMS, d.RetryJitterMS
-	switch c.Client {
-	case Fixed, Backoff, RetryAfter:
-		c.Client, c.BackoffBaseMS, c.BackoffCapMS = d.Client, d.BackoffBaseMS, d.BackoffCapMS
-		c.BudgetTokens, c.BudgetRefusalCost, c.BudgetTimeoutCost, c.BudgetRefill = d.BudgetTokens, d.BudgetRefusalCost, d.BudgetTimeoutCost, d.BudgetRefill
-		c.RatioMax, c.ThrottleK, c.ClientWindowS = d.RatioMax, d.ThrottleK, d.ClientWindowS
-	}
-	// The sale's shape (rule 25) and a rate table (rule 2b): new arrivals
-	// are scheduleArrival's, as the event loop draws them.
-	c.SaleRampS, c.SaleWaves, c.SaleEveryS = d.SaleRampS, d.SaleWaves, d.SaleEveryS
-	c.Arrivals, c.ArrivalsScale, c.ArrivalsShiftS, c.SaleThresholdRPS = d.Arrivals, d.ArrivalsScale, d.ArrivalsShiftS, d.SaleThresholdRPS
-	// The service's shape (rule 3a), and a slowdown (rule 23), which
-	// stretches a service by when it starts.
-	c.Service, c.ServiceP99MS, c.ServiceHistogram = d.Service, d.ServiceP99MS, d.ServiceHistogram
-	c.SlowFactor, c.SlowStartS, c.SlowS = d.SlowFactor, d.SlowStartS, d.SlowS
-	// What is left must be the defaults: free refusals, no loss,
-	// patience, heap or hops, and every field not named above.
-	return c == d
+	// The rest as the arrival-order path: without retries, backoff and
+	// Retry-After are the fixed client, and the clients that count answers
+	// or send themselves are declined.
+	return withoutTakenFields(c) == DefaultConfig()
 }
 
 // waitingRequest is a request in the queue. Its key is its arrival time,
